@@ -1,0 +1,32 @@
+/**
+ * The one error type the REST surface knows. SPEC "Errors": bodies are `{error, code?}`;
+ * `code` is omitted for 400 and 409 and fixed for the other statuses.
+ * Domain modules throw these (or their own errors that the transport maps here).
+ */
+export type ApiStatus = 400 | 401 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503;
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: ApiStatus,
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  toBody(): { error: string; code?: string } {
+    return this.code ? { error: this.message, code: this.code } : { error: this.message };
+  }
+}
+
+export const badRequest = (message: string) => new ApiError(400, message);
+export const unauthorized = (message = 'Missing or invalid API token') =>
+  new ApiError(401, message, 'unauthorized');
+export const notFound = (message = 'Not found') => new ApiError(404, message, 'not_found');
+export const conflict = (message: string) => new ApiError(409, message);
+export const unprocessable = (message: string, code: string) => new ApiError(422, message, code);
+export const rateLimited = (message = 'Rate limit exceeded') =>
+  new ApiError(429, message, 'rate_limited');
+export const serviceUnavailable = (message = 'Service temporarily unavailable') =>
+  new ApiError(503, message, 'service_unavailable');
