@@ -1,0 +1,35 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The process environment, validated once (CONTRACT.md "Environment").
+ * Everything else imports `env` from here instead of reading process.env,
+ * so a typo or a bad value fails at start with a readable message.
+ */
+const emptyAsUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+
+const EnvSchema = z.object({
+  PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
+  DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./.data')),
+  DATABASE_URL: z.preprocess(emptyAsUndefined, z.string().url().optional()),
+  ALLOWED_PRIVATE_ADDRESSES: z.preprocess(emptyAsUndefined, z.string().default('')),
+  MEDIA_STORAGE: z.preprocess(emptyAsUndefined, z.enum(['fs', 's3']).default('fs')),
+  S3_BUCKET: z.preprocess(emptyAsUndefined, z.string().optional()),
+  S3_ENDPOINT: z.preprocess(emptyAsUndefined, z.string().url().optional()),
+  S3_REGION: z.preprocess(emptyAsUndefined, z.string().default('us-east-1')),
+  SESSION_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32).optional()),
+  LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(['silent', 'info']).default('info')),
+});
+
+export type Env = z.infer<typeof EnvSchema> & { dataDir: string };
+
+function readEnv(): Env {
+  const parsed = EnvSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid environment: ${problems}`);
+  }
+  return { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR) };
+}
+
+export const env: Env = readEnv();
