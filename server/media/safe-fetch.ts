@@ -1,0 +1,208 @@
+/**
+ * The one outbound fetcher for images (POST /media/from-url and rehost, issue 4).
+ *
+ * Per hop: parse with WHATWG URL (canonicalizes decimal/hex/octal/short IPv4 and IDNA forms),
+ * allow http/https only, resolve the host ONCE, refuse if any answer is forbidden, connect to the
+ * vetted address. Redirects are followed by hand so every hop gets the same checks. The body is
+ * read with a byte cap; connect, read-idle and total timeouts bound the time.
+ */
+import { isIP } from 'node:net';
+import { checkAddress, type AllowList } from './address-policy';
+import { systemResolver } from './fetch/dns-resolver';
+import { FetchError } from './fetch/fetch-error';
+import type { Connector, HopResponse, ResolvedAddress, Resolver } from './fetch/types';
+import { PeerRefusedError, undiciConnector } from './fetch/undici-connector';
+
+export { FetchError, isFetchError, type FetchErrorKind } from './fetch/fetch-error';
+export type { Connector, HopRequest, HopResponse, ResolvedAddress, Resolver } from './fetch/types';
+
+export const MAX_FETCH_BYTES = 50 * 1024 * 1024; // SPEC: uploads and rehost are capped at 50 MiB
+
+export interface SafeFetchOptions {
+  /** Parsed ALLOWED_PRIVATE_ADDRESSES (parseAllowList); empty = public addresses only. */
+  allowList?: AllowList;
+  maxBytes?: number;
+  maxRedirects?: number;
+  connectTimeoutMs?: number;
+  /** Longest wait for response headers or between two body chunks. */
+  readTimeoutMs?: number;
+  /** Whole call, all hops included. */
+  totalTimeoutMs?: number;
+  resolver?: Resolver;
+  connector?: Connector;
+  signal?: AbortSignal;
+  /** Request headers added to the defaults (user-agent, accept). */
+  headers?: Record<string, string>;
+  /** Prefix of error messages, naming the request field the URL came from. */
+  field?: string;
+}
+
+export interface SafeFetchResult {
+  buffer: Buffer;
+  /** Content-Type as the server sent it (informative only: callers must sniff the bytes). */
+  contentType: string | null;
+  finalUrl: string;
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+const DEFAULT_HEADERS: Record<string, string> = {
+  'user-agent': 'AuthorPublishingAPI-ImageFetcher/1.0',
+  accept: 'image/avif,image/webp,image/png,image/jpeg,image/gif;q=0.9,*/*;q=0.1',
+};
+
+export async function safeFetch(input: string, opts: SafeFetchOptions = {}): Promise<SafeFetchResult> {
+  const field = opts.field ?? 'url';
+  const fail = (kind: FetchError['kind'], what: string, httpStatus?: number) =>
+    new FetchError(kind, `${field}: ${what}`, httpStatus);
+  const allow = opts.allowList ?? [];
+  const maxBytes = opts.maxBytes ?? MAX_FETCH_BYTES;
+  const maxRedirects = opts.maxRedirects ?? 5;
+  const connector = opts.connector ?? undiciConnector;
+  const resolver = opts.resolver ?? systemResolver;
+
+  const deadline = AbortSignal.timeout(opts.totalTimeoutMs ?? 30_000);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, deadline]) : deadline;
+
+  let url = parseHttpUrl(input, fail);
+  for (let redirects = 0; ; redirects++) {
+    const target = await vetHost(url, allow, resolver, fail, signal);
+    let response: HopResponse;
+    try {
+      response = await connector({
+        url,
+        address: target.address,
+        family: target.family,
+        headers: { ...DEFAULT_HEADERS, ...opts.headers },
+        signal,
+        connectTimeoutMs: opts.connectTimeoutMs ?? 5_000,
+        readTimeoutMs: opts.readTimeoutMs ?? 10_000,
+        isPeerAllowed: (peer) => checkAddress(peer, allow).allowed,
+      });
+    } catch (err) {
+      throw translate(err, fail, deadline);
+    }
+
+    try {
+      const location = header(response.headers, 'location');
+      if (REDIRECT_STATUSES.has(response.status) && location) {
+        if (redirects >= maxRedirects) throw fail('too_many_redirects', `more than ${maxRedirects} redirects`);
+        url = parseHttpUrl(new URL(location, url).href, fail, 'redirect to ');
+        continue;
+      }
+      if (response.status < 200 || response.status > 299) {
+        throw fail('http_status', `source answered HTTP ${response.status}`, response.status);
+      }
+      const buffer = await readCapped(response, maxBytes, fail);
+      return { buffer, contentType: header(response.headers, 'content-type') ?? null, finalUrl: url.href };
+    } catch (err) {
+      throw translate(err, fail, deadline);
+    } finally {
+      await response.dispose();
+    }
+  }
+}
+
+type Fail = (kind: FetchError['kind'], what: string, httpStatus?: number) => FetchError;
+
+function parseHttpUrl(input: string, fail: Fail, context = ''): URL {
+  let url: URL;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    throw fail('bad_url', `${context}not a valid URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw fail('bad_scheme', `${context}only http and https URLs are accepted (got ${url.protocol.replace(/:$/, '')})`);
+  }
+  // Credentials in an image URL are never needed and are the classic parser-confusion vector
+  // ("http://allowed@internal/"); refusing them removes the whole class.
+  if (url.username || url.password) throw fail('bad_url', `${context}URLs with credentials are not accepted`);
+  if (!url.hostname) throw fail('bad_url', `${context}URL has no host`);
+  return url;
+}
+
+/** RFC 6761: "localhost" and "*.localhost" are loopback by definition; never ask DNS about them. */
+const isLocalhostName = (name: string) => name === 'localhost' || name.endsWith('.localhost');
+
+async function vetHost(
+  url: URL,
+  allow: AllowList,
+  resolver: Resolver,
+  fail: Fail,
+  signal: AbortSignal,
+): Promise<ResolvedAddress> {
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  let candidates: ResolvedAddress[];
+  if (isIP(host)) {
+    candidates = [{ address: host, family: isIP(host) === 6 ? 6 : 4 }];
+  } else {
+    const name = host.replace(/\.$/, '').toLowerCase();
+    if (isLocalhostName(name)) {
+      candidates = [
+        { address: '127.0.0.1', family: 4 },
+        { address: '::1', family: 6 },
+      ];
+    } else {
+      try {
+        candidates = await raceAbort(resolver(name), signal);
+      } catch (err) {
+        if (signal.aborted) throw fail('timeout', `timed out resolving ${name}`);
+        throw fail('network', `could not resolve ${name}${err instanceof Error && 'code' in err ? ` (${String(err.code)})` : ''}`);
+      }
+      if (candidates.length === 0) throw fail('network', `could not resolve ${name}`);
+    }
+  }
+  // ANY internal answer refuses the name: otherwise a record set mixing a public and a private
+  // address would let the attacker win whenever the connector picks the private one.
+  for (const candidate of candidates) {
+    const verdict = checkAddress(candidate.address, allow);
+    if (!verdict.allowed) {
+      throw fail('forbidden_address', `forbidden address (${host} → ${verdict.address}: ${verdict.reason})`);
+    }
+  }
+  return candidates[0];
+}
+
+async function readCapped(response: HopResponse, maxBytes: number, fail: Fail): Promise<Buffer> {
+  const declared = Number(header(response.headers, 'content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    throw fail('too_large', `source file is larger than ${maxBytes} bytes`);
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of response.body) {
+    total += chunk.byteLength;
+    // Stop at the first byte past the cap rather than trusting Content-Length.
+    if (total > maxBytes) throw fail('too_large', `source file is larger than ${maxBytes} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+function header(headers: HopResponse['headers'], name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/** Maps transport errors to FetchError kinds; FetchErrors pass through unchanged. */
+function translate(err: unknown, fail: Fail, deadline: AbortSignal): FetchError {
+  if (err instanceof FetchError) return err;
+  if (err instanceof PeerRefusedError) return fail('forbidden_address', `forbidden address (${err.message})`);
+  const code = typeof err === 'object' && err && 'code' in err ? String(err.code) : '';
+  if (deadline.aborted) return fail('timeout', 'download took too long');
+  if (TIMEOUT_CODES.has(code)) return fail('timeout', code === 'UND_ERR_CONNECT_TIMEOUT' ? 'connection timed out' : 'source stopped responding');
+  const detail = code || (err instanceof Error ? err.message : String(err));
+  return fail('network', `download failed (${detail})`);
+}
