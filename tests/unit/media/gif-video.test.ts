@@ -1,0 +1,101 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { animatedGifToMp4, defaultFfmpegPath } from '../../../server/media/gif-video';
+import { inspectAndNormalizeImage } from '../../../server/media/image';
+
+const read = (file: string) => readFileSync(new URL(`../../../../shared/corpus/images/${file}`, import.meta.url));
+
+/** Top-level ISO-BMFF boxes, in file order. */
+function boxes(mp4: Buffer): string[] {
+  const types: string[] = [];
+  for (let offset = 0; offset + 8 <= mp4.length; ) {
+    const size = mp4.readUInt32BE(offset);
+    types.push(mp4.toString('latin1', offset + 4, offset + 8));
+    if (size < 8) break;
+    offset += size;
+  }
+  return types;
+}
+
+/** What ffmpeg itself reads back from the file (`ffmpeg -i` prints the stream list on stderr). */
+function probe(mp4: Buffer): string {
+  const dir = mkdtempSync(join(tmpdir(), 'probe-'));
+  try {
+    const file = join(dir, 'v.mp4');
+    writeFileSync(file, mp4);
+    const run = spawnSync(defaultFfmpegPath(), ['-hide_banner', '-i', file, '-f', 'null', '-'], { encoding: 'utf8' });
+    return run.stderr;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function oddAnimatedGif(width: number, height: number): Promise<Buffer> {
+  const frame = (colour: string) => sharp({ create: { width, height, channels: 3, background: colour } }).png().toBuffer();
+  return sharp([await frame('#ff0000'), await frame('#00ff00'), await frame('#0000ff')], { join: { animated: true } })
+    .gif({ delay: [100, 100, 100], loop: 0 })
+    .toBuffer();
+}
+
+describe('animatedGifToMp4', () => {
+  it('turns an animated GIF into a faststart H.264 yuv420p MP4 without audio, plus a poster', async () => {
+    const gif = read('gif-animated-rotating-squares.gif');
+    await expect(inspectAndNormalizeImage(gif)).rejects.toMatchObject({ kind: 'animated', format: 'gif' });
+
+    const video = await animatedGifToMp4(gif);
+    expect(video.mimeType).toBe('video/mp4');
+    expect([video.width, video.height, video.frames]).toEqual([80, 80, 30]);
+    const top = boxes(video.mp4);
+    expect(top[0]).toBe('ftyp');
+    expect(video.mp4.toString('latin1', 8, 12)).toBe('isom');
+    expect(top.indexOf('moov')).toBeLessThan(top.indexOf('mdat')); // faststart: playable while downloading
+
+    const info = probe(video.mp4);
+    expect(info).toMatch(/Video: h264 \(High\).*yuv420p.*, 80x80/);
+    expect(info).not.toMatch(/Audio:/);
+    expect(info).toMatch(/frame=\s*\d+/);
+
+    const poster = await sharp(video.poster.buffer).metadata();
+    expect([poster.format, poster.width, poster.height, poster.pages ?? 1]).toEqual(['png', 80, 80, 1]);
+    expect([video.poster.width, video.poster.height, video.poster.byteSize]).toEqual([80, 80, video.poster.buffer.length]);
+  });
+
+  it('pads odd canvas sizes to even ones (yuv420p needs them)', async () => {
+    const gif = await oddAnimatedGif(15, 9);
+    const video = await animatedGifToMp4(gif);
+    expect([video.width, video.height, video.frames]).toEqual([16, 10, 3]);
+    expect(probe(video.mp4)).toMatch(/yuv420p.*, 16x10/);
+    expect([video.poster.width, video.poster.height]).toEqual([15, 9]);
+  });
+
+  it('converts the minimal two-frame GIF of the corpus', async () => {
+    const video = await animatedGifToMp4(read('crafted-gif-animated-2-frames.gif'));
+    expect([video.width, video.height, video.frames]).toEqual([16, 16, 2]);
+    expect(boxes(video.mp4)[0]).toBe('ftyp');
+  });
+
+  it('refuses non-GIF input and corrupt GIFs', async () => {
+    await expect(animatedGifToMp4(read('webp-animated-rotating-squares.webp'))).rejects.toMatchObject({ kind: 'unsupported', status: 400 });
+    await expect(animatedGifToMp4(read('crafted-gif-truncated-half.gif'))).rejects.toMatchObject({ kind: 'corrupt', status: 400 });
+  });
+
+  it('enforces frame, size and duration bounds before running ffmpeg', async () => {
+    const gif = read('gif-animated-rotating-squares.gif');
+    await expect(animatedGifToMp4(gif, { maxFrames: 10 })).rejects.toMatchObject({ kind: 'too_large' });
+    await expect(animatedGifToMp4(gif, { maxSide: 64 })).rejects.toMatchObject({ kind: 'too_large' });
+    await expect(animatedGifToMp4(gif, { maxDurationSeconds: 0.1 })).rejects.toMatchObject({ kind: 'too_large' });
+    await expect(animatedGifToMp4(gif, { ffmpegPath: '/nonexistent/ffmpeg' })).rejects.toMatchObject({ kind: 'conversion_failed' });
+  });
+
+  it('kills ffmpeg when it runs past its time budget', async () => {
+    await expect(animatedGifToMp4(read('gif-animated-rotating-squares.gif'), { timeoutMs: 1 })).rejects.toMatchObject({
+      kind: 'conversion_failed',
+      message: expect.stringContaining('took too long'),
+    });
+  });
+});
