@@ -1,0 +1,41 @@
+/**
+ * Per-document values handed to the plugins through `file.data` (the processor itself is built
+ * once and frozen), plus the set of elements the trusted island plugins built.
+ */
+import type { Element } from './hast';
+
+export interface RenderContext {
+  title: string;
+  rehosted: ReadonlyMap<string, string>;
+  externalImages: string[];
+}
+
+interface FileLike {
+  data: Record<string, unknown>;
+}
+
+export function setRenderContext(file: FileLike, context: RenderContext): void {
+  file.data.render = context;
+}
+
+export function renderContext(file: FileLike): RenderContext {
+  const context = file.data.render as RenderContext | undefined;
+  if (!context) throw new Error('content pipeline: render context missing');
+  return context;
+}
+
+/**
+ * Island attributes (classes, data-*, style, role) survive only on elements rebuilt by a trusted
+ * plugin from validated values; normalize.ts strips them from every other element, so a
+ * hand-written `<div class="dp-embed">` without a valid iframe is just a `<div>`.
+ */
+const built = new WeakSet<Element>();
+
+export function markBuilt<T extends Element>(el: T): T {
+  built.add(el);
+  return el;
+}
+
+export function isBuilt(el: Element): boolean {
+  return built.has(el);
+}

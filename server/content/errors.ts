@@ -1,0 +1,21 @@
+/**
+ * A document the pipeline refuses. The message is shown to API clients in a 400 body
+ * (SPEC "Errors": 400 without `code`), so it always starts with "markdown: " and names the problem.
+ */
+export class ContentRejectedError extends Error {
+  constructor(problem: string) {
+    super(problem.startsWith('markdown: ') ? problem : `markdown: ${problem}`);
+    this.name = 'ContentRejectedError';
+  }
+}
+
+export const REJECT = {
+  empty: 'markdown: document is empty after conversion',
+  tooLarge: (limitBytes: number) =>
+    `markdown: document too large (more than ${limitBytes} bytes)`,
+  nesting: (what: string, limit: number) =>
+    `markdown: nesting too deep (more than ${limit} levels of ${what})`,
+  stackExhausted: 'markdown: nesting too deep (the converter ran out of stack)',
+  timeBudget: 'markdown: too complex to convert within the time budget',
+  memory: 'markdown: too complex to convert within the memory budget',
+} as const;

@@ -1,0 +1,5 @@
+/** Content pipeline: Markdown + HTML islands -> sanitized HTML (SPEC "Article body format"). */
+export type { RenderInput, RenderOutput } from './types';
+export { ContentRejectedError } from './errors';
+export { renderArticleSync } from './pipeline';
+export { renderArticle, closeContentPool } from './pool';

@@ -1,0 +1,85 @@
+/**
+ * Markdown (GFM + HTML islands) -> sanitized HTML, in-thread (NOTES (e) pipeline):
+ * remark-parse -> remark-gfm -> remark-rehype -> rehype-raw -> rehype-sanitize(schema) ->
+ * trusted post-plugins (they only delete, or rebuild from validated values) -> serialize.
+ * Runs inside the worker pool in production (pool.ts); unit tests call it directly.
+ */
+import { unified } from 'unified';
+import remarkParse from 'remark-parse';
+import remarkGfm from 'remark-gfm';
+import remarkRehype from 'remark-rehype';
+import rehypeRaw from 'rehype-raw';
+import rehypeSanitize from 'rehype-sanitize';
+import type { Root } from './hast';
+import type { RenderInput, RenderOutput } from './types';
+import { ContentRejectedError, REJECT } from './errors';
+import { MAX_MARKDOWN_BYTES } from './limits';
+import { assertNestingWithinLimit } from './prescan';
+import { sanitizeSchema } from './sanitize-schema';
+import { renderContext, type RenderContext } from './context';
+import rehypeLinkCard from './plugins/link-card';
+import rehypeLinks from './plugins/links';
+import rehypeImages, { collectExternalImages } from './plugins/images';
+import rehypeFigure from './plugins/figure';
+import rehypeGallery from './plugins/gallery';
+import rehypeGif from './plugins/gif';
+import rehypeVideoEmbed from './plugins/video-embed';
+import rehypeEmbed from './plugins/embed';
+import rehypeVideo from './plugins/video';
+import rehypeDetails from './plugins/details';
+import rehypeTable from './plugins/table';
+import rehypeNormalize from './plugins/normalize';
+import rehypeNotEmpty from './plugins/not-empty';
+import rehypeH1 from './plugins/h1';
+import { serializeTree } from './serialize';
+
+const processor = unified()
+  .use(remarkParse)
+  .use(remarkGfm)
+  .use(remarkRehype, { allowDangerousHtml: true })
+  .use(rehypeRaw)
+  .use(rehypeSanitize, sanitizeSchema)
+  // Order matters: cards before links and images (their favicon is not a body image), figures
+  // before galleries, video embeds before generic embeds (lone iframes), structure fixes last.
+  .use(rehypeLinkCard)
+  .use(rehypeLinks)
+  .use(rehypeImages)
+  .use(rehypeFigure)
+  .use(rehypeGallery)
+  .use(rehypeGif)
+  .use(rehypeVideoEmbed)
+  .use(rehypeEmbed)
+  .use(rehypeVideo)
+  .use(rehypeDetails)
+  .use(rehypeTable)
+  .use(rehypeNormalize)
+  .use(rehypeNotEmpty)
+  .use(rehypeH1)
+  .use(() => (tree: Root, file) => {
+    renderContext(file).externalImages = collectExternalImages(tree);
+  })
+  .freeze();
+
+export function renderArticleSync(input: RenderInput): RenderOutput {
+  if (typeof input.markdown !== 'string') throw new ContentRejectedError('markdown: must be a string');
+  const bytes = Buffer.byteLength(input.markdown, 'utf8');
+  if (bytes > MAX_MARKDOWN_BYTES) throw new ContentRejectedError(REJECT.tooLarge(MAX_MARKDOWN_BYTES));
+  const markdown = input.markdown.includes('\r') ? input.markdown.replace(/\r\n?/g, '\n') : input.markdown;
+  assertNestingWithinLimit(markdown);
+
+  const context: RenderContext = {
+    title: typeof input.title === 'string' ? input.title : '',
+    rehosted: new Map(Object.entries(input.rehosted ?? {})),
+    externalImages: [],
+  };
+  try {
+    const file = { value: markdown, data: { render: context } };
+    const tree = processor.runSync(processor.parse(file), file) as Root;
+    return { html: serializeTree(tree), externalImages: context.externalImages };
+  } catch (error) {
+    // Deep nesting the pre-scan does not model (raw HTML, emphasis) can still exhaust the stack
+    // of the recursive tree walkers; that is a property of the document, not a server fault.
+    if (error instanceof RangeError) throw new ContentRejectedError(REJECT.stackExhausted);
+    throw error;
+  }
+}

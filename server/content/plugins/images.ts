@@ -1,0 +1,51 @@
+/**
+ * SPEC "Image": `![alt](url)` keeps `alt`; an external http(s) `src` is rehosted at write time
+ * (the caller passes the URL -> `/api/media/<uuid>` map) and otherwise reported in
+ * `externalImages`. Any other `src` (relative path, no src) cannot be served: the image is dropped.
+ */
+import type { Element, Root } from '../hast';
+import { rewriteElements } from '../hast';
+import { isBuilt, renderContext, type RenderContext } from '../context';
+import { absoluteHttpUrl, localMediaPath, localMediaUuid } from '../urls';
+
+export function resolveImageSrc(raw: unknown, rehosted: RenderContext['rehosted']): string | undefined {
+  if (typeof raw !== 'string') return undefined;
+  const external = absoluteHttpUrl(raw);
+  const substitute = rehosted.get(raw) ?? (external ? rehosted.get(external) : undefined);
+  const local = localMediaUuid(substitute ?? raw);
+  if (local) return localMediaPath(local);
+  return external;
+}
+
+export default function rehypeImages() {
+  return (tree: Root, file: { data: Record<string, unknown> }) => {
+    const { rehosted } = renderContext(file);
+    rewriteElements(tree, (el) => {
+      if (el.tagName !== 'img' || isBuilt(el)) return el; // link-card favicons are already rebuilt
+      const src = resolveImageSrc(el.properties.src, rehosted);
+      if (!src) return undefined;
+      const properties: Element['properties'] = { src };
+      if (typeof el.properties.alt === 'string') properties.alt = el.properties.alt;
+      if (el.properties.width !== undefined) properties.width = el.properties.width;
+      if (el.properties.height !== undefined) properties.height = el.properties.height;
+      el.properties = properties;
+      return el;
+    });
+  };
+}
+
+/** External http(s) body images in document order, deduped (favicons are local by construction). */
+export function collectExternalImages(tree: Root): string[] {
+  const found = new Set<string>();
+  const walk = (children: Root['children'] | Element['children']) => {
+    for (const child of children) {
+      if (child.type !== 'element') continue;
+      if (child.tagName === 'img' && typeof child.properties.src === 'string' && /^https?:/.test(child.properties.src)) {
+        found.add(child.properties.src);
+      }
+      walk(child.children);
+    }
+  };
+  walk(tree.children);
+  return [...found];
+}

@@ -1,0 +1,134 @@
+/**
+ * Cheap first defence against adversarial Markdown (issue 3): one linear pass that refuses
+ * nesting the parser handles recursively or quadratically, before any parsing happens.
+ * The general defence is the worker's time budget (pool.ts); this pass only turns the common
+ * deep-nesting shapes into a precise message ("nesting too deep") in microseconds.
+ *
+ * Counted per line, outside fenced code and `<pre>` blocks:
+ * - container markers at the start of a line (`>` and list markers, e.g. `> > - - x`) plus list
+ *   indentation (two spaces per level before a list marker);
+ * - open `[` brackets not yet closed on the same line (the nested/unclosed bracket patterns).
+ */
+import { ContentRejectedError, REJECT } from './errors';
+import { MAX_NESTING } from './limits';
+
+const SPACE = 0x20;
+const TAB = 0x09;
+const GT = 0x3e;
+const BACKSLASH = 0x5c;
+const OPEN = 0x5b;
+const CLOSE = 0x5d;
+
+function isListBullet(code: number): boolean {
+  return code === 0x2d || code === 0x2a || code === 0x2b; // - * +
+}
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
+}
+
+/** Container depth at the start of `line` (from `start` to `end`). */
+function containerDepth(source: string, start: number, end: number): number {
+  let i = start;
+  let indent = 0;
+  while (i < end && (source.charCodeAt(i) === SPACE || source.charCodeAt(i) === TAB)) {
+    indent += source.charCodeAt(i) === TAB ? 4 : 1;
+    i++;
+  }
+  let markers = 0;
+  let sawList = false;
+  while (i < end) {
+    const code = source.charCodeAt(i);
+    if (code === GT) {
+      markers++;
+      i++;
+    } else if (isListBullet(code) && (i + 1 === end || source.charCodeAt(i + 1) === SPACE || source.charCodeAt(i + 1) === TAB)) {
+      markers++;
+      sawList = true;
+      i++;
+    } else if (isDigit(code)) {
+      let j = i;
+      while (j < end && j - i < 9 && isDigit(source.charCodeAt(j))) j++;
+      const delimiter = source.charCodeAt(j);
+      if ((delimiter === 0x2e || delimiter === 0x29) && (j + 1 === end || source.charCodeAt(j + 1) === SPACE)) {
+        markers++;
+        sawList = true;
+        i = j + 1;
+      } else break;
+    } else break;
+    while (i < end && (source.charCodeAt(i) === SPACE || source.charCodeAt(i) === TAB)) i++;
+  }
+  return markers + (sawList ? Math.floor(indent / 2) : 0);
+}
+
+/** Deepest `[` nesting within the line (escaped brackets ignored). */
+function bracketDepth(source: string, start: number, end: number): number {
+  let depth = 0;
+  let max = 0;
+  for (let i = start; i < end; i++) {
+    const code = source.charCodeAt(i);
+    if (code === BACKSLASH) i++;
+    else if (code === OPEN) {
+      depth++;
+      if (depth > max) max = depth;
+    } else if (code === CLOSE && depth > 0) depth--;
+  }
+  return max;
+}
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/** Next index of `token` at or after `from`; calls must not go backwards (keeps the scan linear). */
+function forwardSearch(source: string, token: string): (from: number) => number {
+  let next = source.indexOf(token);
+  return (from) => {
+    if (next !== -1 && next < from) next = source.indexOf(token, from);
+    return next;
+  };
+}
+
+export function assertNestingWithinLimit(markdown: string, limit = MAX_NESTING): void {
+  const nextPreOpen = forwardSearch(markdown, '<pre');
+  const nextPreClose = forwardSearch(markdown, '</pre>');
+  let fence: string | undefined;
+  let inPre = false; // inside an HTML <pre> (the service's own output sent back)
+  let start = 0;
+  while (start <= markdown.length) {
+    let end = markdown.indexOf('\n', start);
+    if (end === -1) end = markdown.length;
+    const firstChar = markdown.charCodeAt(start);
+    if (!inPre && (firstChar === 0x60 || firstChar === 0x7e || firstChar === SPACE)) {
+      const match = FENCE.exec(markdown.slice(start, Math.min(end, start + 64)));
+      if (match) {
+        const marker = match[1]!;
+        if (fence === undefined) fence = marker;
+        else if (marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
+        start = end + 1;
+        continue;
+      }
+    }
+    if (fence !== undefined) {
+      start = end + 1;
+      continue;
+    }
+    if (inPre) {
+      const close = nextPreClose(start);
+      if (close !== -1 && close < end) inPre = false;
+      start = end + 1;
+      continue;
+    }
+    if (containerDepth(markdown, start, end) > limit) {
+      throw new ContentRejectedError(REJECT.nesting('block quotes or lists', limit));
+    }
+    if (bracketDepth(markdown, start, end) > limit) {
+      throw new ContentRejectedError(REJECT.nesting('[ brackets', limit));
+    }
+    let lastOpen = -1;
+    for (let open = nextPreOpen(start); open !== -1 && open < end; open = nextPreOpen(open + 1)) lastOpen = open;
+    if (lastOpen !== -1) {
+      const close = nextPreClose(lastOpen);
+      inPre = close === -1 || close >= end;
+    }
+    start = end + 1;
+  }
+}

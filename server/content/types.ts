@@ -1,0 +1,15 @@
+export interface RenderInput {
+  /** GFM + HTML islands, as sent by the author. */
+  markdown: string;
+  /** Used for the inserted H1 when the markdown has none (SPEC "Article body format", H1). */
+  title: string;
+  /** External image URL (as found) -> local '/api/media/<uuid>' to substitute in img src. */
+  rehosted?: Record<string, string>;
+}
+
+export interface RenderOutput {
+  /** Sanitized HTML; a fixpoint: rendering it again as `markdown` gives the same `html`. */
+  html: string;
+  /** External http(s) body image URLs still present after `rehosted`, in document order, deduped. */
+  externalImages: string[];
+}

@@ -1,0 +1,33 @@
+/** URL checks shared by the trusted post-plugins. They never pass user strings through unparsed. */
+
+const MEDIA_PATH = /^\/api\/media\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+/** The uuid of a stored media path `/api/media/<uuid>` (SPEC "Image", "GIF"), else undefined. */
+export function localMediaUuid(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const match = MEDIA_PATH.exec(value);
+  return match ? match[1]!.toLowerCase() : undefined;
+}
+
+export function localMediaPath(uuid: string): string {
+  return `/api/media/${uuid}`;
+}
+
+/**
+ * An absolute http(s) URL in canonical WHATWG form, else undefined.
+ * Protocol-relative `//host/x` becomes `https://host/x` (NOTES (e): sanitize lets it through).
+ * Canonical form keeps the round trip stable: serializing `URL.href` and parsing it again is a fixpoint.
+ */
+export function absoluteHttpUrl(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const candidate = value.startsWith('//') ? `https:${value}` : value;
+  if (!/^https?:\/\//i.test(candidate)) return undefined;
+  try {
+    const url = new URL(candidate);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+    if (!url.hostname) return undefined;
+    return url.href;
+  } catch {
+    return undefined;
+  }
+}
