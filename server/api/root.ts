@@ -1,0 +1,11 @@
+import { router } from './trpc';
+import { meRouter } from './me/_router';
+import { postsRouter } from './posts/_router';
+
+/** Assembles the REST routers; nothing else belongs here. */
+export const appRouter = router({
+  me: meRouter,
+  posts: postsRouter,
+});
+
+export type AppRouter = typeof appRouter;

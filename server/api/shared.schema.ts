@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+/** Schemas shared by several procedures: the SPEC resources and the error body. */
+
+export const uuidParam = z.uuid({ error: 'must be a UUID' });
+
+export const TagSchema = z.object({ slug: z.string(), name: z.string() });
+
+/** SPEC "AuthorPost", fields in the order the spec lists them. */
+export const AuthorPostSchema = z
+  .object({
+    id: z.uuid(),
+    public_id: z.string(),
+    canonical_path: z.string(),
+    title: z.string(),
+    subtitle: z.string().nullable(),
+    slug: z.string(),
+    status: z.enum(['draft', 'pending_moderation', 'published']),
+    tags: z.array(TagSchema),
+    cover_asset_id: z.uuid().nullable(),
+    cover_url: z.string().nullable(),
+    cover_width: z.number().int().nullable(),
+    cover_height: z.number().int().nullable(),
+    published_at: z.iso.datetime({ offset: true }).nullable(),
+    created_at: z.iso.datetime({ offset: true }),
+    updated_at: z.iso.datetime({ offset: true }),
+    has_unpublished_changes: z.boolean(),
+    like_count: z.number().int(),
+    comment_count: z.number().int(),
+    save_count: z.number().int(),
+    popularity: z.number().int(),
+    impression_count: z.number().int(),
+    open_count: z.number().int(),
+    read_count: z.number().int(),
+    complete_count: z.number().int(),
+  })
+  .meta({ id: 'AuthorPost' });
+
+/** Write responses: never `html`; `rehost_failed` and `warnings` only when non-empty. */
+export const AuthorPostWriteSchema = AuthorPostSchema.extend({
+  rehost_failed: z.array(z.string()).min(1).optional(),
+  warnings: z.array(z.string()).min(1).optional(),
+}).meta({ id: 'AuthorPostWriteResult' });
+
+/** `GET /posts/{id}`: the only response with `html`. */
+export const AuthorPostWithHtmlSchema = AuthorPostSchema.extend({ html: z.string() }).meta({ id: 'AuthorPostWithHtml' });
+
+export const ErrorSchema = z
+  .object({ error: z.string(), code: z.string().optional() })
+  .meta({ id: 'Error', description: 'SPEC "Errors": `code` is omitted when there is no stable machine code (400, 409).' });
+
+/** Messages that name the field: 400 carries no code (NOTES.md "Error format"). */
+export const requiredString = (field: string) =>
+  z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') });

@@ -1,0 +1,80 @@
+/**
+ * tRPC setup for the REST surface (create-t3-app style, one file):
+ * 1. the context every procedure sees,
+ * 2. the error formatter that stashes the SPEC error body for the REST adapter,
+ * 3. the procedure builders: `authorProcedure` (Bearer dp_live_ token → account) and
+ *    `rated(class)` (per-account minute windows, RateLimit-* headers).
+ */
+import { initTRPC } from '@trpc/server';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import { getOrm } from '../../db/orm';
+import { rateLimited, unauthorized } from '../errors';
+import { consume, limitFor, rateLimitHeaders, type RateClass } from '../services/limits';
+import { authenticateSecret, type Authenticated } from '../services/tokens';
+import { toApiError } from './errors';
+
+// 1. Context -----------------------------------------------------------------------------
+
+export interface ResponseHeaderSink {
+  setHeader(name: string, value: string | string[]): void;
+}
+
+export interface ApiContext {
+  /** Request headers (fetch Headers); the body has already been read by the adapter. */
+  headers: Headers;
+  /** Headers written here reach the response, errors included (trpc-to-openapi fetch shim). */
+  res: ResponseHeaderSink;
+}
+
+export function createApiContext(opts: { req: { headers: Headers }; res: ResponseHeaderSink }): ApiContext {
+  return { headers: opts.req.headers, res: opts.res };
+}
+
+// 2. Init and error shape -------------------------------------------------------------------
+
+const t = initTRPC
+  .context<ApiContext>()
+  .meta<OpenApiMeta>()
+  .create({
+    errorFormatter({ shape, error }) {
+      const api = toApiError(error);
+      return { ...shape, data: { ...shape.data, api: { status: api.status, body: api.toBody() } } };
+    },
+  });
+
+export const router = t.router;
+export const publicProcedure = t.procedure;
+
+// 3. Procedures ------------------------------------------------------------------------------
+
+/** SPEC "Authentication": only `Authorization: Bearer dp_live_…`; everything else is 401. */
+export function bearerSecret(headers: Headers): string | null {
+  const header = headers.get('authorization');
+  if (!header) return null;
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+  return match ? match[1]! : null;
+}
+
+export const authorProcedure = t.procedure.use(async ({ ctx, next }) => {
+  const secret = bearerSecret(ctx.headers);
+  if (!secret) throw unauthorized('Authorization: send "Bearer <API token>"');
+  if (!secret.startsWith('dp_live_')) throw unauthorized('Authorization: only dp_live_ API tokens are accepted');
+  const orm = await getOrm();
+  const em = orm.em.fork() as unknown as EntityManager;
+  const auth = await authenticateSecret(em, secret);
+  if (!auth) throw unauthorized('Authorization: the token is unknown or revoked');
+  return next({ ctx: { ...ctx, em, auth } });
+});
+
+export type AuthorContext = ApiContext & { em: EntityManager; auth: Authenticated };
+
+/** Consumes one unit of the account's minute window for `cls` (SPEC "Limits"). */
+export function rated(cls: RateClass) {
+  return authorProcedure.use(async ({ ctx, next }) => {
+    const state = await consume(ctx.em, ctx.auth.account.id, cls, limitFor(ctx.auth.account, cls));
+    for (const [name, value] of Object.entries(rateLimitHeaders(state, !state.allowed))) ctx.res.setHeader(name, value);
+    if (!state.allowed) throw rateLimited(`${cls} limit of ${state.limit} requests per minute reached; retry after ${state.retryAfter} s`);
+    return next();
+  });
+}

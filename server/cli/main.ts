@@ -1,0 +1,167 @@
+/**
+ * Operator CLI (CONTRACT.md "CLI"): `npm run --silent cli -- <command>`.
+ * Prints one JSON line on success; a readable message and exit 1 on error. Works whether
+ * the server runs or not: the embedded cluster is joined when running, started otherwise.
+ */
+import { parseArgs } from 'node:util';
+import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
+import { ormOptions } from '../../db/orm';
+import { provideDatabase } from '../database';
+import { ApiError } from '../errors';
+import { createAccount, deleteAccount, findLiveAccount, parseLimitOverride, updateAccount, type LimitOverrides } from '../services/accounts';
+import { approvePost, listPending, rejectPost } from '../services/posts';
+import { createToken, listTokens, reissueToken, revokeToken, summarize } from '../services/tokens';
+
+const USAGE = `usage:
+  account create <handle> [--admin] [--moderated] [--limit NAME=N]...
+  account update <handle> [--moderated | --no-moderated] [--admin | --no-admin] [--limit NAME=N]...
+  account delete <handle>
+  token list <handle>
+  token create <handle> [--name NAME]
+  token reissue <token-id>
+  token revoke <token-id>
+  moderation list
+  moderation approve <post-id>
+  moderation reject <post-id> [--reason TEXT]`;
+
+class UsageError extends Error {}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function limitsFrom(values: string[] | undefined): LimitOverrides {
+  const limits: LimitOverrides = {};
+  for (const spec of values ?? []) {
+    const [name, value] = parseLimitOverride(spec);
+    limits[name] = value;
+  }
+  return limits;
+}
+
+function need(value: string | undefined, what: string): string {
+  if (!value) throw new UsageError(`missing ${what}`);
+  return value;
+}
+
+function needUuid(value: string | undefined, what: string): string {
+  const v = need(value, what);
+  if (!UUID.test(v)) throw new UsageError(`${what} must be a UUID, got "${v}"`);
+  return v.toLowerCase();
+}
+
+async function run(em: EntityManager, argv: string[]): Promise<unknown> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      admin: { type: 'boolean' },
+      'no-admin': { type: 'boolean' },
+      moderated: { type: 'boolean' },
+      'no-moderated': { type: 'boolean' },
+      limit: { type: 'string', multiple: true },
+      name: { type: 'string' },
+      reason: { type: 'string' },
+    },
+  });
+  const [group, command, arg] = positionals;
+  switch (`${group} ${command}`) {
+    case 'account create': {
+      const { account, secret } = await createAccount(em, need(arg, '<handle>'), {
+        admin: values.admin ?? false,
+        moderated: values.moderated ?? false,
+        limits: limitsFrom(values.limit),
+      });
+      return { id: account.id, handle: account.handle, token: secret };
+    }
+    case 'account update': {
+      if (values.moderated && values['no-moderated']) throw new UsageError('--moderated and --no-moderated exclude each other');
+      const account = await updateAccount(em, need(arg, '<handle>'), {
+        moderated: values.moderated ? true : values['no-moderated'] ? false : undefined,
+        admin: values.admin ? true : values['no-admin'] ? false : undefined,
+        limits: limitsFrom(values.limit),
+      });
+      return {
+        id: account.id,
+        handle: account.handle,
+        admin: account.isAdmin,
+        moderated: account.isModerated,
+        limits: {
+          read_per_min: account.readPerMin,
+          write_per_min: account.writePerMin,
+          publish_per_min: account.publishPerMin,
+          media_per_min: account.mediaPerMin,
+          daily_media_bytes: account.dailyMediaBytes,
+        },
+      };
+    }
+    case 'account delete': {
+      const account = await deleteAccount(em, need(arg, '<handle>'));
+      return { id: account.id, handle: account.handle, deleted: true };
+    }
+    case 'token list': {
+      const account = await findLiveAccount(em, need(arg, '<handle>'));
+      return (await listTokens(em, account.id)).map(summarize);
+    }
+    case 'token create': {
+      const account = await findLiveAccount(em, need(arg, '<handle>'));
+      const { token, secret } = await createToken(em, account.id, values.name ?? 'API token');
+      return { id: token.id, name: token.name, token: secret };
+    }
+    case 'token reissue': {
+      const { token, secret } = await reissueToken(em, needUuid(arg, '<token-id>'));
+      return { id: token.id, name: token.name, token: secret };
+    }
+    case 'token revoke': {
+      const token = await revokeToken(em, needUuid(arg, '<token-id>'));
+      return { id: token.id, name: token.name, revoked_at: token.revokedAt?.toISOString() };
+    }
+    case 'moderation list': {
+      const posts = await listPending(em);
+      return posts.map((p) => ({
+        id: p.id,
+        account_id: p.accountId,
+        title: p.submittedVersion?.title ?? p.title,
+        canonical_path: `/${p.slug}-${p.publicId}`,
+        submitted_at: p.updatedAt.toISOString(),
+      }));
+    }
+    case 'moderation approve': {
+      const post = await approvePost(em, needUuid(arg, '<post-id>'));
+      return { id: post.id, status: post.status, published_at: post.publishedAt?.toISOString() ?? null };
+    }
+    case 'moderation reject': {
+      const post = await rejectPost(em, needUuid(arg, '<post-id>'), values.reason ?? null);
+      return { id: post.id, status: post.status, reason: post.moderationNote };
+    }
+    default:
+      throw new UsageError(group ? `unknown command "${positionals.join(' ')}"` : 'no command given');
+  }
+}
+
+async function main() {
+  const argv = process.argv.slice(2);
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') {
+    process.stdout.write(USAGE + '\n');
+    process.exit(argv.length === 0 ? 1 : 0);
+  }
+  let db: { url: string; stop(): Promise<void> } | undefined;
+  let orm: MikroORM | undefined;
+  let code = 0;
+  try {
+    db = await provideDatabase(() => {});
+    orm = await MikroORM.init(ormOptions(db.url));
+    const result = await run(orm.em.fork() as unknown as EntityManager, argv);
+    process.stdout.write(JSON.stringify(result) + '\n');
+  } catch (err) {
+    code = 1;
+    if (err instanceof UsageError) process.stderr.write(`error: ${err.message}\n${USAGE}\n`);
+    else if (err instanceof ApiError) process.stderr.write(`error: ${err.message}\n`);
+    else if (err instanceof Error && err.name === 'TypeError' && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS')) process.stderr.write(`error: ${err.message}\n${USAGE}\n`);
+    else process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+  } finally {
+    await orm?.close(true).catch(() => {});
+    await db?.stop().catch(() => {});
+  }
+  process.exit(code);
+}
+
+void main();

@@ -1,0 +1,27 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import { ormOptions, migrate } from '../db/orm';
+import { startEmbeddedPostgres } from '../db/embedded-postgres';
+import { env } from './env';
+
+/**
+ * The database for a process that owns its lifecycle (the launcher, the CLI): DATABASE_URL
+ * when set, otherwise the embedded cluster under DATA_DIR. Migrations are applied either way.
+ */
+export async function provideDatabase(log: (msg: string) => void): Promise<{ url: string; stop(): Promise<void> }> {
+  const db = env.DATABASE_URL
+    ? { url: env.DATABASE_URL, stop: async () => {} }
+    : await startEmbeddedPostgres(env.dataDir, log);
+  try {
+    const orm = await MikroORM.init(ormOptions(db.url));
+    try {
+      const applied = await migrate(orm);
+      if (applied.length > 0) log(`applied migrations: ${applied.join(', ')}`);
+    } finally {
+      await orm.close(true);
+    }
+  } catch (err) {
+    await db.stop();
+    throw err;
+  }
+  return db;
+}

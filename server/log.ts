@@ -1,0 +1,7 @@
+import { env } from './env';
+
+/** One JSON object per line on stdout; LOG_LEVEL=silent mutes info lines (benchmarks). */
+export function logLine(fields: Record<string, unknown> & { level: 'info' | 'error' }): void {
+  if (env.LOG_LEVEL === 'silent' && fields.level === 'info') return;
+  process.stdout.write(JSON.stringify({ time: new Date().toISOString(), ...fields }) + '\n');
+}

@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AccountEntity, type Account } from '../../db/entities';
+import { sql } from '../../db/sql';
+import { ApiError } from '../errors';
+import { DEFAULT_LIMITS, type LimitName } from './limits';
+import { createToken } from './tokens';
+
+/** Accounts are created and managed by operators (CONTRACT.md CLI), never through the REST API. */
+export const HANDLE_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
+
+export type LimitOverrides = Partial<Record<LimitName, number>>;
+
+const COLUMN: Record<LimitName, keyof Account> = {
+  read_per_min: 'readPerMin',
+  write_per_min: 'writePerMin',
+  publish_per_min: 'publishPerMin',
+  media_per_min: 'mediaPerMin',
+  daily_media_bytes: 'dailyMediaBytes',
+};
+
+export async function findLiveAccount(em: EntityManager, handle: string): Promise<Account> {
+  const account = await em.findOne(AccountEntity, { handle: { $ilike: handle.replace(/[\\%_]/g, '\\$&') }, deletedAt: null });
+  if (!account) throw new ApiError(404, `No account with handle "${handle}"`, 'not_found');
+  return account;
+}
+
+export async function createAccount(
+  em: EntityManager,
+  handle: string,
+  opts: { admin?: boolean; moderated?: boolean; limits?: LimitOverrides },
+): Promise<{ account: Account; secret: string }> {
+  if (!HANDLE_PATTERN.test(handle)) throw new ApiError(400, `handle: "${handle}" must be 1–64 letters, digits, "_", "." or "-"`);
+  const existing = await em.count(AccountEntity, { handle: { $ilike: handle.replace(/[\\%_]/g, '\\$&') }, deletedAt: null });
+  if (existing > 0) throw new ApiError(409, `handle: "${handle}" is taken`);
+  const limits = { ...DEFAULT_LIMITS, ...opts.limits };
+  const account = em.create(AccountEntity, {
+    id: randomUUID(),
+    handle,
+    isAdmin: opts.admin ?? false,
+    isModerated: opts.moderated ?? false,
+    readPerMin: limits.read_per_min,
+    writePerMin: limits.write_per_min,
+    publishPerMin: limits.publish_per_min,
+    mediaPerMin: limits.media_per_min,
+    dailyMediaBytes: limits.daily_media_bytes,
+    createdAt: new Date(),
+    deletedAt: null,
+  });
+  await em.flush();
+  const { secret } = await createToken(em, account.id, 'default');
+  return { account, secret };
+}
+
+export async function updateAccount(
+  em: EntityManager,
+  handle: string,
+  opts: { moderated?: boolean; admin?: boolean; limits?: LimitOverrides },
+): Promise<Account> {
+  const account = await findLiveAccount(em, handle);
+  if (opts.moderated !== undefined) account.isModerated = opts.moderated;
+  if (opts.admin !== undefined) account.isAdmin = opts.admin;
+  for (const [name, value] of Object.entries(opts.limits ?? {}) as [LimitName, number][]) {
+    (account as unknown as Record<string, number>)[COLUMN[name] as string] = value;
+  }
+  await em.flush();
+  return account;
+}
+
+/** SPEC rule 7: account deletion revokes all its tokens (and so ends every console session). */
+export async function deleteAccount(em: EntityManager, handle: string): Promise<Account> {
+  return em.transactional(async (tx) => {
+    const account = await findLiveAccount(tx, handle);
+    account.deletedAt = new Date();
+    await tx.flush();
+    await sql(tx, 'UPDATE api_tokens SET revoked_at = now() WHERE account_id = ? AND revoked_at IS NULL', [account.id]);
+    await sql(tx, 'DELETE FROM console_sessions WHERE account_id = ?', [account.id]);
+    return account;
+  });
+}
+
+export function parseLimitOverride(spec: string): [LimitName, number] {
+  const match = /^([a-z_]+)=(\d+)$/.exec(spec);
+  if (!match || !(match[1]! in DEFAULT_LIMITS)) {
+    throw new ApiError(400, `--limit ${spec}: expected NAME=N with NAME one of ${Object.keys(DEFAULT_LIMITS).join(', ')}`);
+  }
+  const value = Number(match[2]);
+  if (!Number.isSafeInteger(value)) throw new ApiError(400, `--limit ${spec}: N is too large`);
+  return [match[1] as LimitName, value];
+}

@@ -1,0 +1,36 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { derivedKey } from '../secrets';
+
+/**
+ * Opaque `GET /posts` cursors: the last item's `(created_at, id)`, signed with HMAC so a
+ * corrupted or hand-built cursor is a 400 rather than a silently wrong page
+ * (SPEC "GET /posts": "do not decode or build"). Bound to the account as well.
+ */
+export interface CursorPosition {
+  createdAt: Date;
+  id: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function sign(accountId: string, payload: string): string {
+  return createHmac('sha256', derivedKey('cursor')).update(`${accountId}\n${payload}`).digest('base64url').slice(0, 22);
+}
+
+export function encodeCursor(accountId: string, pos: CursorPosition): string {
+  const payload = Buffer.from(`${pos.createdAt.getTime()}.${pos.id}`, 'utf8').toString('base64url');
+  return `${payload}.${sign(accountId, payload)}`;
+}
+
+/** Returns null for anything that is not a cursor this service issued to this account. */
+export function decodeCursor(accountId: string, cursor: string): CursorPosition | null {
+  const parts = cursor.split('.');
+  if (parts.length !== 2) return null;
+  const [payload, mac] = parts as [string, string];
+  const expected = sign(accountId, payload);
+  if (mac.length !== expected.length || !timingSafeEqual(Buffer.from(mac), Buffer.from(expected))) return null;
+  const [ms, id] = Buffer.from(payload, 'base64url').toString('utf8').split('.');
+  const time = Number(ms);
+  if (!Number.isSafeInteger(time) || !id || !UUID.test(id)) return null;
+  return { createdAt: new Date(time), id };
+}

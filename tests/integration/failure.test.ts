@@ -1,0 +1,66 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmbeddedPostgres } from '../../db/embedded-postgres';
+import { cli, startService, tempDataDir, type RunningService } from '../support/service';
+
+/**
+ * Issue 2 "Failure": PostgreSQL stopped under a running service → 503 within seconds, and
+ * service again without a restart when it returns. Uses its own cluster and instance.
+ */
+describe('database outage', () => {
+  const dataDir = tempDataDir('publishing-outage-');
+  let pg: Awaited<ReturnType<typeof startEmbeddedPostgres>>;
+  let service: RunningService;
+  let token: string;
+
+  beforeAll(async () => {
+    pg = await startEmbeddedPostgres(path.join(dataDir, 'external'), () => {});
+    service = await startService({ DATA_DIR: dataDir, DATABASE_URL: pg.url });
+    const created = await cli({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: pg.url }, ['account', 'create', 'outage']);
+    token = (created.json as { token: string }).token;
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await pg?.stop();
+  });
+
+  const me = () =>
+    fetch(`${service.baseUrl}/api/v1/author/me`, { headers: { authorization: `Bearer ${token}` } }).then(async (r) => ({
+      status: r.status,
+      body: await r.json(),
+    }));
+
+  it('answers 503 service_unavailable quickly while PostgreSQL is down, then recovers by itself', async () => {
+    expect((await me()).status).toBe(200);
+    await pg.stop();
+
+    const started = Date.now();
+    const down = await me();
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(down.status).toBe(503);
+    expect(down.body).toEqual({ error: expect.any(String), code: 'service_unavailable' });
+    const health = await fetch(`${service.baseUrl}/api/health`);
+    expect(health.status).toBe(503);
+    const write = await fetch(`${service.baseUrl}/api/v1/author/posts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 't', markdown: 'm' }),
+    });
+    expect(write.status).toBe(503);
+
+    pg = await startEmbeddedPostgres(path.join(dataDir, 'external'), () => {}, { port: pg.port });
+    let status = 0;
+    for (let i = 0; i < 40 && status !== 200; i++) {
+      status = (await me()).status;
+      if (status !== 200) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(status).toBe(200);
+    expect((await fetch(`${service.baseUrl}/api/health`)).status).toBe(200);
+  });
+
+  it('SIGTERM drains and exits 0', async () => {
+    const code = await service.stop('SIGTERM');
+    expect(code).toBe(0);
+    expect(service.logs.join('')).toMatch(/"msg":"stopped"/);
+  });
+});

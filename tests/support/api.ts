@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import { cli } from './service';
+
+/** HTTP helpers for integration tests: the real interface, nothing in-process. */
+export const baseUrl = () => inject('baseUrl');
+
+export function serviceEnv(): Record<string, string | undefined> {
+  const extra = JSON.parse(inject('serviceEnv')) as { DATA_DIR: string; DATABASE_URL: string };
+  const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: extra.DATA_DIR };
+  if (extra.DATABASE_URL) env.DATABASE_URL = extra.DATABASE_URL;
+  return env;
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export async function api<T = any>(
+  method: string,
+  path: string,
+  opts: { token?: string; json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {},
+): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  let body = opts.body;
+  if (opts.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(opts.json);
+  }
+  const res = await fetch(`${baseUrl()}/api/v1/author${path}`, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = undefined;
+  if (text) {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+  }
+  return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
+
+export function uniqueHandle(prefix = 'author'): string {
+  return `${prefix}-${randomBytes(4).toString('hex')}`;
+}
+
+/** A fresh account through the operator CLI; generous limits unless the test sets its own. */
+export async function newAccount(opts: { moderated?: boolean; admin?: boolean; limits?: Record<string, number> } = {}) {
+  const handle = uniqueHandle();
+  const limits = { read_per_min: 10000, write_per_min: 10000, publish_per_min: 10000, media_per_min: 10000, ...opts.limits };
+  const args = ['account', 'create', handle];
+  if (opts.moderated) args.push('--moderated');
+  if (opts.admin) args.push('--admin');
+  for (const [k, v] of Object.entries(limits)) args.push('--limit', `${k}=${v}`);
+  const res = await cli(serviceEnv(), args);
+  if (res.code !== 0) throw new Error(`account create failed: ${res.stderr}`);
+  const json = res.json as { id: string; handle: string; token: string };
+  return { ...json };
+}
+
+export async function createPost(token: string, fields: Record<string, unknown> = {}) {
+  const res = await api('POST', '/posts', { token, json: { title: 'A title', markdown: 'Some *text*.', ...fields } });
+  if (res.status !== 201) throw new Error(`create failed: ${res.status} ${res.text}`);
+  return res.body;
+}

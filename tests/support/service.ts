@@ -1,0 +1,98 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * Starts the real service (`server/launcher.ts`, the code `npm start` runs) as a child process
+ * and waits for its "serving" log line. Needs a prior `npm run build`.
+ */
+export const ROOT = path.resolve(import.meta.dirname, '..', '..');
+
+export interface RunningService {
+  baseUrl: string;
+  dataDir: string;
+  env: Record<string, string | undefined>;
+  process: ChildProcess;
+  logs: string[];
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export function tempDataDir(prefix = 'publishing-test-'): string {
+  return mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export async function startService(extraEnv: Record<string, string | undefined> = {}, timeoutMs = 120_000): Promise<RunningService> {
+  const dataDir = (extraEnv.DATA_DIR as string | undefined) ?? tempDataDir();
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: '0',
+    DATA_DIR: dataDir,
+    ALLOWED_PRIVATE_ADDRESSES: '127.0.0.0/8',
+    ...extraEnv,
+    NODE_ENV: 'production',
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/launcher.ts')], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: string[] = [];
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`service did not start in time:\n${logs.join('')}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      logs.push(text);
+      if (logs.length > 2000) logs.splice(0, 1000);
+      const match = /serving on (http:\/\/127\.0\.0\.1:\d+)/.exec(text);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (c: Buffer) => logs.push(c.toString('utf8')));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited with ${code} before serving:\n${logs.join('')}`));
+    });
+  });
+  return {
+    baseUrl,
+    dataDir,
+    env,
+    process: child,
+    logs,
+    stop: (signal = 'SIGTERM') =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve(child.exitCode);
+        child.once('exit', (code) => resolve(code));
+        child.kill(signal);
+      }),
+  };
+}
+
+/** Runs the operator CLI as operators do; resolves with the parsed JSON line. */
+export function cli(env: Record<string, string | undefined>, args: string[]): Promise<{ code: number; json: unknown; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/cli/main.ts'), ...args], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      let json: unknown = undefined;
+      try {
+        json = stdout.trim() ? JSON.parse(stdout.trim()) : undefined;
+      } catch {
+        /* left undefined: the test asserts on stdout */
+      }
+      resolve({ code: code ?? -1, json, stdout, stderr });
+    });
+  });
+}

@@ -1,0 +1,39 @@
+import path from 'node:path';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Two projects: `unit` (plain modules, no server) and `integration` (HTTP against the real
+ * service on a real PostgreSQL, started once by the global setup).
+ */
+const alias = { '@': path.resolve(import.meta.dirname) };
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'integration',
+          include: ['tests/integration/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/integration/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          // Files share one service; limits are per account, so files can run side by side.
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
