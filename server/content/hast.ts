@@ -14,7 +14,7 @@ export function isElement(node: unknown, tagName?: string): node is Element {
 
 export function classList(node: Element): string[] {
   const value = node.properties.className;
-  return Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(/\s+/) : [];
+  return Array.isArray(value) ? value.map(String) : typeof value === "string" ? (value as string).split(/\s+/) : [];
 }
 
 export function hasClass(node: Element, name: string): boolean {

@@ -15,6 +15,7 @@ import type { RenderInput, RenderOutput } from './types';
 import { ContentRejectedError, REJECT } from './errors';
 import { MAX_MARKDOWN_BYTES } from './limits';
 import { assertNestingWithinLimit } from './prescan';
+import { prepareMarkdown } from './prepare';
 import { sanitizeSchema } from './sanitize-schema';
 import { renderContext, type RenderContext } from './context';
 import rehypeLinkCard from './plugins/link-card';
@@ -64,7 +65,7 @@ export function renderArticleSync(input: RenderInput): RenderOutput {
   if (typeof input.markdown !== 'string') throw new ContentRejectedError('markdown: must be a string');
   const bytes = Buffer.byteLength(input.markdown, 'utf8');
   if (bytes > MAX_MARKDOWN_BYTES) throw new ContentRejectedError(REJECT.tooLarge(MAX_MARKDOWN_BYTES));
-  const markdown = input.markdown.includes('\r') ? input.markdown.replace(/\r\n?/g, '\n') : input.markdown;
+  const markdown = prepareMarkdown(input.markdown);
   assertNestingWithinLimit(markdown);
 
   const context: RenderContext = {

@@ -11,6 +11,7 @@
  *   parent, `figcaption` only in a built figure, `summary` only directly in `details`, iframes
  *   only in built embeds;
  * - island attributes only on elements a trusted plugin built (see context.ts);
+ * - empty paragraphs (left behind by the parser's own repairs) are dropped;
  * - top level: runs of inline content are wrapped in `<p>`, whitespace between blocks is dropped
  *   (serialize.ts writes one block per line).
  */
@@ -71,6 +72,7 @@ function normalizeList(nodes: readonly ElementContent[], parentTag: string, ctx:
       continue;
     }
     normalizeElement(node, ctx);
+    if (node.tagName === 'p' && node.children.every(isWhitespaceText)) continue; // nothing to show
     out.push(node);
   }
 }
