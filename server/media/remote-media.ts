@@ -1,0 +1,34 @@
+/**
+ * URL → media ready to store: the shared core of POST /media/from-url (and, with
+ * `animatedGif: 'refuse'`, of rehost). Fetch through the SSRF guard, then the same checks as an
+ * upload; an animated GIF becomes MP4 + poster when the caller accepts that (CONTRACT).
+ */
+import { animatedGifToMp4, type GifVideo, type GifVideoLimits } from './gif-video';
+import { ImageError, inspectAndNormalizeImage, type ImageLimits, type NormalizedImage } from './image';
+import { safeFetch, type SafeFetchOptions } from './safe-fetch';
+
+export type RemoteMedia = { kind: 'image'; image: NormalizedImage; sourceUrl: string } | { kind: 'gif'; video: GifVideo; sourceUrl: string };
+
+export interface RemoteMediaOptions {
+  fetch?: SafeFetchOptions;
+  image?: ImageLimits;
+  gif?: GifVideoLimits;
+  /** 'convert' (from-url): animated GIF → MP4; 'refuse': 422 animated_image like any animation. */
+  animatedGif?: 'convert' | 'refuse';
+  /** Request field named in error messages. */
+  field?: string;
+}
+
+export async function fetchRemoteMedia(url: string, options: RemoteMediaOptions = {}): Promise<RemoteMedia> {
+  const field = options.field ?? 'url';
+  const { buffer, finalUrl } = await safeFetch(url, { field, ...options.fetch });
+  try {
+    const image = await inspectAndNormalizeImage(buffer, { field, ...options.image });
+    return { kind: 'image', image, sourceUrl: finalUrl };
+  } catch (err) {
+    if (err instanceof ImageError && err.kind === 'animated' && err.format === 'gif' && (options.animatedGif ?? 'convert') === 'convert') {
+      return { kind: 'gif', video: await animatedGifToMp4(buffer, { field, ...options.gif }), sourceUrl: finalUrl };
+    }
+    throw err;
+  }
+}

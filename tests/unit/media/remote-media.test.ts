@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAllowList } from '../../../server/media/address-policy';
+import { fetchRemoteMedia } from '../../../server/media/remote-media';
+import { startLocalServer, type LocalServer } from './helpers/local-server';
+
+const read = (file: string) => readFileSync(new URL(`../../../../shared/corpus/images/${file}`, import.meta.url));
+const fetchOpts = { allowList: parseAllowList('127.0.0.0/8') };
+
+let server: LocalServer;
+beforeAll(async () => {
+  server = await startLocalServer((req, res) => {
+    const file = decodeURIComponent(req.url!.slice(1));
+    // Deliberately lie about the type: the content decides, never the header.
+    res.writeHead(200, { 'content-type': 'image/png' }).end(read(file));
+  });
+});
+afterAll(() => server.close());
+
+describe('fetchRemoteMedia', () => {
+  it('stores a still image', async () => {
+    const media = await fetchRemoteMedia(`${server.origin}/jpeg-baseline.jpg`, { fetch: fetchOpts });
+    expect(media.kind).toBe('image');
+    if (media.kind !== 'image') return;
+    expect([media.image.mimeType, media.image.width, media.image.height]).toEqual(['image/jpeg', 200, 133]);
+    expect(media.sourceUrl).toBe(`${server.origin}/jpeg-baseline.jpg`);
+  });
+
+  it('turns an animated GIF into MP4 + poster (CONTRACT from-url)', async () => {
+    const media = await fetchRemoteMedia(`${server.origin}/gif-animated-rotating-squares.gif`, { fetch: fetchOpts });
+    expect(media.kind).toBe('gif');
+    if (media.kind !== 'gif') return;
+    expect([media.video.mimeType, media.video.width, media.video.height]).toEqual(['video/mp4', 80, 80]);
+    expect(media.video.poster.mimeType).toBe('image/png');
+  });
+
+  it('refuses an animated GIF when asked to (rehost into <img>)', async () => {
+    await expect(
+      fetchRemoteMedia(`${server.origin}/gif-animated-rotating-squares.gif`, { fetch: fetchOpts, animatedGif: 'refuse' }),
+    ).rejects.toMatchObject({ status: 422, code: 'animated_image' });
+  });
+
+  it('answers 422 animated_image for other animated formats', async () => {
+    for (const file of ['webp-animated-rotating-squares.webp', 'png-apng-animated.png', 'avif-sequence-animated.avif']) {
+      await expect(fetchRemoteMedia(`${server.origin}/${file}`, { fetch: fetchOpts })).rejects.toMatchObject({
+        status: 422,
+        code: 'animated_image',
+      });
+    }
+  });
+
+  it('answers 400 naming the field for unsupported content and forbidden addresses', async () => {
+    await expect(fetchRemoteMedia(`${server.origin}/svg-xss-nested-use-xlink.svg`, { fetch: fetchOpts })).rejects.toMatchObject({
+      status: 400,
+      message: 'url: not a supported image (svg)',
+    });
+    await expect(fetchRemoteMedia(`${server.origin}/png-rgb.png`, { field: 'cover_url' })).rejects.toMatchObject({
+      status: 400,
+      kind: 'forbidden_address',
+      message: expect.stringMatching(/^cover_url: forbidden address/),
+    });
+  });
+});
