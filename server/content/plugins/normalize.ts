@@ -80,6 +80,11 @@ function normalizeList(nodes: readonly ElementContent[], parentTag: string, ctx:
 function normalizeElement(el: Element, ctx: Context): void {
   const tag = el.tagName;
   if ((tag === 'div' || tag === 'span') && !isBuilt(el)) el.properties = {};
+  for (const key in el.properties) {
+    // A class list the sanitizer emptied would be written as `class=""`.
+    const value = el.properties[key];
+    if (Array.isArray(value) && value.length === 0) delete el.properties[key];
+  }
   const inner: Context = {
     inParagraph: ctx.inParagraph || tag === 'p',
     inLink: ctx.inLink || tag === 'a',
