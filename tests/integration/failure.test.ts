@@ -58,8 +58,18 @@ describe('database outage', () => {
     expect((await fetch(`${service.baseUrl}/api/health`)).status).toBe(200);
   });
 
-  it('SIGTERM drains and exits 0', async () => {
-    const code = await service.stop('SIGTERM');
+  it('SIGTERM lets an in-flight request finish, then exits 0', async () => {
+    const paragraph = 'A sentence that takes a little time to convert, *with emphasis*. '.repeat(30) + '\n\n';
+    const inFlight = fetch(`${service.baseUrl}/api/v1/author/posts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'In flight', markdown: paragraph.repeat(400) }),
+    });
+    await new Promise((r) => setTimeout(r, 150));
+    const stopped = service.stop('SIGTERM');
+    const res = await inFlight;
+    expect(res.status).toBe(201);
+    const code = await stopped;
     expect(code).toBe(0);
     expect(service.logs.join('')).toMatch(/"msg":"stopped"/);
   });

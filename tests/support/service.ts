@@ -34,7 +34,7 @@ export async function startService(extraEnv: Record<string, string | undefined> 
   };
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/launcher.ts')], {
     cwd: ROOT,
-    env,
+    env: env as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];
@@ -77,7 +77,7 @@ export function cli(env: Record<string, string | undefined>, args: string[]): Pr
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/cli/main.ts'), ...args], {
       cwd: ROOT,
-      env,
+      env: env as NodeJS.ProcessEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -1,0 +1,25 @@
+import { existsSync } from 'node:fs';
+import { defineConfig } from '@playwright/test';
+
+/**
+ * End-to-end tests in Chromium. Playwright cannot download its browser here, so the system
+ * Chromium is used when present (Debian: /usr/bin/chromium), Playwright's own otherwise.
+ */
+const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+
+export default defineConfig({
+  testDir: 'e2e',
+  timeout: 120_000,
+  fullyParallel: false,
+  workers: 1,
+  reporter: [['list']],
+  outputDir: 'test-results',
+  use: {
+    browserName: 'chromium',
+    screenshot: 'on',
+    launchOptions: {
+      executablePath: systemChromium,
+      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu', '--no-first-run'],
+    },
+  },
+});
