@@ -1,0 +1,28 @@
+/**
+ * The OpenAPI document of the REST surface, built once at module load (NOTES.md style 9):
+ * generated from the tRPC procedures and their zod schemas, then post-processed to SPEC.
+ */
+import { createHash } from 'node:crypto';
+import { generateOpenApiDocument } from 'trpc-to-openapi';
+import { appRouter } from '../root';
+import { ErrorSchema } from '../shared.schema';
+import { postProcess, SECURITY_SCHEME } from './post-process';
+import type { JsonObject } from './types';
+
+export const OPENAPI_VERSION = '1.0.0';
+
+/** What trpc-to-openapi produces on its own; exported so tests can see what post-processing fixes. */
+export function generateRawDocument(): JsonObject {
+  return generateOpenApiDocument(appRouter, {
+    title: 'Author Publishing API',
+    version: OPENAPI_VERSION,
+    baseUrl: '/api/v1/author',
+    securitySchemes: { [SECURITY_SCHEME]: { type: 'http', scheme: 'bearer' } },
+    // Not referenced by any zod output: registered so the shared error body comes from zod too.
+    defs: { Error: ErrorSchema },
+  }) as JsonObject;
+}
+
+export const openApiDocument: JsonObject = postProcess(generateRawDocument());
+export const openApiJson = JSON.stringify(openApiDocument);
+export const openApiEtag = `"${createHash('sha256').update(openApiJson).digest('base64url').slice(0, 27)}"`;

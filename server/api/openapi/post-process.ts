@@ -1,0 +1,162 @@
+/**
+ * The one place where the generated document is bent to SPEC. trpc-to-openapi always writes a
+ * `200` with JSON content and its own tRPC-shaped error bodies (NOTES.md (a)); SPEC wants
+ * 201/204, `{error, code?}` for exactly the statuses it lists, rate-limit headers and the
+ * multipart upload. Pure function over JSON: easy to test, no zod involved.
+ */
+import { fromUrlOperation, MEDIA_SCHEMA, uploadOperation } from './media';
+import { ERROR_TEXT, RATE_CLASS_TEXT, SPEC_ROUTES, type SpecRoute } from './spec-routes';
+import type { JsonObject } from './types';
+
+export const SECURITY_SCHEME = 'bearerAuth';
+const ref = (kind: 'schemas' | 'headers', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+/** SPEC "Errors": 429 carries these; CONTRACT: rated successes carry the RateLimit-* three. */
+const HEADERS: JsonObject = {
+  'RateLimit-Limit': {
+    description: 'Size of the limit of this route\'s rate class in the current fixed 60-second window.',
+    required: true,
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'RateLimit-Remaining': {
+    description: 'Requests left in the current window.',
+    required: true,
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'RateLimit-Reset': {
+    description:
+      'Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts.',
+    required: true,
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying; equals `RateLimit-Reset` minus the current time.',
+    required: true,
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'X-Request-Id': {
+    description: 'Identifies the request in the service logs; a well-formed client-sent value is echoed.',
+    required: true,
+    schema: { type: 'string' },
+  },
+};
+const SUCCESS_HEADERS = ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+const LIMITED_HEADERS = ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+const ERROR_HEADERS = ['X-Request-Id'];
+
+const headerRefs = (names: string[]) => Object.fromEntries(names.map((n) => [n, ref('headers', n)]));
+
+export const API_DESCRIPTION = [
+  'Manage your own articles and images over HTTP JSON. Authenticate every call with `Authorization: Bearer dp_live_…`;',
+  'call from server-side code only and never embed the token in browser or mobile code.',
+  '',
+  '- Limits are per account in fixed 60-second windows (the counter resets entirely at the start of the next window); the daily media quota resets at midnight UTC. Current values: `GET /me`.',
+  '- External images in `markdown` and `cover_url` are copied into the service at write time (rehost). A failed or stopped rehost never fails the write: see `rehost_failed` and `warnings`.',
+  '- `POST /posts/{id}/publish` may answer `pending_moderation`: poll `GET /posts/{id}` for the outcome. There are no webhooks.',
+  '- `Idempotency-Key` is not supported: after a timeout on a write, check with `GET /posts/{id}` before retrying.',
+].join('\n');
+
+export function postProcess(generated: JsonObject): JsonObject {
+  const doc: JsonObject = structuredClone(generated);
+  doc.info = { ...doc.info, description: API_DESCRIPTION };
+  doc.servers = [{ url: '/api/v1/author', description: 'This service' }];
+  doc.tags = [
+    { name: 'account', description: 'The token owner' },
+    { name: 'posts', description: 'Articles' },
+    { name: 'media', description: 'Images for articles and covers' },
+  ];
+  doc.security = [{ [SECURITY_SCHEME]: [] }];
+  doc.components ??= {};
+  doc.components.securitySchemes = {
+    [SECURITY_SCHEME]: {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'dp_live_…',
+      description: 'An API token from the account settings. Only tokens starting with `dp_live_` are accepted; a site session JWT is refused with 401.',
+    },
+  };
+  doc.components.headers = { ...doc.components.headers, ...HEADERS };
+  const schemas: JsonObject = (doc.components.schemas ??= {});
+  schemas.Error ??= {
+    type: 'object',
+    properties: { error: { type: 'string' }, code: { type: 'string' } },
+    required: ['error'],
+    additionalProperties: false,
+  };
+
+  doc.paths ??= {};
+  addMediaRoutes(doc);
+  for (const route of SPEC_ROUTES) {
+    const operation = doc.paths[route.path]?.[route.method];
+    if (!operation) throw new Error(`OpenAPI: ${route.method.toUpperCase()} ${route.path} of SPEC is missing from the document`);
+    shapeOperation(operation, route);
+  }
+  // The service answers exactly what it has; anything not in SPEC still gets the error shape.
+  for (const [path, item] of Object.entries<JsonObject>(doc.paths)) {
+    for (const [method, operation] of Object.entries<JsonObject>(item)) {
+      if (!SPEC_ROUTES.some((r) => r.path === path && r.method === method)) replaceGeneratedErrors(operation);
+    }
+  }
+  // tRPC-shaped error bodies are gone from every response; drop their schemas.
+  for (const name of Object.keys(schemas)) if (name.startsWith('error.')) delete schemas[name];
+  return doc;
+}
+
+function addMediaRoutes(doc: JsonObject) {
+  const generatedFromUrl = doc.paths['/media/from-url']?.post as JsonObject | undefined;
+  // One Media schema: the procedure's, once it exists, else the hand-written one.
+  let mediaSchema: JsonObject = generatedFromUrl?.responses?.['200']?.content?.['application/json']?.schema;
+  if (!mediaSchema) {
+    doc.components.schemas.Media ??= MEDIA_SCHEMA;
+    mediaSchema = ref('schemas', 'Media');
+  }
+  doc.paths['/media'] = { ...doc.paths['/media'], post: uploadOperation(mediaSchema) };
+  if (!generatedFromUrl) doc.paths['/media/from-url'] = { ...doc.paths['/media/from-url'], post: fromUrlOperation(mediaSchema) };
+}
+
+function shapeOperation(operation: JsonObject, route: SpecRoute) {
+  operation.security = [{ [SECURITY_SCHEME]: [] }];
+  operation.description = [operation.description, RATE_CLASS_TEXT[route.rate]].filter(Boolean).join('\n\n');
+  if (Array.isArray(operation.parameters) && operation.parameters.length === 0) delete operation.parameters;
+  // PATCH: every field is optional, but an empty object is refused (CONTRACT: 400).
+  if (route.method === 'patch') {
+    const schema = operation.requestBody?.content?.['application/json']?.schema;
+    if (schema && schema.type === 'object') schema.minProperties = 1;
+  }
+
+  const generatedSuccess = operation.responses?.['200'] ?? {};
+  const success: JsonObject = {
+    description: successDescription(route, generatedSuccess.description),
+    headers: headerRefs(SUCCESS_HEADERS),
+  };
+  // 204 has no `content` at all: generators choke on an empty one (NOTES.md conventions).
+  if (route.success !== 204) success.content = generatedSuccess.content;
+
+  const responses: JsonObject = { [route.success]: success };
+  for (const status of route.errors) responses[status] = errorResponse(status);
+  operation.responses = responses;
+}
+
+function successDescription(route: SpecRoute, generated?: string): string {
+  if (generated && generated !== 'Successful response') return generated;
+  if (route.success === 201) return 'Created';
+  if (route.success === 204) return 'Done; no body';
+  return 'OK';
+}
+
+export function errorResponse(status: keyof typeof ERROR_TEXT): JsonObject {
+  const text = ERROR_TEXT[status];
+  const example = text.code ? { error: text.example, code: text.code } : { error: text.example };
+  return {
+    description: text.code ? `${text.description} \`code\`: \`${text.code}\`.` : text.description,
+    headers: headerRefs(status === 429 ? LIMITED_HEADERS : ERROR_HEADERS),
+    content: { 'application/json': { schema: ref('schemas', 'Error'), example } },
+  };
+}
+
+function replaceGeneratedErrors(operation: JsonObject) {
+  for (const status of Object.keys(operation.responses ?? {})) {
+    const code = Number(status);
+    if (code >= 400) operation.responses[status] = code in ERROR_TEXT ? errorResponse(code as keyof typeof ERROR_TEXT) : { description: 'Error', content: { 'application/json': { schema: ref('schemas', 'Error') } } };
+  }
+}
