@@ -15,6 +15,7 @@ import { MAX_NESTING } from './limits';
 const SPACE = 0x20;
 const TAB = 0x09;
 const GT = 0x3e;
+const LT = 0x3c;
 const BACKSLASH = 0x5c;
 const OPEN = 0x5b;
 const CLOSE = 0x5d;
@@ -61,13 +62,14 @@ function containerDepth(source: string, start: number, end: number): number {
   return markers + (sawList ? Math.floor(indent / 2) : 0);
 }
 
-/** Deepest `[` nesting within the line (escaped brackets ignored). */
+/** Deepest `[` nesting within the line (escaped brackets ignored, reset at `<`). */
 function bracketDepth(source: string, start: number, end: number): number {
   let depth = 0;
   let max = 0;
   for (let i = start; i < end; i++) {
     const code = source.charCodeAt(i);
     if (code === BACKSLASH) i++;
+    else if (code === LT) depth = 0; // a tag boundary (tables and islands are one line in our own output)
     else if (code === OPEN) {
       depth++;
       if (depth > max) max = depth;
@@ -85,6 +87,12 @@ function forwardSearch(source: string, token: string): (from: number) => number 
     if (next !== -1 && next < from) next = source.indexOf(token, from);
     return next;
   };
+}
+
+function opensPreBlock(source: string, lineStart: number, open: number): boolean {
+  const before = source.charCodeAt(open - 1);
+  if (open === lineStart || before === GT) return true;
+  return open - lineStart <= 3 && source.slice(lineStart, open).trim() === '';
 }
 
 export function assertNestingWithinLimit(markdown: string, limit = MAX_NESTING): void {
@@ -117,14 +125,22 @@ export function assertNestingWithinLimit(markdown: string, limit = MAX_NESTING):
       start = end + 1;
       continue;
     }
-    if (containerDepth(markdown, start, end) > limit) {
+    // Text after a `<pre` that opens an HTML block (at the line start or right after another
+    // tag, as in the service's own output) is code, not Markdown: it is not counted.
+    let firstOpen = -1;
+    let lastOpen = -1;
+    for (let open = nextPreOpen(start); open !== -1 && open < end; open = nextPreOpen(open + 1)) {
+      if (!opensPreBlock(markdown, start, open)) continue;
+      if (firstOpen === -1) firstOpen = open;
+      lastOpen = open;
+    }
+    const counted = firstOpen === -1 ? end : firstOpen;
+    if (containerDepth(markdown, start, counted) > limit) {
       throw new ContentRejectedError(REJECT.nesting('block quotes or lists', limit));
     }
-    if (bracketDepth(markdown, start, end) > limit) {
+    if (bracketDepth(markdown, start, counted) > limit) {
       throw new ContentRejectedError(REJECT.nesting('[ brackets', limit));
     }
-    let lastOpen = -1;
-    for (let open = nextPreOpen(start); open !== -1 && open < end; open = nextPreOpen(open + 1)) lastOpen = open;
     if (lastOpen !== -1) {
       const close = nextPreClose(lastOpen);
       inPre = close === -1 || close >= end;
