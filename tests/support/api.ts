@@ -41,6 +41,7 @@ export async function api<T = any>(
       parsed = undefined;
     }
   }
+  await (await import('./conformance')).checkResponse({ method, path, status: res.status, headers: res.headers, text }, baseUrl());
   return { status: res.status, headers: res.headers, body: parsed as T, text };
 }
 
