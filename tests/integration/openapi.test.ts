@@ -1,7 +1,13 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import sharp from 'sharp';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmbeddedPostgres } from '../../db/embedded-postgres';
 import { api, baseUrl, createPost, newAccount } from '../support/api';
-import { buildChecker, checkAgainst, ConformanceError, DOCUMENT_PATH } from '../support/conformance';
+import { buildChecker, checkAgainst, checkResponse, ConformanceError, DOCUMENT_PATH } from '../support/conformance';
+import { cli, startService, tempDataDir, type RunningService } from '../support/service';
 
 /**
  * Issue 5: the served OpenAPI document is exact (checked here against SPEC, written out by
@@ -234,6 +240,86 @@ describe('contract sweep: every (route, status) pair the document declares', () 
   });
 });
 
+describe('contract sweep: the media routes', () => {
+  // Images served from loopback (the service allows 127.0.0.0/8 for tests) for from-url.
+  let files: Server;
+  let filesUrl: string;
+  let png: Buffer;
+  let animatedGif: Buffer;
+  let animatedWebp: Buffer;
+
+  beforeAll(async () => {
+    const frame = (r: number) => sharp({ create: { width: 8, height: 8, channels: 3, background: { r, g: 0, b: 0 } } }).png().toBuffer();
+    png = await frame(200);
+    const frames = [await frame(255), await frame(0)];
+    animatedGif = await sharp(frames, { join: { animated: true } }).gif({ loop: 0, delay: [100, 100] }).toBuffer();
+    animatedWebp = await sharp(frames, { join: { animated: true } }).webp({ loop: 0 }).toBuffer();
+    const served: Record<string, [string, Buffer]> = { '/image.png': ['image/png', png], '/animated.webp': ['image/webp', animatedWebp] };
+    files = createServer((req, res) => {
+      const file = served[req.url ?? ''];
+      if (!file) return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': file[0], 'content-length': file[1].length }).end(file[1]);
+    });
+    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+    filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => (files ? files.close(() => resolve()) : resolve())));
+
+  it('answers 200, 400 and 422 as declared', async (ctx) => {
+    if (!(await mediaRoutesExist())) return ctx.skip('media routes not built yet');
+    const { token } = await newAccount();
+    const upload = await api('POST', '/media', { token, body: mediaForm(png) });
+    expect(upload.status).toBe(200);
+    expect(upload.body).toMatchObject({ kind: 'image', status: 'ready', poster_url: null });
+    expect((await api('POST', '/media', { token, body: new FormData() })).status).toBe(400);
+    expect((await api('POST', '/media', { token, body: mediaForm(animatedGif, 'a.gif', 'image/gif') })).status).toBe(422);
+
+    const stored = await api('POST', '/media/from-url', { token, json: { url: `${filesUrl}/image.png` } });
+    expect(stored.status).toBe(200);
+    expect(stored.body).toMatchObject({ kind: 'image', status: 'ready' });
+    expect((await api('POST', '/media/from-url', { token, json: { url: '' } })).status).toBe(400);
+    expect((await api('POST', '/media/from-url', { token, json: { url: `${filesUrl}/animated.webp` } })).status).toBe(422);
+  });
+});
+
+describe('contract sweep: 503 on every route while PostgreSQL is down', () => {
+  // Its own database and instance (as in failure.test.ts), so the shared service stays up.
+  const dataDir = tempDataDir('publishing-openapi-503-');
+  let pg: Awaited<ReturnType<typeof startEmbeddedPostgres>> | undefined;
+  let service: RunningService | undefined;
+  let token: string;
+
+  beforeAll(async () => {
+    pg = await startEmbeddedPostgres(path.join(dataDir, 'external'), () => {});
+    service = await startService({ DATA_DIR: dataDir, DATABASE_URL: pg.url });
+    const created = await cli({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: pg.url }, ['account', 'create', 'openapi-503']);
+    token = (created.json as { token: string }).token;
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await pg?.stop();
+  });
+
+  it('answers 503 service_unavailable in the documented shape on every route', async () => {
+    await pg!.stop();
+    for (const key of Object.keys(SPEC)) {
+      const [method, template] = key.split(' ') as [string, string];
+      if (template.startsWith('/media') && !(await mediaRoutesExist())) continue;
+      const routePath = template.replace('{id}', MISSING);
+      const json = method === 'PATCH' || key === 'POST /posts' ? { title: 't', markdown: 'm' } : template === '/media/from-url' ? { url: 'https://example.com/a.png' } : undefined;
+      const res = await fetch(`${service!.baseUrl}/api/v1/author${routePath}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(json ? { 'content-type': 'application/json' } : {}) },
+        body: json ? JSON.stringify(json) : template === '/media' ? mediaForm(new Uint8Array([1, 2, 3])) : undefined,
+      });
+      const text = await res.text();
+      await checkResponse({ method, path: routePath, status: res.status, headers: res.headers, text });
+      expect(res.status, key).toBe(503);
+      expect(JSON.parse(text).code).toBe('service_unavailable');
+    }
+  });
+});
+
 let mediaProbe: Promise<boolean> | undefined;
 /** POST /media and from-url are built separately; until they answer, their sweeps wait. */
 function mediaRoutesExist(): Promise<boolean> {
@@ -243,6 +329,6 @@ function mediaRoutesExist(): Promise<boolean> {
 
 function mediaForm(bytes: Uint8Array, name = 'image.png', type = 'image/png'): FormData {
   const form = new FormData();
-  form.set('file', new Blob([bytes], { type }), name);
+  form.set('file', new Blob([new Uint8Array(bytes)], { type }), name);
   return form;
 }
