@@ -22,7 +22,7 @@ const dev = process.argv.includes('--dev');
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 async function main() {
-  const db = await provideDatabase((msg) => logLine({ level: 'info', msg }));
+  const db = await provideDatabase((msg) => logLine({ level: 'notice', msg }));
   process.env.DATABASE_URL = db.url; // read by the app's ORM (db/orm.ts) inside Next
 
   const app = next({ dev, dir: root, hostname: '0.0.0.0', port: env.PORT });
@@ -61,13 +61,13 @@ async function main() {
   await new Promise<void>((resolve) => server.listen(env.PORT, '0.0.0.0', resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
-  logLine({ level: 'info', msg: `serving on http://127.0.0.1:${port}`, port });
+  logLine({ level: 'notice', msg: `serving on http://127.0.0.1:${port}`, port });
 
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logLine({ level: 'info', msg: `${signal}: draining` });
+    logLine({ level: 'notice', msg: `${signal}: draining` });
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     const force = setTimeout(() => server.closeAllConnections(), 15_000);
@@ -75,7 +75,7 @@ async function main() {
     clearTimeout(force);
     await runShutdownHooks();
     await db.stop();
-    logLine({ level: 'info', msg: 'stopped' });
+    logLine({ level: 'notice', msg: 'stopped' });
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
