@@ -1,0 +1,240 @@
+/**
+ * Content pipeline bench (issue 3), run with `npx tsx bench/content.ts`:
+ * 1. throughput (MB/s) over corpus articles: our pipeline vs a plain unified pipeline
+ *    (remark-parse, remark-gfm, remark-rehype, rehype-raw, rehype-sanitize, rehype-stringify)
+ *    measured in the same run, interleaved; target ours >= 0.7x plain;
+ * 2. growth time(2n)/time(n) for every pathological corpus input and the issue's patterns;
+ *    target <= 2.5 for inputs that are converted (refused ones are answered by the pre-scan or
+ *    the worker budget);
+ * 3. p99 latency of a GET /me-like JSON endpoint under steady load, without and with 1 MB
+ *    articles being converted alongside; target <= 2x.
+ */
+import http from 'node:http';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { unified } from 'unified';
+import remarkParse from 'remark-parse';
+import remarkGfm from 'remark-gfm';
+import remarkRehype from 'remark-rehype';
+import rehypeRaw from 'rehype-raw';
+import rehypeSanitize from 'rehype-sanitize';
+import rehypeStringify from 'rehype-stringify';
+import { closeContentPool, ContentRejectedError, renderArticle, renderArticleSync } from '../server/content';
+
+const CORPUS = process.env.CORPUS_DIR ?? path.resolve(process.cwd(), '../shared/corpus');
+const MB = 1_000_000;
+
+const plain = unified()
+  .use(remarkParse)
+  .use(remarkGfm)
+  .use(remarkRehype, { allowDangerousHtml: true })
+  .use(rehypeRaw)
+  .use(rehypeSanitize)
+  .use(rehypeStringify)
+  .freeze();
+
+const renderPlain = (markdown: string) => String(plain.processSync(markdown));
+const renderOurs = (markdown: string) => {
+  try {
+    return renderArticleSync({ markdown, title: 'Bench' }).html;
+  } catch (error) {
+    if (error instanceof ContentRejectedError) return '';
+    throw error;
+  }
+};
+
+function table(headers: string[], rows: (string | number)[][]): void {
+  const cells = [headers, ...rows.map((r) => r.map(String))];
+  const widths = headers.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
+  for (const [k, row] of cells.entries()) {
+    console.log(row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  '));
+    if (k === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  }
+}
+
+// 1. Throughput ------------------------------------------------------------------------------
+function throughput(): void {
+  const dir = path.join(CORPUS, 'articles');
+  const docs = readdirSync(dir).filter((f) => f.endsWith('.md')).map((f) => readFileSync(path.join(dir, f), 'utf8'));
+  const bytes = docs.reduce((sum, d) => sum + Buffer.byteLength(d), 0);
+  for (const d of docs) { renderOurs(d); renderPlain(d); } // warm-up (JIT)
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  let ours = 0;
+  let stock = 0;
+  for (let r = 0; r < rounds; r++) {
+    for (const d of docs) {
+      let t = performance.now();
+      renderOurs(d);
+      ours += performance.now() - t;
+      t = performance.now();
+      renderPlain(d);
+      stock += performance.now() - t;
+    }
+  }
+  const oursMBs = (bytes * rounds) / MB / (ours / 1000);
+  const plainMBs = (bytes * rounds) / MB / (stock / 1000);
+  console.log(`\n## Throughput over ${docs.length} corpus articles (${(bytes / MB).toFixed(2)} MB x ${rounds} rounds)\n`);
+  table(['pipeline', 'MB/s'], [
+    ['ours (renderArticleSync)', oursMBs.toFixed(2)],
+    ['plain unified', plainMBs.toFixed(2)],
+    ['ratio ours/plain (target >= 0.7)', (oursMBs / plainMBs).toFixed(2)],
+  ]);
+}
+
+// 2. Growth ------------------------------------------------------------------------------------
+type Part = { text: string } | { repeat: string; times: number | string } | { sequence: { var: string; from: number; to: number; item: Part[] } };
+
+function build(parts: Part[], env: Record<string, number> = {}): string {
+  return parts.map((p) =>
+    'text' in p ? p.text
+    : 'repeat' in p ? p.repeat.repeat(typeof p.times === 'string' ? env[p.times]! : p.times)
+    : Array.from({ length: p.sequence.to - p.sequence.from + 1 }, (_, k) => build(p.sequence.item, { [p.sequence.var]: p.sequence.from + k })).join(''),
+  ).join('');
+}
+
+/** The recipe with every repetition count (and sequence length) multiplied by `factor`. */
+function scale(parts: Part[], factor: number): Part[] {
+  return parts.map((p) =>
+    'text' in p ? p
+    : 'repeat' in p ? { ...p, times: typeof p.times === 'string' ? p.times : Math.max(1, Math.round(p.times * factor)) }
+    : { sequence: { ...p.sequence, to: p.sequence.from + Math.max(1, Math.round((p.sequence.to - p.sequence.from + 1) * factor)) - 1, item: scale(p.sequence.item, 1) } },
+  );
+}
+
+const referenceFlood = (count: number) =>
+  `${Array.from({ length: count }, (_, i) => `[x${i}]: https://example.com/${i}`).join('\n')}\n\n${Array.from({ length: count }, (_, i) => `[x${i}]`).join(' ')}\n`;
+
+const ISSUE_PATTERNS: Record<string, (bytes: number) => string> = {
+  'nested [': (n) => '['.repeat(n),
+  'mismatched emphasis': (n) => '*a_ '.repeat(Math.ceil(n / 4)),
+  'nested > blockquotes': (n) => '> '.repeat(Math.ceil(n / 2)) + 'a',
+  'deep list on one line': (n) => '- '.repeat(Math.ceil(n / 2)) + 'a',
+  'deep indented list': (n) => Array.from({ length: Math.floor(Math.sqrt(n)) }, (_, i) => `${'  '.repeat(i)}- a\n`).join(''),
+  'nested emphasis': (n) => '*a **a '.repeat(Math.ceil(n / 14)) + 'b' + ' a** a*'.repeat(Math.ceil(n / 14)),
+};
+
+async function pooled(markdown: string): Promise<{ ms: number; result: string }> {
+  const t = performance.now();
+  try {
+    await renderArticle({ markdown, title: 'Bench' });
+    return { ms: performance.now() - t, result: 'converted' };
+  } catch (error) {
+    if (!(error instanceof ContentRejectedError)) throw error;
+    const reason = error.message.includes('nesting') ? 'refused: nesting' : error.message.includes('time') ? 'refused: budget' : `refused: ${error.message.slice(10)}`;
+    return { ms: performance.now() - t, result: reason };
+  }
+}
+
+/** Median in-thread time; only for inputs the pool converted within budget. */
+function inThreadMs(markdown: string): number {
+  const runs: number[] = [];
+  const deadline = performance.now() + 4000;
+  do {
+    const t = performance.now();
+    renderOurs(markdown);
+    runs.push(performance.now() - t);
+  } while (runs.length < 5 && performance.now() < deadline);
+  runs.sort((a, b) => a - b);
+  return runs[Math.floor(runs.length / 2)]!;
+}
+
+async function growth(): Promise<void> {
+  const { cases } = JSON.parse(readFileSync(path.join(CORPUS, 'markdown/pathological.json'), 'utf8')) as {
+    cases: { name: string; recipe?: { parts: Part[] }; generator?: { count: number } }[];
+  };
+  const inputs: { name: string; small: string; large: string }[] = cases.map((c) => ({
+    name: c.name,
+    small: c.recipe ? build(scale(c.recipe.parts, 0.5)) : referenceFlood(Math.round(c.generator!.count / 2)),
+    large: c.recipe ? build(c.recipe.parts) : referenceFlood(c.generator!.count),
+  }));
+  for (const [name, make] of Object.entries(ISSUE_PATTERNS)) {
+    inputs.push({ name: `issue: ${name} 10->20 KB`, small: make(10_000), large: make(20_000) });
+    inputs.push({ name: `issue: ${name} 40->80 KB`, small: make(40_000), large: make(80_000) });
+  }
+  const rows: (string | number)[][] = [];
+  let worst = 0;
+  for (const input of inputs) {
+    const a = await pooled(input.small);
+    const b = await pooled(input.large);
+    let ratio = '-';
+    if (a.result === 'converted' && b.result === 'converted') {
+      const tn = inThreadMs(input.small);
+      const t2n = inThreadMs(input.large);
+      // Below a few ms the ratio measures timer noise, not growth.
+      const r = t2n / Math.max(tn, 2);
+      worst = Math.max(worst, r);
+      ratio = r.toFixed(2);
+    }
+    rows.push([input.name, input.small.length, input.large.length, a.result, b.result, a.ms.toFixed(0), b.ms.toFixed(0), ratio]);
+  }
+  console.log('\n## Growth time(2n)/time(n) (ratio from in-thread medians, only when both sizes convert; target <= 2.5)\n');
+  table(['input', 'n chars', '2n chars', 'n result', '2n result', 'n ms (pool)', '2n ms (pool)', 'ratio'], rows);
+  console.log(`\nworst ratio among converted inputs: ${worst.toFixed(2)}`);
+}
+
+// 3. Event loop responsiveness -----------------------------------------------------------------
+async function latencyUnderLoad(): Promise<void> {
+  const server = http.createServer((_req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ handle: 'bench', limits: { read_per_min: 60, write_per_min: 30 } }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+  const get = () =>
+    new Promise<number>((resolve, reject) => {
+      const t = performance.now();
+      http.get({ host: '127.0.0.1', port, path: '/api/v1/author/me', agent }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(performance.now() - t));
+      }).on('error', reject);
+    });
+  const load = async (ms: number) => {
+    const latencies: number[] = [];
+    const until = performance.now() + ms;
+    await Promise.all(Array.from({ length: 4 }, async () => {
+      while (performance.now() < until) {
+        latencies.push(await get());
+        await new Promise((r) => setTimeout(r, 5)); // steady, not saturating
+      }
+    }));
+    latencies.sort((a, b) => a - b);
+    return latencies[Math.floor(latencies.length * 0.99)]!;
+  };
+  const dir = path.join(CORPUS, 'articles');
+  let article = '';
+  for (const f of readdirSync(dir).filter((x) => x.endsWith('.md') && !x.startsWith('badges4'))) {
+    if (article.length >= MB) break;
+    article += readFileSync(path.join(dir, f), 'utf8') + '\n\n';
+  }
+  article = article.slice(0, MB);
+  await renderArticle({ markdown: '# warm', title: 'w' });
+  const quiet = await load(5000);
+  let writing = true;
+  let written = 0;
+  const writers = Promise.all(Array.from({ length: 2 }, async () => {
+    while (writing) {
+      await renderArticle({ markdown: article, title: 'Big' }).catch(() => undefined);
+      written++;
+    }
+  }));
+  const busy = await load(8000);
+  writing = false;
+  await writers;
+  server.close();
+  agent.destroy();
+  console.log(`\n## p99 latency of a GET /me-like endpoint (4 steady clients), 1 MB articles converting alongside\n`);
+  table(['phase', 'p99 ms'], [
+    ['without writes', quiet.toFixed(2)],
+    [`with 1 MB writes (${written} converted)`, busy.toFixed(2)],
+    ['ratio (target <= 2)', (busy / quiet).toFixed(2)],
+  ]);
+}
+
+execFileSync(process.execPath, ['scripts/build-worker.mjs'], { stdio: 'ignore' });
+const only = process.argv[2];
+if (!only || only === 'throughput') throughput();
+if (!only || only === 'growth') await growth();
+if (!only || only === 'latency') await latencyUnderLoad();
+await closeContentPool();
