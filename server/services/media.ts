@@ -1,0 +1,260 @@
+/**
+ * Storing media for one author (SPEC "Media object", POST /media, POST /media/from-url; the
+ * rehost service stores through `commitImage` too). Knows nothing of HTTP: callers hand over
+ * bytes or a URL and the account; the limits the route already consumed stay with the route.
+ *
+ * One flow for every stored file, so a failure never leaves half a result behind:
+ *   1. the daily quota is charged atomically with the stored byte count (refused → 429);
+ *   2. the file(s) are written to storage;
+ *   3. the row(s) are inserted in one statement.
+ * A failure in 2 or 3 deletes whatever was written and refunds the quota: no row points at a
+ * missing file, and no file stays without its row. The charge comes first so that two parallel
+ * uploads can never both pass a quota that only one of them fits.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from '../../db/sql';
+import { ApiError, badRequest } from '../errors';
+import type { AllowList } from '../media/address-policy';
+import type { GifVideo } from '../media/gif-video';
+import { inspectAndNormalizeImage, type NormalizedImage } from '../media/image';
+import { fetchRemoteMedia } from '../media/remote-media';
+import type { MediaStorage } from '../media/storage';
+import { dailyMediaBytesUsed, tryAddDailyMediaBytes } from './limits';
+import type { Authenticated } from './tokens';
+
+export type MediaAccount = Pick<Authenticated['account'], 'id' | 'mediaPerMin' | 'dailyMediaBytes'>;
+
+export interface MediaDeps {
+  em: EntityManager;
+  storage: MediaStorage;
+  /** Parsed ALLOWED_PRIVATE_ADDRESSES for outbound fetches. */
+  allowList: AllowList;
+}
+
+/** SPEC "Media object", field order as listed there. */
+export interface MediaJson {
+  id: string;
+  url: string;
+  kind: 'image' | 'gif';
+  mime_type: string;
+  byte_size: number;
+  width: number;
+  height: number;
+  status: 'ready';
+  poster_url: string | null;
+}
+
+export const mediaPath = (id: string) => `/api/media/${id}`;
+
+/**
+ * The daily media quota is used up (SPEC: 429 rate_limited). Carries what the transport needs
+ * for the rate-limit headers: the quota, what is left, and the next UTC midnight.
+ */
+export class DailyQuotaExceededError extends ApiError {
+  constructor(
+    readonly quota: number,
+    readonly used: number,
+    /** Unix time (seconds) of the next UTC midnight, when the quota resets. */
+    readonly reset: number,
+  ) {
+    super(429, `daily media quota of ${quota} bytes reached (${used} used today); it resets at midnight UTC`, 'rate_limited');
+    this.name = 'DailyQuotaExceededError';
+  }
+
+  get retryAfter(): number {
+    return Math.max(1, this.reset - Math.floor(Date.now() / 1000));
+  }
+}
+
+export function nextUtcMidnight(now = new Date()): number {
+  return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) / 1000;
+}
+
+async function quotaError(em: EntityManager, account: MediaAccount): Promise<DailyQuotaExceededError> {
+  const used = await dailyMediaBytesUsed(em, account.id).catch(() => account.dailyMediaBytes);
+  return new DailyQuotaExceededError(account.dailyMediaBytes, used, nextUtcMidnight());
+}
+
+/** Cheap check before any download or decode: refuses once nothing is left today. */
+export async function assertQuotaLeft(em: EntityManager, account: MediaAccount): Promise<void> {
+  const used = await dailyMediaBytesUsed(em, account.id);
+  if (used >= account.dailyMediaBytes) throw new DailyQuotaExceededError(account.dailyMediaBytes, used, nextUtcMidnight());
+}
+
+// ---- Storing -----------------------------------------------------------------------------
+
+interface PendingFile {
+  id: string;
+  kind: 'image' | 'gif';
+  buffer: Buffer;
+  mimeType: string;
+  width: number;
+  height: number;
+  posterMediaId: string | null;
+}
+
+const sha256 = (buffer: Buffer) => createHash('sha256').update(buffer).digest('hex');
+
+/** Steps 1–3 of the header for one or more files that belong together (video + poster). */
+async function commit(deps: MediaDeps, account: MediaAccount, files: PendingFile[], sourceUrl: string | null): Promise<void> {
+  const { em, storage } = deps;
+  const total = files.reduce((sum, f) => sum + f.buffer.length, 0);
+  if (!(await tryAddDailyMediaBytes(em, account.id, total, account.dailyMediaBytes))) throw await quotaError(em, account);
+
+  const attempted: string[] = [];
+  try {
+    for (const file of files) {
+      attempted.push(file.id);
+      await storage.put(file.id, file.buffer, file.mimeType);
+    }
+    await insertRows(em, account.id, files, sourceUrl);
+  } catch (err) {
+    // Storage backends roll back their own partial put; deleting again is idempotent and also
+    // covers the files written before the failing step.
+    await Promise.allSettled(attempted.map((key) => storage.delete(key)));
+    await refundDailyMediaBytes(em, account.id, total).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** One statement for all rows: they appear together or not at all (the poster row comes first). */
+async function insertRows(em: EntityManager, accountId: string, files: PendingFile[], sourceUrl: string | null): Promise<void> {
+  const values: string[] = [];
+  const params: unknown[] = [];
+  for (const f of files) {
+    values.push('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, clock_timestamp())');
+    params.push(f.id, accountId, f.kind, f.mimeType, f.buffer.length, f.width, f.height, f.id, sha256(f.buffer), f.posterMediaId, sourceUrl);
+  }
+  await sql(
+    em,
+    `INSERT INTO media (id, account_id, kind, mime_type, byte_size, width, height, storage_key, sha256, poster_media_id, source_url, created_at)
+     VALUES ${values.join(', ')}`,
+    params,
+  );
+}
+
+/** Gives back bytes charged for a store that failed after the charge. */
+async function refundDailyMediaBytes(em: EntityManager, accountId: string, bytes: number): Promise<void> {
+  await sql(
+    em,
+    `UPDATE media_usage SET bytes = GREATEST(0, bytes - ?::bigint)
+      WHERE account_id = ? AND day = (now() AT TIME ZONE 'UTC')::date`,
+    [bytes, accountId],
+  );
+}
+
+/** Stores an already normalized image; throws DailyQuotaExceededError, StorageUnavailableError or a DB error. */
+export async function commitImage(deps: MediaDeps, account: MediaAccount, image: NormalizedImage, sourceUrl: string | null = null): Promise<MediaJson> {
+  const file: PendingFile = {
+    id: randomUUID(),
+    kind: 'image',
+    buffer: image.buffer,
+    mimeType: image.mimeType,
+    width: image.width,
+    height: image.height,
+    posterMediaId: null,
+  };
+  await commit(deps, account, [file], sourceUrl);
+  return toMediaJson(file, null);
+}
+
+/** CONTRACT: an animated GIF from from-url is stored as a muted MP4 (`kind: gif`) plus its first frame. */
+export async function commitGifVideo(deps: MediaDeps, account: MediaAccount, video: GifVideo, sourceUrl: string | null): Promise<MediaJson> {
+  const poster: PendingFile = {
+    id: randomUUID(),
+    kind: 'image',
+    buffer: video.poster.buffer,
+    mimeType: video.poster.mimeType,
+    width: video.poster.width,
+    height: video.poster.height,
+    posterMediaId: null,
+  };
+  const clip: PendingFile = {
+    id: randomUUID(),
+    kind: 'gif',
+    buffer: video.mp4,
+    mimeType: video.mimeType,
+    width: video.width,
+    height: video.height,
+    posterMediaId: poster.id,
+  };
+  await commit(deps, account, [poster, clip], sourceUrl);
+  return toMediaJson(clip, poster.id);
+}
+
+function toMediaJson(file: PendingFile, posterId: string | null): MediaJson {
+  return {
+    id: file.id,
+    url: mediaPath(file.id),
+    kind: file.kind,
+    mime_type: file.mimeType,
+    byte_size: file.buffer.length,
+    width: file.width,
+    height: file.height,
+    status: 'ready',
+    poster_url: posterId ? mediaPath(posterId) : null,
+  };
+}
+
+// ---- The two routes' use cases -------------------------------------------------------------
+
+/** POST /media: the bytes of field `file`. The type is sniffed from the bytes, never taken from the client. */
+export async function storeUpload(deps: MediaDeps, account: MediaAccount, bytes: Buffer): Promise<MediaJson> {
+  await assertQuotaLeft(deps.em, account);
+  const image = await inspectAndNormalizeImage(bytes, { field: 'file' });
+  return commitImage(deps, account, image);
+}
+
+const LOCAL_MEDIA = /^\/api\/media(\/|$)/i;
+const VIDEO_FILE = /\.(mp4|m4v|m4s|webm|mov|mkv|avi|wmv|flv|ogv|3gp|mpg|mpeg|ts|m3u8|mpd)$/i;
+
+/**
+ * POST /media/from-url. `ownHost` (the Host the request came to) lets an absolute URL of this
+ * service's own media path be refused like the relative one: it is already stored here.
+ */
+export async function storeFromUrl(deps: MediaDeps, account: MediaAccount, rawUrl: string, ownHost?: string | null): Promise<MediaJson> {
+  const url = rawUrl.trim();
+  if (url === '') throw badRequest('url: must not be empty');
+  if (LOCAL_MEDIA.test(url)) throw alreadyStored();
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined; // safeFetch names the problem ("not a valid URL")
+  }
+  if (parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:')) {
+    if (ownHost && parsed.host.toLowerCase() === ownHost.toLowerCase() && LOCAL_MEDIA.test(parsed.pathname)) throw alreadyStored();
+    if (VIDEO_FILE.test(parsed.pathname)) {
+      throw badRequest('url: direct video files are not accepted; show videos through a provider embed (iframe)');
+    }
+  }
+  await assertQuotaLeft(deps.em, account);
+  const remote = await fetchRemoteMedia(url, { fetch: { allowList: deps.allowList }, animatedGif: 'convert', field: 'url' });
+  return remote.kind === 'gif'
+    ? commitGifVideo(deps, account, remote.video, remote.sourceUrl)
+    : commitImage(deps, account, remote.image, remote.sourceUrl);
+}
+
+const alreadyStored = () =>
+  badRequest('url: an /api/media/{uuid} path is already stored here; put it into the Markdown as is, or its id into cover_asset_id');
+
+// ---- Serving ------------------------------------------------------------------------------
+
+export interface ServableMedia {
+  storageKey: string;
+  mimeType: string;
+  byteSize: number;
+  sha256: string;
+}
+
+/** Any stored file by id (files are public by their unguessable uuid, SPEC "Stored media retrieval"). */
+export async function findServableMedia(em: EntityManager, id: string): Promise<ServableMedia | null> {
+  const rows = await sql<{ storage_key: string; mime_type: string; byte_size: string; sha256: string }[]>(
+    em,
+    `SELECT storage_key, mime_type, byte_size, sha256 FROM media WHERE id = ?`,
+    [id],
+  );
+  const row = rows[0];
+  return row ? { storageKey: row.storage_key, mimeType: row.mime_type, byteSize: Number(row.byte_size), sha256: row.sha256 } : null;
+}

@@ -1,0 +1,119 @@
+/**
+ * The real Rehoster (SPEC "Rehost rules"): copies the external images of one article write
+ * into our storage. Never throws: every failure lands in `failed`, every early stop in `warnings`.
+ *
+ * - URLs are deduplicated, so an image repeated in one write is fetched once.
+ * - At most 100 distinct URLs and 50 MiB of downloads per write; the rest fails with a warning.
+ * - Downloads run `concurrency` at a time, so ten images cost about one download's time.
+ * - Each attempt takes one unit of the media minute window before it downloads (so a write
+ *   with more images than the window cannot download them all first), and each stored image is
+ *   charged to the daily quota with its stored size. When either runs out, nothing more is
+ *   started: the remaining URLs fail and the reason goes into `warnings`.
+ * - Animated images are refused (their URL fails): an `<img>` cannot show the MP4 that
+ *   from-url makes of a GIF, and its first frame alone would silently change the article. A
+ *   warning points to the GIF island instead.
+ */
+import { isFetchError, MAX_FETCH_BYTES, safeFetch, type SafeFetchOptions } from '../media/safe-fetch';
+import { inspectAndNormalizeImage, isImageError } from '../media/image';
+import { consume, dailyQuotaExhausted } from './limits';
+import { commitImage, DailyQuotaExceededError, type MediaAccount, type MediaDeps } from './media';
+import type { Rehoster, RehostOutcome, StoredImage } from './rehost-port';
+
+export const REHOST_MAX_URLS = 100;
+export const REHOST_MAX_BYTES = 50 * 1024 * 1024;
+export const REHOST_CONCURRENCY = 6;
+
+export interface RehostOptions {
+  maxUrls?: number;
+  maxBytes?: number;
+  concurrency?: number;
+  /** Extra safeFetch options (timeouts); the allow list comes from deps. */
+  fetch?: Omit<SafeFetchOptions, 'allowList' | 'maxBytes' | 'field'>;
+  log?: (line: Record<string, unknown>) => void;
+}
+
+type Stop = 'minute' | 'quota' | 'bytes' | 'storage';
+
+export function createRehoster(deps: MediaDeps, account: MediaAccount, options: RehostOptions = {}): Rehoster {
+  return { rehost: (_accountId, urls) => rehostAll(deps, account, urls, options) };
+}
+
+async function rehostAll(deps: MediaDeps, account: MediaAccount, urls: string[], options: RehostOptions): Promise<RehostOutcome> {
+  const maxUrls = options.maxUrls ?? REHOST_MAX_URLS;
+  const maxBytes = options.maxBytes ?? REHOST_MAX_BYTES;
+  const concurrency = Math.max(1, options.concurrency ?? REHOST_CONCURRENCY);
+
+  const unique = [...new Set(urls)];
+  const accepted = unique.slice(0, maxUrls);
+  const overflow = unique.slice(maxUrls);
+
+  const stored: Record<string, StoredImage> = {};
+  const failed = new Set<string>(overflow);
+  const hints: string[] = [];
+  let stop: Stop | null = null;
+  let downloaded = 0;
+  let next = 0;
+
+  const attempt = async (url: string): Promise<void> => {
+    const window = await consume(deps.em, account.id, 'media', account.mediaPerMin);
+    if (!window.allowed) return void (stop ??= 'minute');
+    if (await dailyQuotaExhausted(deps.em, account.id, account.dailyMediaBytes)) return void (stop ??= 'quota');
+    const budget = maxBytes - downloaded;
+    if (budget <= 0) return void (stop ??= 'bytes');
+    const perFile = Math.min(budget, MAX_FETCH_BYTES);
+    let fetched;
+    try {
+      fetched = await safeFetch(url, { ...options.fetch, allowList: deps.allowList, maxBytes: perFile, field: 'image' });
+    } catch (err) {
+      // Too large only for what is left of this write's budget: that is the per-write cap.
+      if (isFetchError(err) && err.kind === 'too_large' && perFile < MAX_FETCH_BYTES) return void (stop ??= 'bytes');
+      throw err;
+    }
+    const { buffer, finalUrl } = fetched;
+    downloaded += buffer.length;
+    // Parallel downloads each started with the budget left at their start; the one that
+    // crosses the line is not stored.
+    if (downloaded > maxBytes) return void (stop ??= 'bytes');
+    const image = await inspectAndNormalizeImage(buffer, { field: 'image' });
+    const media = await commitImage(deps, account, image, finalUrl);
+    stored[url] = { id: media.id, width: media.width, height: media.height };
+  };
+
+  const worker = async () => {
+    while (stop === null && next < accepted.length) {
+      const url = accepted[next++]!;
+      try {
+        await attempt(url);
+      } catch (err) {
+        if (err instanceof DailyQuotaExceededError) stop ??= 'quota';
+        else if (err instanceof Error && err.name === 'StorageUnavailableError') stop ??= 'storage';
+        else if (isImageError(err) && err.kind === 'animated') hints.push(`${url}: animated images are not rehosted; store it with POST /media/from-url and show it with the GIF island`);
+        else if (!isFetchError(err) && !isImageError(err)) options.log?.({ level: 'error', msg: 'rehost failed', url, error: String(err) });
+      }
+      if (!stored[url]) failed.add(url);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, accepted.length) }, worker));
+
+  // Whatever was never started after a stop fails too.
+  for (const url of accepted.slice(next)) failed.add(url);
+  const warnings = [...hints];
+  const notStored = accepted.filter((u) => failed.has(u)).length;
+  if (stop) warnings.unshift(stopWarning(stop, account, maxBytes, notStored));
+  if (overflow.length > 0) warnings.unshift(`rehost: at most ${maxUrls} external images per write; ${overflow.length} not stored`);
+  return { stored, failed: unique.filter((u) => failed.has(u)), warnings };
+}
+
+function stopWarning(stop: Stop, account: MediaAccount, maxBytes: number, notStored: number): string {
+  const tail = `; ${notStored} image(s) not stored`;
+  switch (stop) {
+    case 'minute':
+      return `rehost stopped: media limit of ${account.mediaPerMin} per minute reached${tail}`;
+    case 'quota':
+      return `rehost stopped: daily media quota of ${account.dailyMediaBytes} bytes reached${tail}`;
+    case 'bytes':
+      return `rehost stopped: at most ${maxBytes} bytes (50 MiB) of images per write${tail}`;
+    case 'storage':
+      return `rehost stopped: media storage temporarily unavailable${tail}`;
+  }
+}
