@@ -1,4 +1,5 @@
 import { router } from './trpc';
+import { mediaRouter } from './media/_router';
 import { meRouter } from './me/_router';
 import { postsRouter } from './posts/_router';
 
@@ -6,6 +7,7 @@ import { postsRouter } from './posts/_router';
 export const appRouter = router({
   me: meRouter,
   posts: postsRouter,
+  media: mediaRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,52 @@
+/**
+ * POST /api/v1/author/media (SPEC POST /media) as a plain handler: trpc-to-openapi takes JSON
+ * bodies only (NOTES.md (a)). Same steps and helpers as the tRPC procedures, in the same order:
+ * Bearer token → media minute window (RateLimit-* headers, 429) → body → service; errors go
+ * through toApiError and come out as `{error, code?}` like every other route.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { getOrm } from '../../db/orm';
+import { toApiError } from '../api/errors';
+import { quotaHeaders } from '../api/media/limit-headers';
+import { bearerSecret } from '../api/trpc';
+import { ApiError, notFound, rateLimited, unauthorized } from '../errors';
+import { MAX_IMAGE_BYTES } from '../media/image';
+import { mediaStorage, outboundAllowList } from '../media/storage-instance';
+import { consume, limitFor, rateLimitHeaders } from '../services/limits';
+import { DailyQuotaExceededError, storeUpload } from '../services/media';
+import { authenticateSecret } from '../services/tokens';
+import { logLine } from '../log';
+import { readMultipartFile } from './multipart-file';
+import { errorResponse } from './rest-adapter';
+
+export async function handleMediaUpload(req: Request): Promise<Response> {
+  const headers = new Headers();
+  try {
+    const secret = bearerSecret(req.headers);
+    if (!secret) throw unauthorized('Authorization: send "Bearer <API token>"');
+    if (!secret.startsWith('dp_live_')) throw unauthorized('Authorization: only dp_live_ API tokens are accepted');
+    const em = (await getOrm()).em.fork() as unknown as EntityManager;
+    const auth = await authenticateSecret(em, secret);
+    if (!auth) throw unauthorized('Authorization: the token is unknown or revoked');
+
+    const window = await consume(em, auth.account.id, 'media', limitFor(auth.account, 'media'));
+    for (const [name, value] of Object.entries(rateLimitHeaders(window, !window.allowed))) headers.set(name, value);
+    if (!window.allowed) throw rateLimited(`media limit of ${window.limit} requests per minute reached; retry after ${window.retryAfter} s`);
+
+    const bytes = await readMultipartFile(req, { field: 'file', maxBytes: MAX_IMAGE_BYTES });
+    const media = await storeUpload({ em, storage: mediaStorage(), allowList: outboundAllowList() }, auth.account, bytes);
+    headers.set('content-type', 'application/json; charset=utf-8');
+    headers.set('cache-control', 'no-store');
+    return new Response(JSON.stringify(media), { status: 200, headers });
+  } catch (err) {
+    if (err instanceof DailyQuotaExceededError) for (const [name, value] of Object.entries(quotaHeaders(err))) headers.set(name, value);
+    const api = err instanceof ApiError ? err : toApiError(err);
+    if (api.status >= 500) logLine({ level: 'error', msg: 'media upload failed', error: String(err), stack: (err as Error | undefined)?.stack });
+    return errorResponse(api, headers);
+  }
+}
+
+/** Other methods on /media: the same 404 the REST adapter gives unknown routes. */
+export function mediaMethodNotFound(): Response {
+  return errorResponse(notFound(), new Headers());
+}

@@ -1,0 +1,138 @@
+/**
+ * Reads the one file of a `multipart/form-data` request (SPEC POST /media: field `file`) with a
+ * hard byte cap, streaming: the body goes through @fastify/busboy chunk by chunk and only the
+ * file's own bytes are kept, in one buffer sized from Content-Length, so a 50 MiB upload costs
+ * one 50 MiB buffer rather than a list of chunks plus their concatenation.
+ *
+ * Every problem with the request's shape is a 400 without code, as SPEC lists for a missing or
+ * oversized file. That includes a body that is not multipart at all: the field `file` is then
+ * missing, and SPEC's 422 row ("content-type checks for media") is read as the check of the
+ * file's content (an animated image), the only 422 POST /media names.
+ */
+import { Readable } from 'node:stream';
+import { Busboy, type BusboyFileStream } from '@fastify/busboy';
+import { ApiError } from '../errors';
+
+export interface MultipartFileOptions {
+  field: string;
+  maxBytes: number;
+}
+
+const bad = (message: string) => new ApiError(400, message);
+
+/** Room for the multipart framing around the file (boundaries, part headers, a few small fields). */
+const FRAMING_ALLOWANCE = 64 * 1024;
+
+export async function readMultipartFile(req: Request, { field, maxBytes }: MultipartFileOptions): Promise<Buffer> {
+  const type = req.headers.get('content-type') ?? '';
+  if (!/^multipart\/form-data\s*;/i.test(type) || !/boundary=/i.test(type)) {
+    throw bad(`${field}: send multipart/form-data with the image in field "${field}" (let the HTTP client set the Content-Type and boundary)`);
+  }
+  const declared = Number(req.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes + FRAMING_ALLOWANCE) throw tooLarge(field, maxBytes);
+  if (!req.body) throw bad(`${field}: is required`);
+
+  let parser;
+  try {
+    parser = new Busboy({
+      headers: { 'content-type': type },
+      limits: { fileSize: maxBytes, files: 2, fields: 20, fieldSize: 64 * 1024, parts: 30, headerPairs: 50 },
+    });
+  } catch {
+    throw bad(`${field}: malformed multipart Content-Type`);
+  }
+  const body = Readable.fromWeb(req.body as import('node:stream/web').ReadableStream<Uint8Array>);
+  const initialCapacity = Number.isFinite(declared) ? Math.min(Math.max(declared, 0), maxBytes) : 1024 * 1024;
+
+  return new Promise<Buffer>((resolve, reject) => {
+    let result: Buffer | null = null;
+    let fileCount = 0;
+    let failed = false;
+    const fail = (err: ApiError) => {
+      if (failed) return;
+      failed = true;
+      body.unpipe(parser);
+      drain(body, maxBytes + FRAMING_ALLOWANCE);
+      reject(err);
+    };
+
+    parser.on('file', (name: string, stream: BusboyFileStream) => {
+      fileCount++;
+      if (name !== field) {
+        stream.resume();
+        return fail(bad(`${field}: unexpected file field "${name.slice(0, 50)}"; send the image in field "${field}"`));
+      }
+      if (fileCount > 1) {
+        stream.resume();
+        return fail(bad(`${field}: send exactly one file`));
+      }
+      const sink = new GrowingBuffer(initialCapacity, maxBytes);
+      stream.on('data', (chunk: Buffer) => sink.append(chunk));
+      stream.on('limit', () => fail(tooLarge(field, maxBytes)));
+      stream.on('error', () => fail(bad(`${field}: the multipart body is truncated or malformed`)));
+      stream.on('end', () => {
+        if (!stream.truncated) result = sink.take();
+      });
+    });
+    parser.on('field', (name: string) => {
+      if (name === field) fail(bad(`${field}: must be a file part (with a filename), not a text field`));
+    });
+    parser.on('filesLimit', () => fail(bad(`${field}: send exactly one file`)));
+    parser.on('partsLimit', () => fail(bad('body: too many multipart parts')));
+    parser.on('fieldsLimit', () => fail(bad('body: too many multipart fields')));
+    parser.on('error', () => fail(bad(`${field}: the multipart body is truncated or malformed`)));
+    parser.on('finish', () => {
+      if (failed) return;
+      if (fileCount === 0) return fail(bad(`${field}: is required (a file part named "${field}")`));
+      if (result === null) return fail(bad(`${field}: the multipart body is truncated or malformed`));
+      resolve(result);
+    });
+    body.on('error', () => fail(bad(`${field}: the request body could not be read`)));
+    body.pipe(parser);
+  });
+}
+
+/**
+ * After a refusal the rest of the body is read and dropped, up to a cap: a client still sending
+ * then gets our 400 instead of a reset connection; past the cap the stream is cut.
+ */
+function drain(body: Readable, cap: number) {
+  let seen = 0;
+  body.on('data', (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen > cap) body.destroy();
+  });
+  body.on('error', () => undefined);
+  body.resume();
+}
+
+const tooLarge = (field: string, maxBytes: number) => bad(`${field}: larger than ${maxBytes} bytes (50 MiB)`);
+
+/** One allocation when the size is known up front; doubling growth (capped) otherwise. */
+class GrowingBuffer {
+  private buffer: Buffer;
+  private length = 0;
+
+  constructor(
+    capacity: number,
+    private readonly max: number,
+  ) {
+    this.buffer = Buffer.allocUnsafe(Math.max(1, capacity));
+  }
+
+  append(chunk: Buffer) {
+    const needed = this.length + chunk.length;
+    // Busboy stops the stream at `max` (and flags it truncated); never grow past that.
+    if (needed > this.buffer.length) {
+      const grown = Buffer.allocUnsafe(Math.min(Math.max(needed, this.buffer.length * 2), Math.max(needed, this.max)));
+      this.buffer.copy(grown, 0, 0, this.length);
+      this.buffer = grown;
+    }
+    chunk.copy(this.buffer, this.length);
+    this.length = needed;
+  }
+
+  take(): Buffer {
+    return this.buffer.subarray(0, this.length);
+  }
+}
