@@ -15,6 +15,8 @@ export const REJECT = {
     `markdown: document too large (more than ${limitBytes} bytes)`,
   nesting: (what: string, limit: number) =>
     `markdown: nesting too deep (more than ${limit} levels of ${what})`,
+  delimiterRun: (limit: number) =>
+    `markdown: nesting too deep (a run of more than ${limit} * or _ emphasis delimiters)`,
   stackExhausted: 'markdown: nesting too deep (the converter ran out of stack)',
   timeBudget: 'markdown: too complex to convert within the time budget',
   memory: 'markdown: too complex to convert within the memory budget',

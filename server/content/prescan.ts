@@ -7,7 +7,8 @@
  * Counted per line, outside fenced code and `<pre>` blocks:
  * - container markers at the start of a line (`>` and list markers, e.g. `> > - - x`) plus list
  *   indentation (two spaces per level before a list marker);
- * - open `[` brackets not yet closed on the same line (the nested/unclosed bracket patterns).
+ * - open `[` brackets not yet closed on the same line (the nested/unclosed bracket patterns);
+ * - runs of more than 200 `*` or `_` outside thematic breaks (200 delimiters = 100 levels).
  */
 import { ContentRejectedError, REJECT } from './errors';
 import { MAX_NESTING } from './limits';
@@ -16,6 +17,8 @@ const SPACE = 0x20;
 const TAB = 0x09;
 const GT = 0x3e;
 const LT = 0x3c;
+const STAR = 0x2a;
+const UNDERSCORE = 0x5f;
 const BACKSLASH = 0x5c;
 const OPEN = 0x5b;
 const CLOSE = 0x5d;
@@ -62,20 +65,40 @@ function containerDepth(source: string, start: number, end: number): number {
   return markers + (sawList ? Math.floor(indent / 2) : 0);
 }
 
-/** Deepest `[` nesting within the line (escaped brackets ignored, reset at `<`). */
-function bracketDepth(source: string, start: number, end: number): number {
+/**
+ * Deepest `[` nesting within the line (escaped brackets ignored, reset at `<`), and the longest
+ * run of one emphasis delimiter (`*`, `_`): a run of n delimiters can open n/2 nested
+ * emphasis levels, which the emphasis resolver handles in quadratic time.
+ */
+function inlineDepth(source: string, start: number, end: number): { brackets: number; delimiterRun: number } {
   let depth = 0;
-  let max = 0;
+  let brackets = 0;
+  let run = 0;
+  let runChar = 0;
+  let delimiterRun = 0;
   for (let i = start; i < end; i++) {
     const code = source.charCodeAt(i);
+    if (code === STAR || code === UNDERSCORE) {
+      run = code === runChar ? run + 1 : 1;
+      runChar = code;
+      if (run > delimiterRun) delimiterRun = run;
+      continue;
+    }
+    runChar = 0;
     if (code === BACKSLASH) i++;
     else if (code === LT) depth = 0; // a tag boundary (tables and islands are one line in our own output)
     else if (code === OPEN) {
       depth++;
-      if (depth > max) max = depth;
+      if (depth > brackets) brackets = depth;
     } else if (code === CLOSE && depth > 0) depth--;
   }
-  return max;
+  return { brackets, delimiterRun };
+}
+
+/** `***…`, `___…` (with spaces) is a thematic break, not emphasis. */
+function isThematicBreak(source: string, start: number, end: number): boolean {
+  const line = source.slice(start, end).replace(/[ \t]/g, '');
+  return line.length >= 3 && /^(\*+|_+|-+)$/.test(line);
 }
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
@@ -135,11 +158,15 @@ export function assertNestingWithinLimit(markdown: string, limit = MAX_NESTING):
       lastOpen = open;
     }
     const counted = firstOpen === -1 ? end : firstOpen;
-    if (containerDepth(markdown, start, counted) > limit) {
+    if (containerDepth(markdown, start, counted) > limit && !isThematicBreak(markdown, start, end)) {
       throw new ContentRejectedError(REJECT.nesting('block quotes or lists', limit));
     }
-    if (bracketDepth(markdown, start, counted) > limit) {
+    const inline = inlineDepth(markdown, start, counted);
+    if (inline.brackets > limit) {
       throw new ContentRejectedError(REJECT.nesting('[ brackets', limit));
+    }
+    if (inline.delimiterRun > 2 * limit && !isThematicBreak(markdown, start, end)) {
+      throw new ContentRejectedError(REJECT.delimiterRun(2 * limit));
     }
     if (lastOpen !== -1) {
       const close = nextPreClose(lastOpen);

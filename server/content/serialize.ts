@@ -5,6 +5,7 @@
  *   (types 6/7) at a blank line, after which the rest would be read as Markdown. Newlines that
  *   would leave a line blank (inside `<pre>`, text, attributes) are written as `&#10;`, which
  *   the HTML parser turns back into the same newline;
+ * - runs of more than 200 `*` or `_` are written as references (see prescan.ts);
  * - a top-level link card opens with its `<a …>` tag alone on the first line, so CommonMark
  *   starts an HTML block (type 7) instead of a paragraph with inline Markdown.
  */
@@ -24,6 +25,9 @@ export function serializeTree(tree: Root): string {
     }
     children.push(node);
   }
-  const html = stringifier.stringify({ type: 'root', children });
-  return html.includes('\n') ? html.replace(/\n(?=[ \t]*\n)/g, '&#10;') : html;
+  let html = stringifier.stringify({ type: 'root', children });
+  if (html.includes('\n')) html = html.replace(/\n(?=[ \t]*\n)/g, '&#10;');
+  // Escaped delimiters (`\*` x 300) come out as a literal run the pre-scan would refuse when the
+  // output is sent back; written as references they mean the same to the HTML parser.
+  return html.replace(/\*{201,}|_{201,}/g, (run) => (run[0] === '*' ? '&#x2A;' : '&#x5F;').repeat(run.length));
 }

@@ -53,3 +53,25 @@ describe('pre-scan and the round trip', () => {
     expect(html(first)).toBe(first);
   });
 });
+
+describe('emphasis delimiter runs', () => {
+  it('refuses a run of more than 200 * or _ outside thematic breaks', () => {
+    expect(() => assertNestingWithinLimit('*'.repeat(201) + 'x' + '*'.repeat(201))).toThrow(
+      'markdown: nesting too deep (a run of more than 200 * or _ emphasis delimiters)',
+    );
+    refuses('a ' + '_'.repeat(300) + ' b');
+  });
+  it('accepts thematic breaks and ordinary fill-in blanks', () => {
+    accepts('*'.repeat(500));
+    accepts('* * * '.repeat(100));
+    accepts('Name: ' + '_'.repeat(40));
+    accepts('***bold italic*** and __strong__');
+  });
+});
+
+describe('escaped delimiter runs and the round trip', () => {
+  it('accepts the output of 300 escaped asterisks when it is sent back', () => {
+    const first = html('\\*'.repeat(300) + ' and ' + '\\_'.repeat(300));
+    expect(html(first)).toBe(first);
+  });
+});
