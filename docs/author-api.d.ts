@@ -149,7 +149,7 @@ export interface paths {
         put?: never;
         /**
          * Store one external image
-         * @description Downloads one image from an http(s) URL and stores it. Local and internal addresses, `/api/media/{uuid}` paths and direct video files are refused with 400. An animated GIF is stored as a muted MP4 (`kind: gif`) for the GIF island.
+         * @description Downloads one image from an http(s) URL and stores it. Local and internal addresses, `/api/media/{uuid}` paths and direct video files are refused with 400. An animated GIF is stored as a muted MP4 (`kind: gif`, `poster_url` its first frame) for the GIF island; other animated images get 422 `animated_image`.
          *
          *     Rate class: media (10 requests per minute and 200 MiB per UTC day by default).
          */
@@ -241,7 +241,9 @@ export interface components {
             open_count: number;
             read_count: number;
             complete_count: number;
+            /** @description External image URLs that could not be stored; their `src` stays external. Omitted when empty. */
             rehost_failed?: string[];
+            /** @description Why rehost stopped early (media minute limit or daily quota). Omitted when empty. */
             warnings?: string[];
         };
         AuthorPostWithHtml: {
@@ -276,39 +278,28 @@ export interface components {
             open_count: number;
             read_count: number;
             complete_count: number;
+            /** @description Sanitized HTML of the working version (may differ from what readers see until publish). */
             html: string;
+        };
+        /** @description A stored file. Put `url` into Markdown/HTML and `id` into `cover_asset_id`. */
+        Media: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            /** @enum {string} */
+            kind: "image" | "gif";
+            mime_type: string;
+            byte_size: number;
+            width: number;
+            height: number;
+            /** @enum {string} */
+            status: "ready";
+            poster_url: string | null;
         };
         /** @description SPEC "Errors": `code` is omitted when there is no stable machine code (400, 409). */
         Error: {
             error: string;
             code?: string;
-        };
-        /** @description A stored file. Put `url` into Markdown/HTML and `id` into `cover_asset_id`. */
-        Media: {
-            /**
-             * Format: uuid
-             * @description Media id; goes into `cover_asset_id`.
-             */
-            id: string;
-            /** @description `/api/media/{uuid}`; goes into Markdown/HTML. */
-            url: string;
-            /**
-             * @description `image` for images; `gif` for an animated GIF stored as a muted MP4 by `POST /media/from-url`.
-             * @enum {string}
-             */
-            kind: "image" | "gif";
-            /** @description Content type of the stored file. */
-            mime_type: string;
-            /** @description Size in bytes. */
-            byte_size: number;
-            /** @description Pixels. */
-            width: number;
-            /** @description Pixels. */
-            height: number;
-            /** @enum {string} */
-            status: "ready";
-            /** @description Always null for images; the first frame for `gif`. */
-            poster_url: string | null;
         };
     };
     responses: never;
@@ -1253,7 +1244,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The file is an animated image, which this route does not accept. `code`: `animated_image`. */
+            /** @description The image is animated: `POST /media` accepts none, `POST /media/from-url` stores only animated GIFs (as video). `code`: `animated_image`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1317,13 +1308,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description An http or https URL. */
                     url: string;
                 };
             };
         };
         responses: {
-            /** @description The stored media */
+            /** @description OK */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1367,7 +1357,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The file is an animated image, which this route does not accept. `code`: `animated_image`. */
+            /** @description The image is animated: `POST /media` accepts none, `POST /media/from-url` stores only animated GIFs (as video). `code`: `animated_image`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

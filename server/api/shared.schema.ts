@@ -38,12 +38,22 @@ export const AuthorPostSchema = z
 
 /** Write responses: never `html`; `rehost_failed` and `warnings` only when non-empty. */
 export const AuthorPostWriteSchema = AuthorPostSchema.extend({
-  rehost_failed: z.array(z.string()).min(1).optional(),
-  warnings: z.array(z.string()).min(1).optional(),
+  rehost_failed: z
+    .array(z.string())
+    .min(1)
+    .optional()
+    .meta({ description: 'External image URLs that could not be stored; their `src` stays external. Omitted when empty.' }),
+  warnings: z
+    .array(z.string())
+    .min(1)
+    .optional()
+    .meta({ description: 'Why rehost stopped early (media minute limit or daily quota). Omitted when empty.' }),
 }).meta({ id: 'AuthorPostWriteResult' });
 
 /** `GET /posts/{id}`: the only response with `html`. */
-export const AuthorPostWithHtmlSchema = AuthorPostSchema.extend({ html: z.string() }).meta({ id: 'AuthorPostWithHtml' });
+export const AuthorPostWithHtmlSchema = AuthorPostSchema.extend({
+  html: z.string().meta({ description: 'Sanitized HTML of the working version (may differ from what readers see until publish).' }),
+}).meta({ id: 'AuthorPostWithHtml' });
 
 export const ErrorSchema = z
   .object({ error: z.string(), code: z.string().optional() })

@@ -10,11 +10,21 @@ const SwaggerUI = dynamic(() => import('swagger-ui-react'), {
   loading: () => <p style={{ margin: '1rem 1.25rem' }}>Loading the API reference…</p>,
 });
 
+// With nothing to submit, the Authorize dialogs would only invite typing a token into the page.
+const noAuthorizeDialogs = () => ({ components: { authorizeBtn: () => null, authorizeOperationBtn: () => null } });
+
 export function ApiReference({ url }: { url: string }) {
   return (
     <div data-testid="api-reference">
       {/* No methods may be submitted: "Try it out" disappears, so nobody types a token here. */}
-      <SwaggerUI url={url} supportedSubmitMethods={[]} tryItOutEnabled={false} docExpansion="list" defaultModelsExpandDepth={1} />
+      <SwaggerUI
+        url={url}
+        supportedSubmitMethods={[]}
+        tryItOutEnabled={false}
+        plugins={[noAuthorizeDialogs]}
+        docExpansion="list"
+        defaultModelsExpandDepth={1}
+      />
     </div>
   );
 }

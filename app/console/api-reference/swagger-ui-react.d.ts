@@ -9,6 +9,7 @@ declare module 'swagger-ui-react' {
     tryItOutEnabled?: boolean;
     docExpansion?: 'list' | 'full' | 'none';
     defaultModelsExpandDepth?: number;
+    plugins?: Array<() => { components?: Record<string, ComponentType<any>> }>;
   }
   const SwaggerUI: ComponentType<SwaggerUIProps>;
   export default SwaggerUI;

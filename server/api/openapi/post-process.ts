@@ -97,10 +97,15 @@ export function postProcess(generated: JsonObject): JsonObject {
       if (!SPEC_ROUTES.some((r) => r.path === path && r.method === method)) replaceGeneratedErrors(operation);
     }
   }
+  // Paths in SPEC's order (generation order depends on the router; readers follow SPEC).
+  const order = [...new Set(SPEC_ROUTES.map((r) => r.path))];
+  doc.paths = Object.fromEntries(Object.entries<JsonObject>(doc.paths).sort(([a], [b]) => rank(order, a) - rank(order, b)));
   // tRPC-shaped error bodies are gone from every response; drop their schemas.
   for (const name of Object.keys(schemas)) if (name.startsWith('error.')) delete schemas[name];
   return doc;
 }
+
+const rank = (order: string[], path: string) => (order.includes(path) ? order.indexOf(path) : order.length);
 
 function addMediaRoutes(doc: JsonObject) {
   const generatedFromUrl = doc.paths['/media/from-url']?.post as JsonObject | undefined;

@@ -45,7 +45,7 @@ export const ERROR_TEXT: Record<ErrorStatus, { description: string; code?: strin
   401: { description: 'Missing, wrong or revoked token, deleted account, or a site JWT instead of a dp_live_ token.', code: 'unauthorized', example: 'Authorization: the token is unknown or revoked' },
   404: { description: 'Not found: absent, deleted, or another author\'s article (they look the same).', code: 'not_found', example: 'Not found' },
   409: { description: 'The slug is already used by one of your articles. `code` is omitted.', example: 'slug: already used by another of your articles' },
-  422: { description: 'The file is an animated image, which this route does not accept.', code: 'animated_image', example: 'file: animated images are not accepted' },
+  422: { description: 'The image is animated: `POST /media` accepts none, `POST /media/from-url` stores only animated GIFs (as video).', code: 'animated_image', example: 'file: animated images are not accepted' },
   429: { description: 'Minute limit or daily media quota exhausted; see the headers for when to retry.', code: 'rate_limited', example: 'read limit of 60 requests per minute reached; retry after 12 s' },
   503: { description: 'An internal dependency (database, storage) is temporarily unavailable; retry shortly.', code: 'service_unavailable', example: 'Database temporarily unavailable; retry shortly' },
 };
