@@ -306,9 +306,9 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description Size of the limit of this route's rate class in the current fixed 60-second window. */
+        /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). */
         "RateLimit-Limit": number;
-        /** @description Requests left in the current window. */
+        /** @description Requests left in the current window (bytes left for the daily media quota). */
         "RateLimit-Remaining": number;
         /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. */
         "RateLimit-Reset": number;

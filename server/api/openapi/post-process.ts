@@ -14,12 +14,13 @@ const ref = (kind: 'schemas' | 'headers', name: string) => ({ $ref: `#/component
 /** SPEC "Errors": 429 carries these; CONTRACT: rated successes carry the RateLimit-* three. */
 const HEADERS: JsonObject = {
   'RateLimit-Limit': {
-    description: 'Size of the limit of this route\'s rate class in the current fixed 60-second window.',
+    description:
+      'Size of the limit of this route\'s rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight).',
     required: true,
     schema: { type: 'integer', minimum: 0 },
   },
   'RateLimit-Remaining': {
-    description: 'Requests left in the current window.',
+    description: 'Requests left in the current window (bytes left for the daily media quota).',
     required: true,
     schema: { type: 'integer', minimum: 0 },
   },
