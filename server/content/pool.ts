@@ -19,6 +19,17 @@ const WORKER_HEAP_MB = 1024;
 
 let pool: Piscina<RenderTask, RenderResult> | undefined;
 
+/**
+ * Sized to the cores, leaving one for the HTTP event loop: with every core parsing, requests
+ * that need no conversion (GET /me) would wait for CPU (issue 3: their p99 must stay within 2x).
+ * CONTENT_POOL_THREADS overrides.
+ */
+function poolThreads(): number {
+  const configured = Number(process.env.CONTENT_POOL_THREADS);
+  if (Number.isInteger(configured) && configured > 0) return configured;
+  return Math.max(1, availableParallelism() - 1);
+}
+
 function workerPath(): string {
   const file = process.env.CONTENT_WORKER_PATH ?? path.resolve(process.cwd(), 'dist/content-worker.mjs');
   if (!existsSync(file)) {
@@ -31,7 +42,7 @@ function contentPool(): Piscina<RenderTask, RenderResult> {
   pool ??= new Piscina<RenderTask, RenderResult>({
     filename: workerPath(),
     minThreads: 1,
-    maxThreads: Math.max(1, availableParallelism()),
+    maxThreads: poolThreads(),
     idleTimeout: 60_000,
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
   });
