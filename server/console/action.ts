@@ -1,0 +1,47 @@
+import 'server-only';
+import { redirect, unstable_rethrow } from 'next/navigation';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RateClass } from '../services/limits';
+import { consoleEm, currentSession } from './context';
+import { spend } from './limits';
+import { describeProblem } from './problems';
+import { csrfMatches, type ConsoleSession } from './session-store';
+
+/**
+ * The frame of every console Server Action. Each exported action is a public HTTP endpoint
+ * (Next docs, "Data security"), so each one: finds the session itself, checks the form's
+ * CSRF token against the session's (on top of Next's own Origin check for actions), spends
+ * the account's limit for its class, and turns any failure into a sentence.
+ */
+export type ActionFailure = { ok: false; error: string };
+export type ActionOutcome<T extends object = object> = ({ ok: true } & T) | ActionFailure;
+
+export interface ActionContext {
+  em: EntityManager;
+  session: ConsoleSession;
+}
+
+export async function runConsoleAction<T extends object>(
+  formData: FormData,
+  cls: RateClass | null,
+  fn: (ctx: ActionContext) => Promise<T>,
+): Promise<ActionOutcome<T>> {
+  const session = await currentSession();
+  if (!session) redirect('/console');
+  if (!csrfMatches(session, formData.get('csrf'))) {
+    return { ok: false, error: 'This page is out of date. Reload it and try again.' };
+  }
+  const em = await consoleEm();
+  try {
+    if (cls) await spend(em, session.auth, cls);
+    return { ok: true, ...(await fn({ em, session })) };
+  } catch (err) {
+    unstable_rethrow(err); // redirect()/notFound() inside fn must keep working
+    return { ok: false, error: describeProblem(err) };
+  }
+}
+
+export function formString(formData: FormData, name: string): string {
+  const value = formData.get(name);
+  return typeof value === 'string' ? value : '';
+}

@@ -1,0 +1,59 @@
+import 'server-only';
+import { cache } from 'react';
+import { cookies, headers } from 'next/headers';
+import { redirect } from 'next/navigation';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { getOrm } from '../../db/orm';
+import { SESSION_COOKIE, SESSION_TTL_SECONDS, findSession, type ConsoleSession } from './session-store';
+
+/**
+ * How console pages, actions and route handlers reach the session. Authorization happens
+ * here, at each page, action and route handler, never in proxy.ts (NOTES.md console notes).
+ */
+
+/** A fresh EntityManager per request or action, as the REST procedures use (db/orm.ts). */
+export async function consoleEm(): Promise<EntityManager> {
+  const orm = await getOrm();
+  return orm.em.fork() as unknown as EntityManager;
+}
+
+/** The signed-in session of this request, or null. Cached so layout and page share one lookup. */
+export const currentSession = cache(async (): Promise<ConsoleSession | null> => {
+  const value = (await cookies()).get(SESSION_COOKIE)?.value;
+  if (!value) return null;
+  return findSession(await consoleEm(), value);
+});
+
+/** A cookie that no longer opens a session: its token was revoked or reissued, or it expired. */
+export async function hasStaleSessionCookie(): Promise<boolean> {
+  return Boolean((await cookies()).get(SESSION_COOKIE)?.value) && !(await currentSession());
+}
+
+/** For pages: no session → back to the sign-in form. */
+export async function requireSession(): Promise<ConsoleSession> {
+  const session = await currentSession();
+  if (!session) redirect('/console');
+  return session;
+}
+
+/** Secure when the browser reached us over https (directly or through a TLS-terminating proxy). */
+async function requestIsHttps(): Promise<boolean> {
+  const h = await headers();
+  const forwarded = h.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
+  if (forwarded) return forwarded === 'https';
+  return (h.get('origin') ?? '').startsWith('https://');
+}
+
+export async function setSessionCookie(value: string): Promise<void> {
+  (await cookies()).set(SESSION_COOKIE, value, {
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: await requestIsHttps(),
+    path: '/console',
+    maxAge: SESSION_TTL_SECONDS,
+  });
+}
+
+export async function clearSessionCookie(): Promise<void> {
+  (await cookies()).set(SESSION_COOKIE, '', { httpOnly: true, sameSite: 'strict', path: '/console', maxAge: 0 });
+}

@@ -1,0 +1,35 @@
+import 'server-only';
+import { ApiError } from '../errors';
+import { isDatabaseUnavailable } from '../db-errors';
+import { logLine } from '../log';
+
+/**
+ * Everything the console shows when something fails is a sentence, never a JSON body or a
+ * stack (issue 6 "errors shown in words").
+ */
+export class ConsoleProblem extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConsoleProblem';
+  }
+}
+
+export function describeProblem(err: unknown): string {
+  if (err instanceof ConsoleProblem) return err.message;
+  if (err instanceof ApiError) {
+    if (err.status === 404) return 'That article no longer exists (it may have been deleted).';
+    if (err.status === 503) return 'A service the console depends on is unavailable right now. Try again in a moment.';
+    if (err.status < 500) return sentence(err.message);
+  }
+  if (isDatabaseUnavailable(err)) return 'The database is not answering right now. Try again in a moment.';
+  if (err instanceof Error && err.name === 'StorageUnavailableError') return 'Media storage is unavailable right now. Try again in a moment.';
+  logLine({ level: 'error', msg: 'console action failed', error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
+  return 'Something went wrong on our side. Try again; if it keeps happening, tell the operator.';
+}
+
+/** Service messages read "title: must not be empty"; the console shows them as a sentence. */
+function sentence(message: string): string {
+  const trimmed = message.trim();
+  const capitalized = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
+  return /[.!?]$/.test(capitalized) ? capitalized : `${capitalized}.`;
+}
