@@ -6,8 +6,12 @@ export default function Home() {
       <h1>Author Publishing</h1>
       <p>Authors' integrations manage articles and images through the REST API under <code>/api/v1/author</code>.</p>
       <ul>
-        <li><Link href="/console">Console</Link> — preview articles, manage tokens</li>
-        <li><a href="/api/v1/author/openapi.json">OpenAPI document</a></li>
+        <li>
+          <Link href="/console">Console</Link> — sign in with an API token to preview articles, publish them and manage tokens
+        </li>
+        <li>
+          <Link href="/console/api-reference">API reference</Link> and the <a href="/api/v1/author/openapi.json">OpenAPI document</a>
+        </li>
       </ul>
     </main>
   );

@@ -1,0 +1,139 @@
+import type { Metadata } from 'next';
+import { consoleEm, requireSession } from '@/server/console/context';
+import { spend } from '@/server/console/limits';
+import { describeProblem } from '@/server/console/problems';
+import { usedThisMinute } from '@/server/console/queries';
+import { dailyMediaBytesUsed, type RateClass } from '@/server/services/limits';
+import { listTokens, MAX_ACTIVE_TOKENS } from '@/server/services/tokens';
+import type { ApiToken } from '@/db/entities';
+import { createApiToken, reissueApiToken, revokeApiToken } from '../actions/tokens';
+import { ConfirmAction } from '../components/confirm-action';
+import { Problem } from '../components/problem';
+import { formatBytes, formatDateTime } from '../components/format';
+import { CreateTokenForm } from './create-token-form';
+
+export const metadata: Metadata = { title: 'Account' };
+
+export default async function AccountPage() {
+  const session = await requireSession();
+  const account = session.auth.account;
+  const em = await consoleEm();
+  let tokens: ApiToken[];
+  let mediaUsed: number;
+  let used: Record<RateClass, number>;
+  try {
+    await spend(em, session.auth, 'read'); // what GET /me costs
+    tokens = await listTokens(em, account.id);
+    mediaUsed = await dailyMediaBytesUsed(em, account.id);
+    used = await usedThisMinute(em, account.id);
+  } catch (err) {
+    return <Problem title="Account" message={describeProblem(err)} />;
+  }
+  const active = tokens.filter((t) => !t.revokedAt).length;
+
+  return (
+    <>
+      <h1>Account @{account.handle}</h1>
+
+      <section aria-labelledby="tokens-heading" className="card">
+        <h2 id="tokens-heading">API tokens</h2>
+        <p className="muted">
+          {active} of {MAX_ACTIVE_TOKENS} active. A secret is shown once, when it is created or reissued; afterwards only its
+          prefix and last four characters. Reissue keeps the id and name and kills the old secret; revoke kills it for good. Either
+          ends console sessions opened with that token.
+        </p>
+        <div className="table-wrap">
+          <table className="tokens">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Token</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Status</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {tokens.map((t) => (
+                <tr key={t.id} data-token-id={t.id}>
+                  <td>
+                    {t.name}
+                    {t.id === session.auth.tokenId && <span className="badge badge--session">this session</span>}
+                  </td>
+                  <td>
+                    <code>
+                      {t.prefix}…{t.lastFour}
+                    </code>
+                  </td>
+                  <td>{formatDateTime(t.createdAt)}</td>
+                  <td>{t.lastUsedAt ? formatDateTime(t.lastUsedAt) : 'never'}</td>
+                  <td>{t.revokedAt ? <span className="badge badge--revoked">Revoked {formatDateTime(t.revokedAt)}</span> : <span className="badge badge--published">Active</span>}</td>
+                  <td className="row-actions">
+                    {!t.revokedAt && (
+                      <>
+                        <ConfirmAction
+                          action={reissueApiToken}
+                          fields={{ token_id: t.id, csrf: session.csrfToken }}
+                          label="Reissue"
+                          question={`Reissue “${t.name}”?`}
+                          detail="A new secret replaces the old one at once; integrations using the old secret get 401 until updated."
+                          confirmLabel="Reissue"
+                        />
+                        <ConfirmAction
+                          action={revokeApiToken}
+                          fields={{ token_id: t.id, csrf: session.csrfToken }}
+                          label="Revoke"
+                          question={`Revoke “${t.name}”?`}
+                          detail={
+                            t.id === session.auth.tokenId
+                              ? 'This console session was opened with this token and ends too.'
+                              : 'Integrations using it get 401 from now on. This cannot be undone.'
+                          }
+                          confirmLabel="Revoke"
+                          danger
+                        />
+                      </>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <CreateTokenForm action={createApiToken} csrf={session.csrfToken} full={active >= MAX_ACTIVE_TOKENS} max={MAX_ACTIVE_TOKENS} />
+      </section>
+
+      <section aria-labelledby="limits-heading" className="card">
+        <h2 id="limits-heading">Limits and usage</h2>
+        <p className="muted">Per account, shared by the API and this console. Minute windows restart on each full minute; the media quota at midnight UTC.</p>
+        <ul className="bars">
+          <Bar label="Read requests this minute" used={used.read} limit={account.readPerMin} />
+          <Bar label="Changes this minute" used={used.write} limit={account.writePerMin} />
+          <Bar label="Publish requests this minute" used={used.publish} limit={account.publishPerMin} />
+          <Bar label="Media requests this minute" used={used.media} limit={account.mediaPerMin} />
+          <Bar label="Media stored today" used={mediaUsed} limit={account.dailyMediaBytes} format={formatBytes} />
+        </ul>
+      </section>
+    </>
+  );
+}
+
+/** One bar of the usage chart: the number is always written out next to it. */
+function Bar({ label, used, limit, format = String }: { label: string; used: number; limit: number; format?: (n: number) => string }) {
+  const share = limit > 0 ? Math.min(1, used / limit) : 1;
+  const level = share >= 1 ? 'full' : share >= 0.8 ? 'high' : 'ok';
+  return (
+    <li className="bar">
+      <span className="bar__label">{label}</span>
+      <span className="bar__track" aria-hidden="true">
+        <span className={`bar__fill bar__fill--${level}`} style={{ width: `${(share * 100).toFixed(1)}%` }} />
+      </span>
+      <span className="bar__value">
+        {format(used)} of {format(limit)}
+      </span>
+    </li>
+  );
+}

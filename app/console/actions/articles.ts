@@ -1,0 +1,102 @@
+'use server';
+
+import { redirect } from 'next/navigation';
+import { revalidatePath } from 'next/cache';
+import { createPost, deletePost, publishPost, unpublishPost, updatePost, type PostWriteInput } from '@/server/services/posts';
+import { rehosterFor } from '@/server/services/rehost-wiring';
+import { formString, runConsoleAction, type ActionOutcome } from '@/server/console/action';
+import { ConsoleProblem } from '@/server/console/problems';
+import { UUID_PATTERN } from '@/server/console/queries';
+
+/**
+ * Article mutations from the console: the same service calls, under the same limit classes,
+ * as the REST procedures (SPEC "Limits": PATCH/POST/unpublish/DELETE are write, publish is
+ * publish; rehost inside a write spends media like it does for the API).
+ */
+
+function articleId(formData: FormData): string {
+  const id = formString(formData, 'id');
+  if (!UUID_PATTERN.test(id)) throw new ConsoleProblem('That article does not exist.');
+  return id;
+}
+
+function tagList(text: string): string[] {
+  return text
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+}
+
+export type SaveOutcome = ActionOutcome<{ updatedAt: string; rehostFailed: string[]; warnings: string[] }>;
+
+/** Saves the editor's fields exactly as PATCH /posts/{id} would. */
+export async function saveArticle(formData: FormData): Promise<SaveOutcome> {
+  return runConsoleAction(formData, 'write', async ({ em, session }) => {
+    const id = articleId(formData);
+    const subtitle = formString(formData, 'subtitle').trim();
+    const input: PostWriteInput = {
+      title: formString(formData, 'title'),
+      subtitle: subtitle ? subtitle : null,
+      slug: formString(formData, 'slug').trim() || undefined, // empty: keep the current slug
+      tags: tagList(formString(formData, 'tags')),
+      markdown: formString(formData, 'markdown'),
+    };
+    if (!input.title?.trim()) throw new ConsoleProblem('The title must not be empty.');
+    if (!input.markdown?.trim()) throw new ConsoleProblem('The Markdown must not be empty.');
+    const post = await updatePost({ em, accountId: session.auth.account.id, rehoster: rehosterFor(em, session.auth) }, id, input);
+    revalidatePath(`/console/articles/${id}`);
+    return { updatedAt: post.updated_at, rehostFailed: post.rehost_failed ?? [], warnings: post.warnings ?? [] };
+  });
+}
+
+/** On failure the text comes back, so the form (which React resets after an action) keeps it. */
+export type NewArticleState = (ActionOutcome & { values?: { title: string; markdown: string } }) | null;
+
+export async function createArticle(_prev: NewArticleState, formData: FormData): Promise<NewArticleState> {
+  let createdId = '';
+  const outcome = await runConsoleAction(formData, 'write', async ({ em, session }) => {
+    const title = formString(formData, 'title');
+    const markdown = formString(formData, 'markdown');
+    if (!title.trim()) throw new ConsoleProblem('The title must not be empty.');
+    if (!markdown.trim()) throw new ConsoleProblem('The Markdown must not be empty.');
+    const post = await createPost({ em, accountId: session.auth.account.id, rehoster: rehosterFor(em, session.auth) }, { title, markdown });
+    createdId = post.id;
+    return {};
+  });
+  if (outcome.ok) redirect(`/console/articles/${createdId}?notice=created`);
+  return { ...outcome, values: { title: formString(formData, 'title'), markdown: formString(formData, 'markdown') } };
+}
+
+export type StateChangeOutcome = ActionOutcome<{ message: string }> | null;
+
+export async function publishArticle(_prev: StateChangeOutcome, formData: FormData): Promise<StateChangeOutcome> {
+  return runConsoleAction(formData, 'publish', async ({ em, session }) => {
+    const id = articleId(formData);
+    const post = await publishPost(em, session.auth.account.id, id, session.auth.account.isModerated);
+    revalidatePath(`/console/articles/${id}`);
+    return {
+      message:
+        post.status === 'published'
+          ? 'Published: readers now see this version.'
+          : 'Sent to moderation: readers will see this version once a moderator approves it.',
+    };
+  });
+}
+
+export async function unpublishArticle(_prev: StateChangeOutcome, formData: FormData): Promise<StateChangeOutcome> {
+  return runConsoleAction(formData, 'write', async ({ em, session }) => {
+    const id = articleId(formData);
+    await unpublishPost(em, session.auth.account.id, id);
+    revalidatePath(`/console/articles/${id}`);
+    return { message: 'Unpublished: the public page is gone; the text is kept as a draft.' };
+  });
+}
+
+export async function deleteArticle(_prev: StateChangeOutcome, formData: FormData): Promise<StateChangeOutcome> {
+  const outcome = await runConsoleAction(formData, 'write', async ({ em, session }) => {
+    await deletePost(em, session.auth.account.id, articleId(formData));
+    return { message: 'Deleted.' };
+  });
+  if (outcome.ok) redirect('/console?notice=deleted');
+  return outcome;
+}

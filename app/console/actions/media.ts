@@ -1,0 +1,22 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { headers } from 'next/headers';
+import { storeFromUrl } from '@/server/services/media';
+import { formString, runConsoleAction, type ActionOutcome } from '@/server/console/action';
+import { consoleMediaDeps, markdownSnippet } from '@/server/console/media';
+
+export type FromUrlOutcome = ActionOutcome<{ message: string; snippet: string; url: string }> | null;
+
+/** POST /media/from-url from the console: the media window, then the same service. */
+export async function storeMediaFromUrl(_prev: FromUrlOutcome, formData: FormData): Promise<FromUrlOutcome> {
+  return runConsoleAction(formData, 'media', async ({ em, session }) => {
+    const media = await storeFromUrl(consoleMediaDeps(em), session.auth.account, formString(formData, 'url'), (await headers()).get('host'));
+    revalidatePath('/console/media');
+    return {
+      message: media.kind === 'gif' ? 'Stored: the animated GIF became a muted looping video.' : `Stored: ${media.width}×${media.height} ${media.mime_type}.`,
+      snippet: markdownSnippet(media),
+      url: media.url,
+    };
+  });
+}

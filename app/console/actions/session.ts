@@ -1,0 +1,43 @@
+'use server';
+
+import { redirect } from 'next/navigation';
+import { cookies } from 'next/headers';
+import { authenticateSecret, TOKEN_PREFIX } from '@/server/services/tokens';
+import { clearSessionCookie, consoleEm, currentSession, setSessionCookie } from '@/server/console/context';
+import { closeSession, csrfMatches, openSession, SESSION_COOKIE } from '@/server/console/session-store';
+import { describeProblem } from '@/server/console/problems';
+
+export type SignInState = { error: string } | null;
+
+/**
+ * Sign-in: the one request in which the browser sends the API token. The token is checked
+ * like a REST call's and then forgotten; the browser gets only an opaque session cookie.
+ * Nothing from the submitted form is echoed back, not even on failure.
+ */
+export async function signIn(_prev: SignInState, formData: FormData): Promise<SignInState> {
+  const raw = formData.get('token');
+  const secret = typeof raw === 'string' ? raw.trim() : '';
+  if (!secret) return { error: 'Paste an API token to sign in.' };
+  if (!secret.startsWith(TOKEN_PREFIX)) return { error: `Only API tokens that start with ${TOKEN_PREFIX} can sign in.` };
+  try {
+    const em = await consoleEm();
+    const auth = await authenticateSecret(em, secret);
+    if (!auth) return { error: 'That token is not valid: it is incomplete, revoked or was reissued.' };
+    const { cookieValue } = await openSession(em, auth);
+    await setSessionCookie(cookieValue);
+  } catch (err) {
+    return { error: describeProblem(err) };
+  }
+  redirect('/console');
+}
+
+export async function signOut(formData: FormData): Promise<void> {
+  const session = await currentSession();
+  // A forged sign-out would be harmless, but the same CSRF rule holds for every mutation.
+  if (session && csrfMatches(session, formData.get('csrf'))) {
+    const value = (await cookies()).get(SESSION_COOKIE)?.value;
+    await closeSession(await consoleEm(), value);
+    await clearSessionCookie();
+  }
+  redirect('/console');
+}

@@ -1,0 +1,64 @@
+'use server';
+
+import { redirect } from 'next/navigation';
+import { revalidatePath } from 'next/cache';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ApiTokenEntity } from '@/db/entities';
+import { createToken, reissueToken, revokeToken } from '@/server/services/tokens';
+import { formString, runConsoleAction, type ActionOutcome } from '@/server/console/action';
+import { ConsoleProblem } from '@/server/console/problems';
+import { UUID_PATTERN } from '@/server/console/queries';
+
+/**
+ * Account settings (SPEC "Authentication" 3–6). A new or reissued secret is returned once, in
+ * this action's result, and rendered once; it is stored nowhere but as a hash.
+ * tokens.ts takes a bare token id, so ownership is checked here first.
+ */
+export type TokenOutcome = ActionOutcome<{ message: string; secret?: string }> | null;
+
+async function ownToken(em: EntityManager, accountId: string, formData: FormData) {
+  const id = formString(formData, 'token_id');
+  const token = UUID_PATTERN.test(id) ? await em.findOne(ApiTokenEntity, { id, accountId }) : null;
+  if (!token) throw new ConsoleProblem('That token does not exist.');
+  return token;
+}
+
+export async function createApiToken(_prev: TokenOutcome, formData: FormData): Promise<TokenOutcome> {
+  return runConsoleAction(formData, 'write', async ({ em, session }) => {
+    const name = formString(formData, 'name').trim().slice(0, 100);
+    const { token, secret } = await createToken(em, session.auth.account.id, name);
+    revalidatePath('/console/account');
+    return { message: `Token “${token.name}” created. Copy the secret now: it will not be shown again.`, secret };
+  });
+}
+
+export async function reissueApiToken(_prev: TokenOutcome, formData: FormData): Promise<TokenOutcome> {
+  return runConsoleAction(formData, 'write', async ({ em, session }) => {
+    const token = await ownToken(em, session.auth.account.id, formData);
+    if (token.revokedAt) throw new ConsoleProblem('A revoked token cannot be reissued.');
+    const { secret } = await reissueToken(em, token.id);
+    if (token.id === session.auth.tokenId) {
+      // This session was opened with that token and has just ended with it (tokens.ts deletes
+      // the row). The page is not refreshed, so the new secret stays on screen to be copied.
+      return {
+        message: `Token “${token.name}” reissued. This console session used it and has ended: copy the new secret, then sign in again.`,
+        secret,
+      };
+    }
+    revalidatePath('/console/account');
+    return { message: `Token “${token.name}” reissued: the old secret no longer works. Copy the new one now.`, secret };
+  });
+}
+
+export async function revokeApiToken(_prev: TokenOutcome, formData: FormData): Promise<TokenOutcome> {
+  let endedOwnSession = false;
+  const outcome = await runConsoleAction(formData, 'write', async ({ em, session }) => {
+    const token = await ownToken(em, session.auth.account.id, formData);
+    await revokeToken(em, token.id);
+    endedOwnSession = token.id === session.auth.tokenId;
+    revalidatePath('/console/account');
+    return { message: `Token “${token.name}” revoked.` };
+  });
+  if (endedOwnSession) redirect('/console');
+  return outcome;
+}

@@ -1,0 +1,160 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { consoleEm, requireSession } from '@/server/console/context';
+import { spend } from '@/server/console/limits';
+import { describeProblem } from '@/server/console/problems';
+import { UUID_PATTERN } from '@/server/console/queries';
+import { ApiError } from '@/server/errors';
+import { getPostForEditing } from '@/server/services/posts';
+import { canonicalPath } from '@/server/services/post-view';
+import { deleteArticle, publishArticle, unpublishArticle } from '../../actions/articles';
+import { ConfirmAction } from '../../components/confirm-action';
+import { ChangesMarker, StatusBadge } from '../../components/status-badge';
+import { Problem } from '../../components/problem';
+import { formatDateTime } from '../../components/format';
+import { ArticleEditor } from './editor';
+
+export const metadata: Metadata = { title: 'Article' };
+
+type Params = Promise<{ id: string }>;
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+export default async function ArticlePage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
+  const { id } = await params;
+  const { notice } = await searchParams;
+  const session = await requireSession();
+  if (!UUID_PATTERN.test(id)) notFound();
+  const em = await consoleEm();
+  let data: Awaited<ReturnType<typeof getPostForEditing>>;
+  try {
+    // One read, like GET /posts/{id}; the preview frames this page embeds are part of it.
+    await spend(em, session.auth, 'read');
+    data = await getPostForEditing(em, session.auth.account.id, id);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) notFound();
+    return <Problem title="Article" message={describeProblem(err)} />;
+  }
+  const { post, markdown, publishedVersion, submittedVersion, moderationNote } = data;
+  const fields = { id: post.id, csrf: session.csrfToken };
+  const publicPath = publishedVersion ? canonicalPath(publishedVersion.slug, post.public_id) : null;
+  const showPublished = Boolean(publishedVersion) && (post.has_unpublished_changes || post.status === 'pending_moderation');
+
+  return (
+    <>
+      <p className="breadcrumb">
+        <Link href="/console">← Articles</Link>
+      </p>
+      <div className="page-head">
+        <div>
+          <h1>{post.title}</h1>
+          <div className="article-row__meta">
+            <StatusBadge status={post.status} />
+            {post.has_unpublished_changes && <ChangesMarker />}
+            <span className="muted">
+              Created <time dateTime={post.created_at}>{formatDateTime(post.created_at)}</time> · Updated{' '}
+              <time dateTime={post.updated_at}>{formatDateTime(post.updated_at)}</time>
+              {post.published_at && (
+                <>
+                  {' '}
+                  · Published <time dateTime={post.published_at}>{formatDateTime(post.published_at)}</time>
+                </>
+              )}
+            </span>
+          </div>
+          {publicPath && (
+            <p className="muted">
+              Public page: <a href={publicPath}>{publicPath}</a>
+            </p>
+          )}
+        </div>
+        <div className="actions">
+          <ConfirmAction
+            action={publishArticle}
+            unavailable={post.status === 'pending_moderation' ? 'Waiting for moderation: publish again once it is decided.' : undefined}
+            fields={fields}
+            label="Publish"
+            question="Publish the working version?"
+            detail={
+              session.auth.account.isModerated
+                ? 'Your account is moderated: this version goes to a moderator first and becomes public once approved.'
+                : 'Readers will see the working version at the public address.'
+            }
+            confirmLabel="Publish"
+          />
+          <ConfirmAction
+            action={unpublishArticle}
+            unavailable={post.status === 'draft' ? 'A draft is not published.' : undefined}
+            fields={fields}
+            label="Unpublish"
+            question="Unpublish this article?"
+            detail="The public page disappears; the text stays here as a draft."
+            confirmLabel="Unpublish"
+          />
+          <ConfirmAction
+            action={deleteArticle}
+            fields={fields}
+            label="Delete"
+            question="Delete this article?"
+            detail="It disappears from the API, the console and the public page. This cannot be undone here."
+            confirmLabel="Delete"
+            danger
+          />
+        </div>
+      </div>
+
+      {typeof notice === 'string' && notice === 'created' && (
+        <p className="notice" role="status">
+          Draft created. Edit it below; publish when it reads right.
+        </p>
+      )}
+      {post.status === 'pending_moderation' && (
+        <p className="notice" role="status">
+          This version waits for a moderator. {publishedVersion ? 'Readers still see the last approved version.' : 'Nothing is public yet.'}
+        </p>
+      )}
+      {moderationNote && (
+        <p className="warning-box" role="status">
+          A moderator rejected the last submitted version: {moderationNote}
+        </p>
+      )}
+
+      <ArticleEditor
+        postId={post.id}
+        csrf={session.csrfToken}
+        initial={{
+          title: post.title,
+          subtitle: post.subtitle ?? '',
+          slug: post.slug,
+          tags: post.tags.map((t) => t.name).join(', '),
+          markdown,
+        }}
+      />
+
+      {(showPublished || submittedVersion) && (
+        <section className="compare" aria-label="Versions">
+          <h2>Versions</h2>
+          <p className="muted">The working version differs from what readers see.</p>
+          <div className="compare__frames">
+            <figure>
+              <figcaption>Working version (saved)</figcaption>
+              <iframe sandbox="" title="Working version" className="preview-frame" src={`/console/preview/${post.id}?version=working`} />
+            </figure>
+            {showPublished && (
+              <figure>
+                <figcaption>Published version (what readers see now)</figcaption>
+                <iframe sandbox="" title="Published version" className="preview-frame" src={`/console/preview/${post.id}?version=published`} />
+              </figure>
+            )}
+            {submittedVersion && (
+              <figure>
+                <figcaption>Submitted for moderation</figcaption>
+                <iframe sandbox="" title="Submitted version" className="preview-frame" src={`/console/preview/${post.id}?version=submitted`} />
+              </figure>
+            )}
+          </div>
+        </section>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,81 @@
+'use client';
+
+import { useActionState, useEffect, useId, useRef } from 'react';
+import { SecretOnce } from './secret-once';
+
+type Outcome = { ok: true; message: string; secret?: string } | { ok: false; error: string } | null;
+
+/**
+ * A button that asks first, in a modal <dialog> (focus is trapped and Escape cancels, by the
+ * platform), then runs a server action with the article id and the session's CSRF token.
+ */
+export function ConfirmAction({
+  action,
+  fields,
+  label,
+  question,
+  detail,
+  confirmLabel,
+  danger = false,
+  unavailable,
+}: {
+  action: (prev: Outcome, formData: FormData) => Promise<Outcome>;
+  fields: Record<string, string>;
+  label: string;
+  question: string;
+  detail?: string;
+  confirmLabel: string;
+  danger?: boolean;
+  /** Why the action does not apply right now; the button stays (with its last result) but is disabled. */
+  unavailable?: string;
+}) {
+  const [state, formAction, pending] = useActionState(action, null);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    if (state) dialog.current?.close();
+  }, [state]);
+
+  return (
+    <div className="confirm-action">
+      <button
+        type="button"
+        className={danger ? 'danger' : 'primary'}
+        onClick={() => dialog.current?.showModal()}
+        disabled={pending || Boolean(unavailable)}
+        title={unavailable}
+        aria-describedby={unavailable ? `${titleId}-why` : undefined}
+      >
+        {pending ? `${label}…` : label}
+      </button>
+      {unavailable && (
+        <span id={`${titleId}-why`} className="visually-hidden">
+          {unavailable}
+        </span>
+      )}
+      <dialog ref={dialog} aria-labelledby={titleId} className="dialog">
+        <form action={formAction}>
+          {Object.entries(fields).map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
+          <h2 id={titleId}>{question}</h2>
+          {detail && <p>{detail}</p>}
+          <div className="dialog__buttons">
+            <button type="button" onClick={() => dialog.current?.close()}>
+              Cancel
+            </button>
+            <button type="submit" className={danger ? 'danger' : 'primary'} autoFocus>
+              {confirmLabel}
+            </button>
+          </div>
+        </form>
+      </dialog>
+      {state && (
+        <p className={state.ok ? 'success' : 'error'} role={state.ok ? 'status' : 'alert'}>
+          {state.ok ? state.message : state.error}
+        </p>
+      )}
+      {state?.ok && state.secret && <SecretOnce secret={state.secret} />}
+    </div>
+  );
+}

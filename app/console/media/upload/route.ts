@@ -1,0 +1,40 @@
+import { consoleEm, currentSession } from '@/server/console/context';
+import { spend } from '@/server/console/limits';
+import { consoleMediaDeps, markdownSnippet } from '@/server/console/media';
+import { describeProblem } from '@/server/console/problems';
+import { csrfMatches } from '@/server/console/session-store';
+import { readMultipartFile } from '@/server/http/multipart-file';
+import { MAX_IMAGE_BYTES } from '@/server/media/image';
+import { storeUpload } from '@/server/services/media';
+
+export const dynamic = 'force-dynamic';
+export const runtime = 'nodejs';
+
+/**
+ * The media page's upload, as a route handler rather than a Server Action so the browser can
+ * report upload progress (XMLHttpRequest). Next checks no Origin here, so this does: the
+ * session cookie, the Origin, and the session's CSRF token in a header; then the same media
+ * window and service as POST /media. Failures come back as a sentence for the page to show.
+ */
+export async function POST(request: Request) {
+  const session = await currentSession();
+  if (!session) return answer({ ok: false, error: 'Your console session has ended. Sign in again.' }, 401);
+  const origin = request.headers.get('origin');
+  if (!origin || new URL(origin).host !== request.headers.get('host')) return answer({ ok: false, error: 'Cross-site request refused.' }, 403);
+  if (!csrfMatches(session, request.headers.get('x-csrf-token'))) {
+    return answer({ ok: false, error: 'This page is out of date. Reload it and try again.' }, 403);
+  }
+  try {
+    const em = await consoleEm();
+    await spend(em, session.auth, 'media');
+    const bytes = await readMultipartFile(request, { field: 'file', maxBytes: MAX_IMAGE_BYTES });
+    const media = await storeUpload(consoleMediaDeps(em), session.auth.account, bytes);
+    return answer({ ok: true, media: { ...media, snippet: markdownSnippet(media) } }, 200);
+  } catch (err) {
+    return answer({ ok: false, error: describeProblem(err) }, 400);
+  }
+}
+
+function answer(body: unknown, status: number) {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } });
+}

@@ -1,0 +1,85 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { consoleEm, requireSession } from '@/server/console/context';
+import { spend } from '@/server/console/limits';
+import { describeProblem } from '@/server/console/problems';
+import { handlesOf } from '@/server/console/queries';
+import { listPending } from '@/server/services/posts';
+import type { Post } from '@/db/entities';
+import { approveArticle, rejectArticle } from '../actions/moderation';
+import { ConfirmAction } from '../components/confirm-action';
+import { Problem } from '../components/problem';
+import { formatDateTime } from '../components/format';
+import { RejectForm } from './reject-form';
+
+export const metadata: Metadata = { title: 'Moderation' };
+
+const DONE: Record<string, string> = {
+  approved: 'Approved: the submitted version is public now.',
+  rejected: 'Rejected: the article is back to draft with your reason attached.',
+  'rejected-still-public': 'Rejected: the earlier approved version stays public; the author sees your reason.',
+};
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+export default async function ModerationPage({ searchParams }: { searchParams: SearchParams }) {
+  const session = await requireSession();
+  // Not an error page: to everyone else the moderation section does not exist.
+  if (!session.auth.account.isAdmin) notFound();
+  const { done } = await searchParams;
+  const em = await consoleEm();
+  let pending: Post[];
+  let handles: Map<string, string>;
+  try {
+    await spend(em, session.auth, 'read');
+    pending = await listPending(em);
+    handles = await handlesOf(em, [...new Set(pending.map((p) => p.accountId))]);
+  } catch (err) {
+    return <Problem title="Moderation" message={describeProblem(err)} />;
+  }
+  const notice = typeof done === 'string' ? DONE[done] : undefined;
+
+  return (
+    <>
+      <h1>Moderation</h1>
+      {notice && (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      )}
+      <p className="muted">
+        Articles of moderated accounts wait here after publish. Approve makes the submitted version public; reject returns it to
+        its author with your reason.
+      </p>
+      {pending.length === 0 ? (
+        <p className="empty">Nothing is waiting for moderation.</p>
+      ) : (
+        <ol className="queue">
+          {pending.map((post) => (
+            <li key={post.id} className="card queue__item" data-post-id={post.id}>
+              <div className="queue__head">
+                <div>
+                  <h2>{post.submittedVersion?.title ?? post.title}</h2>
+                  <p className="muted">
+                    by @{handles.get(post.accountId) ?? 'unknown'} · submitted{' '}
+                    <time dateTime={post.updatedAt.toISOString()}>{formatDateTime(post.updatedAt)}</time>
+                    {post.publishedVersion ? ' · an earlier version is public' : ''}
+                  </p>
+                </div>
+                <ConfirmAction
+                  action={approveArticle}
+                  fields={{ id: post.id, csrf: session.csrfToken }}
+                  label="Approve"
+                  question="Approve and publish this version?"
+                  confirmLabel="Approve"
+                />
+              </div>
+              <iframe sandbox="" title={`Submitted version of ${post.title}`} className="preview-frame" src={`/console/preview/${post.id}?version=submitted`} />
+              <RejectForm action={rejectArticle} id={post.id} csrf={session.csrfToken} />
+            </li>
+          ))}
+        </ol>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,141 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import type { PostStatus } from '@/db/entities';
+import { consoleEm, currentSession, hasStaleSessionCookie } from '@/server/console/context';
+import { spend } from '@/server/console/limits';
+import { describeProblem } from '@/server/console/problems';
+import { countByStatus } from '@/server/console/queries';
+import { listPosts } from '@/server/services/posts';
+import type { AuthorPostJson } from '@/server/services/post-view';
+import { SignInForm } from './sign-in-form';
+import { ChangesMarker, StatusBadge } from './components/status-badge';
+import { Problem } from './components/problem';
+import { formatDateTime } from './components/format';
+
+export const metadata: Metadata = { title: 'Articles' };
+
+const FILTERS: { status: PostStatus | undefined; label: string }[] = [
+  { status: undefined, label: 'All' },
+  { status: 'draft', label: 'Drafts' },
+  { status: 'pending_moderation', label: 'Pending moderation' },
+  { status: 'published', label: 'Published' },
+];
+
+const NOTICES: Record<string, string> = {
+  deleted: 'The article was deleted.',
+};
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+export default async function ConsoleHome({ searchParams }: { searchParams: SearchParams }) {
+  const session = await currentSession();
+  const params = await searchParams;
+  if (!session) return <SignInForm notice={(await hasStaleSessionCookie()) ? SESSION_ENDED : undefined} />;
+
+  const status = FILTERS.find((f) => f.status === params.status)?.status;
+  const cursor = typeof params.cursor === 'string' && params.cursor ? params.cursor : undefined;
+  const em = await consoleEm();
+  let page: { items: AuthorPostJson[]; next_cursor: string | null };
+  let counts: Record<PostStatus, number>;
+  try {
+    await spend(em, session.auth, 'read');
+    page = await listPosts(em, session.auth.account.id, { status, cursor, limit: 20 });
+    counts = await countByStatus(em, session.auth.account.id);
+  } catch (err) {
+    return <Problem title="Articles" message={describeProblem(err)} />;
+  }
+  const total = counts.draft + counts.pending_moderation + counts.published;
+  const notice = typeof params.notice === 'string' ? NOTICES[params.notice] : undefined;
+
+  return (
+    <>
+      <div className="page-head">
+        <h1>Articles</h1>
+        <Link href="/console/articles/new" className="button primary">
+          New article
+        </Link>
+      </div>
+      {notice && (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      )}
+      <nav aria-label="Filter by status" className="tabs">
+        {FILTERS.map((f) => {
+          const n = f.status ? counts[f.status] : total;
+          return (
+            <Link
+              key={f.label}
+              href={f.status ? `/console?status=${f.status}` : '/console'}
+              aria-current={f.status === status ? 'page' : undefined}
+            >
+              {f.label} <span className="count">{n}</span>
+            </Link>
+          );
+        })}
+      </nav>
+      {page.items.length === 0 ? (
+        <p className="empty">
+          {cursor ? 'No more articles.' : 'No articles here yet. Create one here or through the API (POST /posts).'}
+        </p>
+      ) : (
+        <ul className="article-list" aria-label="Articles">
+          {page.items.map((post) => (
+            <ArticleRow key={post.id} post={post} />
+          ))}
+        </ul>
+      )}
+      <nav aria-label="Pages" className="pager">
+        {cursor && <Link href={status ? `/console?status=${status}` : '/console'}>← First page</Link>}
+        {page.next_cursor && (
+          <Link
+            href={`/console?${new URLSearchParams({ ...(status ? { status } : {}), cursor: page.next_cursor })}`}
+            rel="next"
+          >
+            Next page →
+          </Link>
+        )}
+      </nav>
+    </>
+  );
+}
+
+const SESSION_ENDED =
+  'Your console session has ended: it expired, or the token it was opened with was revoked or reissued. Sign in again with a current token.';
+
+function ArticleRow({ post }: { post: AuthorPostJson }) {
+  return (
+    <li className="article-row">
+      <div className="article-row__main">
+        <Link href={`/console/articles/${post.id}`} className="article-row__title">
+          {post.title}
+        </Link>
+        <div className="article-row__meta">
+          <StatusBadge status={post.status} />
+          {post.has_unpublished_changes && <ChangesMarker />}
+          <span className="muted">
+            Updated <time dateTime={post.updated_at}>{formatDateTime(post.updated_at)}</time>
+          </span>
+        </div>
+      </div>
+      <dl className="counters" aria-label="Counters">
+        <Counter label="Likes" value={post.like_count} />
+        <Counter label="Comments" value={post.comment_count} />
+        <Counter label="Saves" value={post.save_count} />
+        <Counter label="Impressions" value={post.impression_count} />
+        <Counter label="Opens" value={post.open_count} />
+        <Counter label="Reads" value={post.read_count} />
+        <Counter label="Full reads" value={post.complete_count} />
+      </dl>
+    </li>
+  );
+}
+
+function Counter({ label, value }: { label: string; value: number }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd>{value.toLocaleString('en')}</dd>
+    </div>
+  );
+}
