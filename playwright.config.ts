@@ -9,6 +9,8 @@ const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((
 
 export default defineConfig({
   testDir: 'e2e',
+  // Starts the real service once (temp DATA_DIR, embedded PostgreSQL) and creates the accounts.
+  globalSetup: './e2e/global-setup.ts',
   timeout: 120_000,
   fullyParallel: false,
   workers: 1,

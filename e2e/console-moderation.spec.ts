@@ -1,0 +1,56 @@
+import { api, createPost, publish, type ApiPost } from './support/api';
+import { confirm, expect, screenshot, signIn, signOut, test } from './support/console';
+import { tokenOf } from './support/state';
+
+/** CONTRACT.md moderation: approve → published; reject → back to draft, reason kept. */
+test('moderation queue: approve publishes, reject returns the article with a reason', async ({ page, request }) => {
+  const author = tokenOf('moderated');
+  const good = await createPost(author, { title: 'A careful essay', markdown: 'Measured words.' });
+  const bad = await createPost(author, { title: 'A hasty rant', markdown: 'Too many exclamation marks!!!' });
+  expect((await publish(author, good.id)).status).toBe('pending_moderation');
+  expect((await publish(author, bad.id)).status).toBe('pending_moderation');
+  // Pending only: nothing public yet.
+  expect((await request.get(good.canonical_path)).status()).toBe(404);
+
+  // Non-admins have no moderation section.
+  await signIn(page, author);
+  await expect(page.getByRole('link', { name: 'Moderation', exact: true })).toHaveCount(0);
+  expect((await page.goto('/console/moderation'))!.status()).toBe(404);
+  await page.goto(`/console/articles/${good.id}`);
+  await expect(page.getByText('This version waits for a moderator.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Publish', exact: true })).toBeDisabled();
+  await signOut(page);
+
+  // The administrator sees both, with previews of the submitted versions.
+  await signIn(page, tokenOf('admin'));
+  await page.getByRole('link', { name: 'Moderation', exact: true }).click();
+  const goodItem = page.locator('.queue__item', { hasText: 'A careful essay' });
+  const badItem = page.locator('.queue__item', { hasText: 'A hasty rant' });
+  await expect(goodItem).toBeVisible();
+  await expect(badItem).toContainText('by @moderated');
+  await expect(goodItem.frameLocator('iframe').getByText('Measured words.')).toBeVisible();
+  await screenshot(page, 'moderation-queue');
+
+  await confirm(page, 'Approve', goodItem);
+  await expect(page.getByText('Approved: the submitted version is public now.')).toBeVisible();
+  await expect(page.locator('.queue__item', { hasText: 'A careful essay' })).toHaveCount(0);
+
+  await badItem.getByLabel('Reason for rejecting').fill('Please tone it down and cite sources.');
+  await badItem.getByRole('button', { name: 'Reject' }).click();
+  await expect(page.getByText('Rejected: the article is back to draft')).toBeVisible();
+  await expect(page.getByText('Nothing is waiting for moderation.')).toBeVisible();
+  await screenshot(page, 'moderation-done');
+
+  // Approved: public. Rejected: draft, not public, reason visible to its author.
+  const approved = await request.get(good.canonical_path);
+  expect(approved.status()).toBe(200);
+  expect(await approved.text()).toContain('Measured words.');
+  expect((await request.get(bad.canonical_path)).status()).toBe(404);
+  const after = await api<ApiPost>(author, 'GET', `/posts/${bad.id}`);
+  expect(after.body.status).toBe('draft');
+
+  await signOut(page);
+  await signIn(page, author);
+  await page.goto(`/console/articles/${bad.id}`);
+  await expect(page.getByText('A moderator rejected the last submitted version: Please tone it down and cite sources.')).toBeVisible();
+});

@@ -1,0 +1,91 @@
+import type { Page, Response } from '@playwright/test';
+import { confirm, expect, saveEditor, screenshot, signIn, test } from './support/console';
+import { tokenOf } from './support/state';
+
+/**
+ * Issue 6: after sign-in the API token never reaches the browser — not in HTML, RSC payloads,
+ * JS chunks, headers, cookies, storage or URLs. This walks a whole console session, records
+ * every response the browser receives (bodies and headers), every URL it requests, its
+ * cookies and storage, and every page's final DOM, and looks for the token in all of them.
+ */
+test('the API token appears in no response, header, cookie, URL or storage of a whole console session', async ({ page, context }) => {
+  const token = tokenOf('leaky');
+  const needles = [token, token.slice('dp_live_'.length), Buffer.from(token).toString('base64'), Buffer.from(token).toString('base64url')];
+
+  const recorded: { url: string; what: string; text: string }[] = [];
+  const pending: Promise<void>[] = [];
+  const record = (response: Response) => {
+    pending.push(
+      (async () => {
+        const url = response.url();
+        recorded.push({ url, what: 'url', text: url });
+        recorded.push({ url, what: 'headers', text: JSON.stringify(await response.allHeaders()) });
+        try {
+          recorded.push({ url, what: 'body', text: (await response.body()).toString('latin1') });
+        } catch {
+          // Redirects and aborted navigations have no body to read.
+        }
+      })(),
+    );
+  };
+  context.on('response', record);
+  context.on('request', (request) => recorded.push({ url: request.url(), what: 'request url', text: request.url() }));
+
+  const doms: { url: string; html: string }[] = [];
+  const snapshotDom = async (p: Page) => {
+    doms.push({ url: p.url(), html: await p.content() });
+    for (const frame of p.frames()) doms.push({ url: frame.url(), html: await frame.content().catch(() => '') });
+  };
+
+  // The whole session: sign in, list, create, open, live preview, save, publish, versions,
+  // public page, account (limits, a token created), moderation-free nav, sign out.
+  await signIn(page, token);
+  await snapshotDom(page);
+  await page.getByRole('link', { name: 'New article' }).click();
+  await page.getByLabel('Title').fill('Leak check');
+  await page.getByLabel('Markdown').fill('First body.');
+  await page.getByRole('button', { name: 'Create draft' }).click();
+  await expect(page.getByText('Draft created.')).toBeVisible();
+  await page.getByLabel('Markdown').fill('First body, edited live.');
+  await expect(page.frameLocator('iframe[title="Article preview"]').getByText('First body, edited live.')).toBeVisible();
+  await snapshotDom(page);
+  await saveEditor(page);
+  await confirm(page, 'Publish');
+  await expect(page.getByText('Published: readers now see this version.')).toBeVisible();
+  await page.getByLabel('Markdown').fill('Second body.');
+  await saveEditor(page);
+  await page.reload();
+  await expect(page.frameLocator('iframe[title="Published version"]').getByText('First body, edited live.')).toBeVisible();
+  await snapshotDom(page);
+  const publicPath = await page.getByRole('link', { name: /^\/leak-check-/ }).getAttribute('href');
+  await page.goto(publicPath!);
+  await expect(page.getByText('First body, edited live.')).toBeVisible();
+  await snapshotDom(page);
+  await page.goto('/console?status=published');
+  await page.getByRole('link', { name: 'Account' }).click();
+  await page.getByLabel('New token name').fill('second');
+  await page.getByRole('button', { name: 'Create token' }).click();
+  await expect(page.getByLabel('New secret (shown once)')).toHaveValue(/^dp_live_/);
+  await snapshotDom(page);
+  await page.getByRole('link', { name: 'Media' }).click();
+  await snapshotDom(page);
+  await page.goto('/console');
+  await snapshotDom(page);
+
+  const state = await context.storageState({ indexedDB: true });
+  const storage = await page.evaluate(() => JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage } }));
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByLabel('API token', { exact: true })).toBeVisible();
+  await screenshot(page, 'signed-out');
+  await Promise.all(pending);
+
+  expect(recorded.filter((r) => r.what === 'body').length).toBeGreaterThan(20);
+  const haystacks = [
+    ...recorded.map((r) => ({ where: `${r.what} of ${r.url}`, text: r.text })),
+    ...doms.map((d) => ({ where: `DOM of ${d.url}`, text: d.html })),
+    { where: 'cookies and storage state', text: JSON.stringify(state) },
+    { where: 'localStorage/sessionStorage', text: storage },
+  ];
+  const leaks = haystacks.flatMap((h) => needles.filter((n) => h.text.includes(n)).map(() => h.where));
+  expect(leaks).toEqual([]);
+});
