@@ -110,7 +110,7 @@ export function parseRange(header: string | null, size: number): ByteRange | nul
   }
   const start = Number(match[1]);
   const end = match[2] === '' ? size - 1 : Number(match[2]);
-  if (end < start) return null;
   if (start >= size) return 'unsatisfiable';
+  if (end < start) return null;
   return { start, end: Math.min(end, size - 1) };
 }
