@@ -71,9 +71,9 @@ export default async function AccountPage() {
                   <td>{formatDateTime(t.createdAt)}</td>
                   <td>{t.lastUsedAt ? formatDateTime(t.lastUsedAt) : 'never'}</td>
                   <td>{t.revokedAt ? <span className="badge badge--revoked">Revoked {formatDateTime(t.revokedAt)}</span> : <span className="badge badge--published">Active</span>}</td>
-                  <td className="row-actions">
+                  <td>
                     {!t.revokedAt && (
-                      <>
+                      <div className="row-actions">
                         <ConfirmAction
                           action={reissueApiToken}
                           fields={{ token_id: t.id, csrf: session.csrfToken }}
@@ -95,7 +95,7 @@ export default async function AccountPage() {
                           confirmLabel="Revoke"
                           danger
                         />
-                      </>
+                      </div>
                     )}
                   </td>
                 </tr>
