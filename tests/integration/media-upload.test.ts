@@ -134,34 +134,44 @@ describe('POST /media: the Media object and the daily usage', () => {
     const { token } = await newAccount();
     const tagged = await sharp(await solidPng(30, 20))
       .jpeg()
-      .withExif({ IFD0: { Orientation: '6', Make: 'Camera' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 0/1' } })
+      .withMetadata({ orientation: 6 })
+      .withExif({ IFD0: { Make: 'SpyCamera' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 0/1' } })
       .toBuffer();
-    expect((await sharp(tagged).metadata()).exif).toBeDefined();
+    const source = await sharp(tagged).metadata();
+    expect([source.orientation, source.width, source.height]).toEqual([6, 30, 20]);
+    expect(tagged.includes(Buffer.from('SpyCamera'))).toBe(true);
     const res = await upload(token, tagged, 'gps.jpg', 'image/jpeg');
     expect(res.status).toBe(200);
     expect([res.body.width, res.body.height]).toEqual([20, 30]);
     const bytes = Buffer.from(await (await fetch(`${baseUrl()}${res.body.url}`)).arrayBuffer());
     const meta = await sharp(bytes).metadata();
+    expect([meta.width, meta.height]).toEqual([20, 30]);
     expect(meta.exif).toBeUndefined();
     expect(meta.orientation).toBeUndefined();
-    expect(bytes.includes(Buffer.from('GPS'))).toBe(false);
+    expect(bytes.includes(Buffer.from('SpyCamera'))).toBe(false);
   });
 
   it('answers 429 rate_limited with the quota in the headers when the daily quota is used up', async () => {
     const png = await solidPng(40, 40);
-    const { token } = await newAccount({ limits: { daily_media_bytes: 400 } });
+    const probe = await newAccount();
+    const size = (await upload(probe.token, png)).body.byte_size as number;
+    const quota = size + 10;
+    const { token } = await newAccount({ limits: { daily_media_bytes: quota } });
     const first = await upload(token, png);
     expect(first.status).toBe(200);
-    expect(first.body.byte_size).toBeLessThanOrEqual(400);
+    expect(first.body.byte_size).toBe(size);
     const refused = await upload(token, await solidPng(60, 60, 0, 0, 255));
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual({ error: expect.stringMatching(/daily media quota/), code: 'rate_limited' });
-    expect(refused.headers.get('ratelimit-limit')).toBe('400');
+    expect(refused.headers.get('ratelimit-limit')).toBe(String(quota));
+    expect(refused.headers.get('ratelimit-remaining')).toBe('10');
     const reset = Number(refused.headers.get('ratelimit-reset'));
     expect(reset % 86400).toBe(0); // next UTC midnight
-    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(Math.abs(reset - Math.floor(Date.now() / 1000) - retryAfter)).toBeLessThanOrEqual(2);
     // A refused upload charges nothing.
-    expect((await api('GET', '/me', { token })).body.limits.daily_media_bytes_used).toBe(first.body.byte_size);
+    expect((await api('GET', '/me', { token })).body.limits.daily_media_bytes_used).toBe(size);
   });
 
   it('answers 429 on the media minute limit before reading the body', async () => {
