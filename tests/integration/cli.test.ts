@@ -4,8 +4,7 @@ import { cli, tempDataDir } from '../support/service';
 /** CONTRACT.md: the CLI works whether the server runs or not (here: it does not). */
 describe('operator CLI without a running server', () => {
   it('starts the embedded cluster itself, prints one JSON line, and stops it again', async () => {
-    const env = { ...process.env, DATA_DIR: tempDataDir('publishing-cli-') };
-    delete env.DATABASE_URL;
+    const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: tempDataDir('publishing-cli-'), DATABASE_URL: undefined };
     const created = await cli(env, ['account', 'create', 'offline-author', '--moderated', '--limit', 'media_per_min=3']);
     expect(created.code, created.stderr).toBe(0);
     expect(created.stdout.trim().split('\n')).toHaveLength(1);
