@@ -24,11 +24,13 @@ afterAll(() => files?.close());
 describe('MEDIA_STORAGE=s3 (s3rver on 127.0.0.1)', () => {
   const root = mkdtempSync(join(tmpdir(), 'media-s3-'));
   let s3: S3rver;
+  let s3Running = false;
   let instance: ExtraService;
 
   beforeAll(async () => {
     s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: join(root, 's3rver'), configureBuckets: [{ name: 'media-it' }] });
     const { port } = await s3.run();
+    s3Running = true;
     instance = await startExtraService({
       MEDIA_STORAGE: 's3',
       S3_ENDPOINT: `http://127.0.0.1:${port}`,
@@ -40,7 +42,7 @@ describe('MEDIA_STORAGE=s3 (s3rver on 127.0.0.1)', () => {
   });
   afterAll(async () => {
     await instance?.stop();
-    await s3?.close();
+    if (s3Running) await s3.close();
     rmSync(root, { recursive: true, force: true });
   });
 
@@ -80,6 +82,7 @@ describe('MEDIA_STORAGE=s3 (s3rver on 127.0.0.1)', () => {
   it('answers 503 quickly when the S3 endpoint is gone, leaving no row and no charge', async () => {
     const { id, token } = await newAccount();
     await s3.close();
+    s3Running = false;
     const started = Date.now();
     const res = await instance.call('POST', '/media', { token, body: mediaForm(await solidPng(9, 9)) });
     expect(res.status, res.text).toBe(503);
