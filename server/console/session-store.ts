@@ -3,7 +3,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from '../../db/sql';
 import { derivedKey } from '../secrets';
-import type { Authenticated } from '../services/tokens';
+import { ACCOUNT_COLUMNS, accountFromRow, type AccountRow, type Authenticated } from '../services/tokens';
 
 /**
  * Console sessions (issue 6 "Sign-in and session"). The browser holds only an opaque random
@@ -46,27 +46,17 @@ export async function openSession(em: EntityManager, auth: Authenticated): Promi
   return { cookieValue, expiresAt };
 }
 
-interface SessionRow {
+interface SessionRow extends AccountRow {
   csrf_token: string;
   expires_at: Date;
   token_id: string;
-  id: string;
-  handle: string;
-  is_admin: boolean;
-  is_moderated: boolean;
-  read_per_min: number;
-  write_per_min: number;
-  publish_per_min: number;
-  media_per_min: number;
-  daily_media_bytes: string;
 }
 
 export async function findSession(em: EntityManager, cookieValue: string | undefined): Promise<ConsoleSession | null> {
   if (!cookieValue || !COOKIE_VALUE.test(cookieValue)) return null;
   const rows = await sql<SessionRow[]>(
     em,
-    `SELECT s.csrf_token, s.expires_at, s.token_id, a.id, a.handle, a.is_admin, a.is_moderated,
-            a.read_per_min, a.write_per_min, a.publish_per_min, a.media_per_min, a.daily_media_bytes
+    `SELECT s.csrf_token, s.expires_at, s.token_id, ${ACCOUNT_COLUMNS}
        FROM console_sessions s
        JOIN api_tokens t ON t.id = s.token_id AND t.revoked_at IS NULL
        JOIN accounts a ON a.id = s.account_id AND a.deleted_at IS NULL
@@ -78,20 +68,7 @@ export async function findSession(em: EntityManager, cookieValue: string | undef
   return {
     csrfToken: row.csrf_token,
     expiresAt: new Date(row.expires_at),
-    auth: {
-      tokenId: row.token_id,
-      account: {
-        id: row.id,
-        handle: row.handle,
-        isAdmin: row.is_admin,
-        isModerated: row.is_moderated,
-        readPerMin: row.read_per_min,
-        writePerMin: row.write_per_min,
-        publishPerMin: row.publish_per_min,
-        mediaPerMin: row.media_per_min,
-        dailyMediaBytes: Number(row.daily_media_bytes),
-      },
-    },
+    auth: { tokenId: row.token_id, account: accountFromRow(row) },
   };
 }
 

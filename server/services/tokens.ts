@@ -50,25 +50,10 @@ export interface Authenticated {
 export async function authenticateSecret(em: EntityManager, secret: string): Promise<Authenticated | null> {
   if (!looksLikeToken(secret)) return null;
   const digest = hashSecret(secret);
-  const rows = await sql<
-    {
-      token_id: string;
-      secret_hash: Buffer;
-      id: string;
-      handle: string;
-      is_admin: boolean;
-      is_moderated: boolean;
-      read_per_min: number;
-      write_per_min: number;
-      publish_per_min: number;
-      media_per_min: number;
-      daily_media_bytes: string;
-    }[]
-  >(
+  const rows = await sql<(AccountRow & { token_id: string; secret_hash: Buffer })[]>(
     em,
     `WITH hit AS (
-       SELECT t.id AS token_id, t.secret_hash, a.id, a.handle, a.is_admin, a.is_moderated,
-              a.read_per_min, a.write_per_min, a.publish_per_min, a.media_per_min, a.daily_media_bytes
+       SELECT t.id AS token_id, t.secret_hash, ${ACCOUNT_COLUMNS}
          FROM api_tokens t JOIN accounts a ON a.id = t.account_id
         WHERE t.secret_hash = ? AND t.revoked_at IS NULL AND a.deleted_at IS NULL
      ), touch AS (
@@ -81,19 +66,36 @@ export async function authenticateSecret(em: EntityManager, secret: string): Pro
   );
   const row = rows[0];
   if (!row || !timingSafeEqual(Buffer.from(row.secret_hash), digest)) return null;
+  return { tokenId: row.token_id, account: accountFromRow(row) };
+}
+
+/** The account columns an authenticated caller needs, selected from `accounts a`. */
+export const ACCOUNT_COLUMNS =
+  'a.id, a.handle, a.is_admin, a.is_moderated, a.read_per_min, a.write_per_min, a.publish_per_min, a.media_per_min, a.daily_media_bytes';
+
+export interface AccountRow {
+  id: string;
+  handle: string;
+  is_admin: boolean;
+  is_moderated: boolean;
+  read_per_min: number;
+  write_per_min: number;
+  publish_per_min: number;
+  media_per_min: number;
+  daily_media_bytes: string;
+}
+
+export function accountFromRow(row: AccountRow): Authenticated['account'] {
   return {
-    tokenId: row.token_id,
-    account: {
-      id: row.id,
-      handle: row.handle,
-      isAdmin: row.is_admin,
-      isModerated: row.is_moderated,
-      readPerMin: row.read_per_min,
-      writePerMin: row.write_per_min,
-      publishPerMin: row.publish_per_min,
-      mediaPerMin: row.media_per_min,
-      dailyMediaBytes: Number(row.daily_media_bytes),
-    },
+    id: row.id,
+    handle: row.handle,
+    isAdmin: row.is_admin,
+    isModerated: row.is_moderated,
+    readPerMin: row.read_per_min,
+    writePerMin: row.write_per_min,
+    publishPerMin: row.publish_per_min,
+    mediaPerMin: row.media_per_min,
+    dailyMediaBytes: Number(row.daily_media_bytes),
   };
 }
 
