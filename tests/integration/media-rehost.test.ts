@@ -178,6 +178,6 @@ describe('rehost on POST /posts and PATCH /posts/{id}', () => {
     const elapsed = Date.now() - started;
     expect(res.status).toBe(201);
     expect(res.body.rehost_failed).toBeUndefined();
-    expect(elapsed).toBeLessThan(2_500); // serial would be 4 s; 6 at a time makes 2 rounds
+    expect(elapsed).toBeLessThan(2_500); // serial would be 4 s; 8 at a time makes 2 rounds
   });
 });
