@@ -16,6 +16,7 @@ import { env } from './env';
 import { provideDatabase } from './database';
 import { runShutdownHooks } from './lifecycle';
 import { logLine } from './log';
+import { takeMediaRequest } from './http/media-node';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dev = process.argv.includes('--dev');
@@ -46,6 +47,8 @@ async function main() {
         request_id: requestId,
       });
     });
+    // Stored files are answered before Next, which drops Content-Length from route handlers.
+    if (takeMediaRequest(req, res)) return;
     handle(req, res).catch((err) => {
       logLine({ level: 'error', msg: 'unhandled', error: String(err), request_id: requestId });
       if (!res.headersSent) {
