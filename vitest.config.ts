@@ -19,6 +19,7 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -32,6 +33,9 @@ export default defineConfig({
           hookTimeout: 180_000,
           // Files share one service; limits are per account, so files can run side by side.
           maxWorkers: 2,
+          // Unit tests first, then the integration suite (vitest needs distinct groups
+          // for projects with different worker counts).
+          sequence: { groupOrder: 1 },
         },
       },
     ],
