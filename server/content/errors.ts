@@ -17,6 +17,13 @@ export const REJECT = {
     `markdown: nesting too deep (more than ${limit} levels of ${what})`,
   delimiterRun: (limit: number) =>
     `markdown: nesting too deep (a run of more than ${limit} * or _ emphasis delimiters)`,
+  paragraphDelimiters: (limit: number) =>
+    `markdown: too many * or _ emphasis delimiters in one paragraph (more than ${limit})`,
+  paragraphBrackets: (limit: number) => `markdown: too many unmatched [ in one paragraph (more than ${limit})`,
+  paragraphResources: (factor: number) =>
+    `markdown: too many unclosed link destinations or titles ](… in one paragraph (they would scan more than ${factor}x its length)`,
+  paragraphCloseBrackets: (factor: number) =>
+    `markdown: too many unmatched ] in one paragraph (they would scan more than ${factor}x its length)`,
   stackExhausted: 'markdown: nesting too deep (the converter ran out of stack)',
   timeBudget: 'markdown: too complex to convert within the time budget',
   memory: 'markdown: too complex to convert within the memory budget',

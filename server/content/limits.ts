@@ -2,6 +2,25 @@
 export const MAX_NESTING = 100;
 
 /**
+ * Per-paragraph bounds of the pre-scan (paragraph-scan.ts explains the micromark costs they
+ * bound). Each keeps the parser's per-paragraph work at (constant) x (paragraph length), and is
+ * far above ordinary prose: over the 39 corpus articles and the CommonMark/GFM spec examples the
+ * largest paragraph counts are well under a tenth of these (see tests/unit/content/prescan.test.ts).
+ * - 1000 emphasis delimiter runs: the emphasis resolver's quadratic share stays below its linear
+ *   work up to this count (bench: `*a_ ` growth <= 2.5 while converted);
+ * - 100 open `[` at once (as for nesting);
+ * - link resource attempts (`](`) may scan 10x the paragraph length plus 10,000 characters, and
+ *   so may the look-backs of `]` (each back to the previous `[`): an ordinary link scans only its
+ *   own destination and title, an ordinary `]` only its own label, together less than 1x.
+ */
+export const PARAGRAPH_LIMITS = {
+  delimiterRuns: 1000,
+  openBrackets: MAX_NESTING,
+  resourceScanFactor: 10,
+  resourceScanSlack: 10_000,
+} as const;
+
+/**
  * Largest accepted document (UTF-8 bytes), matching the 2 MiB JSON body cap of the REST layer
  * (NOTES (a)). With the budget below that is at most ~22 s of one worker for the worst input;
  * an ordinary 1 MB article converts in a few seconds.

@@ -9,9 +9,15 @@
  *   indentation (two spaces per level before a list marker);
  * - open `[` brackets not yet closed on the same line (the nested/unclosed bracket patterns);
  * - runs of more than 200 `*` or `_` outside thematic breaks (200 delimiters = 100 levels).
+ *
+ * Counted per paragraph (paragraph-scan.ts: what micromark resolves in time (count) x (length)),
+ * outside fenced code, `<pre>` and HTML blocks that start at column 0 (the service's own output):
+ * - emphasis delimiter runs that can open or close, open `[` brackets, and the characters link
+ *   resource attempts (`](`) and `]` look-backs would scan (limits.ts PARAGRAPH_LIMITS).
  */
 import { ContentRejectedError, REJECT } from './errors';
-import { MAX_NESTING } from './limits';
+import { MAX_NESTING, PARAGRAPH_LIMITS } from './limits';
+import { ParagraphCounter, type ParagraphLimits, type ParagraphProblem } from './paragraph-scan';
 
 const SPACE = 0x20;
 const TAB = 0x09;
@@ -118,7 +124,101 @@ function opensPreBlock(source: string, lineStart: number, open: number): boolean
   return open - lineStart <= 3 && source.slice(lineStart, open).trim() === '';
 }
 
-export function assertNestingWithinLimit(markdown: string, limit = MAX_NESTING): void {
+// micromark-util-html-tag-name (CommonMark HTML block types 6 and 1).
+const HTML_BLOCK_NAMES = new Set(['address', 'article', 'aside', 'base', 'basefont', 'blockquote', 'body', 'caption', 'center', 'col', 'colgroup', 'dd', 'details', 'dialog', 'dir', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'frame', 'frameset', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'head', 'header', 'hr', 'html', 'iframe', 'legend', 'li', 'link', 'main', 'menu', 'menuitem', 'nav', 'noframes', 'ol', 'optgroup', 'option', 'p', 'param', 'search', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'title', 'tr', 'track', 'ul']);
+const HTML_RAW_NAMES = new Set(['pre', 'script', 'style', 'textarea']);
+const TAG_START = /^<\/?([A-Za-z][A-Za-z0-9-]*)(\s|\/?>|$)/;
+const COMPLETE_TAG_LINE = /^(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>)[ \t]*$/;
+
+/**
+ * Whether the line starts an HTML block of type 6 (block tag name) or 7 (one complete tag alone
+ * on the line, which cannot interrupt a paragraph), ending at the next blank line. Only lines
+ * starting at column 0: such a line is never inside a list item or block quote, so the block
+ * really lasts until a blank line (an indented one might be closed earlier by its container, and
+ * text after it would be parsed as Markdown while this scan skipped it).
+ */
+function startsHtmlBlock(source: string, start: number, end: number, inParagraph: boolean): boolean {
+  if (source.charCodeAt(start) !== LT) return false;
+  const head = TAG_START.exec(source.slice(start, Math.min(end, start + 64)));
+  if (!head) return false;
+  const name = head[1]!.toLowerCase();
+  if (HTML_BLOCK_NAMES.has(name)) {
+    const after = head[2]!;
+    return after === '' || after === '>' || after === '/>' || /^\s$/.test(after);
+  }
+  if (inParagraph || HTML_RAW_NAMES.has(name) || end - start > 10_000) return false;
+  return COMPLETE_TAG_LINE.test(source.slice(start, end));
+}
+
+const PIPE = 0x7c;
+
+/** Cells of a table row, split at unescaped `|` (a leading and a trailing pipe open/close the row). */
+function tableCells(source: string, start: number, end: number): [number, number][] {
+  const cells: [number, number][] = [];
+  let cellStart = start;
+  for (let i = start; i < end; i++) {
+    const code = source.charCodeAt(i);
+    if (code === BACKSLASH) i++;
+    else if (code === PIPE) {
+      cells.push([cellStart, i]);
+      cellStart = i + 1;
+    }
+  }
+  cells.push([cellStart, end]);
+  const blank = ([a, b]: [number, number]) => source.slice(a, b).trim() === '';
+  if (cells.length > 1 && blank(cells[0]!)) cells.shift();
+  if (cells.length > 1 && blank(cells[cells.length - 1]!)) cells.pop();
+  return cells;
+}
+
+const DELIMITER_CELL = /^\s*:?-+:?\s*$/;
+
+/** A GFM delimiter row (`| --- | :-: |`) with as many cells as the header row above it. */
+function isTableDelimiterRow(source: string, start: number, end: number, headerStart: number, headerEnd: number): boolean {
+  if (headerStart < 0 || end - start > 10_000 || !source.slice(start, end).includes('-')) return false;
+  const cells = tableCells(source, start, end);
+  if (!cells.every(([a, b]) => DELIMITER_CELL.test(source.slice(a, b)))) return false;
+  if (cells.length === 1 && !source.slice(start, end).includes('|')) return false;
+  return tableCells(source, headerStart, headerEnd).length === cells.length;
+}
+
+/**
+ * Whether a line may continue a table as a row: GFM ends a table at a blank line or at another
+ * block structure; any line that could start one (or has no `|`) ends table mode here, so its
+ * text is counted as paragraph text (over-counting is safe, under-counting would not be).
+ */
+function isPlainTableRow(source: string, start: number, end: number): boolean {
+  if (source.indexOf('|', start) === -1 || source.indexOf('|', start) >= end) return false;
+  const first = source.charCodeAt(start);
+  if (first === SPACE || first === TAB) return false;
+  return !/^(?:[>#<`~=]|[-*+_](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|[-*_][ \t]*[-*_][ \t]*[-*_])/.test(source.slice(start, Math.min(end, start + 16)));
+}
+
+function isBlankLine(source: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const code = source.charCodeAt(i);
+    if (code !== SPACE && code !== TAB && code !== GT) return false;
+  }
+  return true;
+}
+
+function paragraphRejection(problem: ParagraphProblem, limits: ParagraphLimits): string {
+  if (problem === 'delimiterRuns') return REJECT.paragraphDelimiters(limits.delimiterRuns);
+  if (problem === 'openBrackets') return REJECT.paragraphBrackets(limits.openBrackets);
+  if (problem === 'closeScan') return REJECT.paragraphCloseBrackets(limits.resourceScanFactor);
+  return REJECT.paragraphResources(limits.resourceScanFactor);
+}
+
+export function assertNestingWithinLimit(markdown: string, limit = MAX_NESTING, limits: ParagraphLimits = PARAGRAPH_LIMITS): void {
+  const paragraph = new ParagraphCounter(limits);
+  const check = (problem: ParagraphProblem | undefined) => {
+    if (problem) throw new ContentRejectedError(paragraphRejection(problem, limits));
+  };
+  let inHtml = false; // inside an HTML block (types 6/7) that started at column 0
+  let inTable = false; // inside a GFM table: each cell is its own inline context
+  let lineStart = -1; // previous line of the current paragraph (a table header candidate)
+  let lineEnd = -1;
+  let preCounted = false; // inside a `<pre` the parser may read as inline HTML: its lines still count
   const nextPreOpen = forwardSearch(markdown, '<pre');
   const nextPreClose = forwardSearch(markdown, '</pre>');
   let fence: string | undefined;
@@ -134,6 +234,8 @@ export function assertNestingWithinLimit(markdown: string, limit = MAX_NESTING):
         const marker = match[1]!;
         if (fence === undefined) fence = marker;
         else if (marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
+        check(paragraph.close());
+        inHtml = false;
         start = end + 1;
         continue;
       }
@@ -143,6 +245,10 @@ export function assertNestingWithinLimit(markdown: string, limit = MAX_NESTING):
       continue;
     }
     if (inPre) {
+      if (preCounted) {
+        if (isBlankLine(markdown, start, end)) check(paragraph.close());
+        else check(paragraph.line(markdown, start, end));
+      }
       const close = nextPreClose(start);
       if (close !== -1 && close < end) inPre = false;
       start = end + 1;
@@ -168,10 +274,42 @@ export function assertNestingWithinLimit(markdown: string, limit = MAX_NESTING):
     if (inline.delimiterRun > 2 * limit && !isThematicBreak(markdown, start, end)) {
       throw new ContentRejectedError(REJECT.delimiterRun(2 * limit));
     }
+    if (isBlankLine(markdown, start, end)) {
+      check(paragraph.close());
+      inHtml = false;
+      inTable = false;
+      lineStart = -1;
+    } else if (!inHtml) {
+      if (inTable && !(counted === end && isPlainTableRow(markdown, start, end))) inTable = false;
+      if (startsHtmlBlock(markdown, start, end, paragraph.open)) {
+        check(paragraph.close());
+        inHtml = true;
+        inTable = false;
+      } else if (inTable || (counted === end && isTableDelimiterRow(markdown, start, end, lineStart, lineEnd))) {
+        inTable = true;
+        for (const [a, b] of tableCells(markdown, start, end)) {
+          check(paragraph.close());
+          check(paragraph.line(markdown, a, b));
+        }
+        check(paragraph.close());
+      } else {
+        check(paragraph.line(markdown, start, counted));
+        lineStart = start;
+        lineEnd = counted;
+      }
+    }
     if (lastOpen !== -1) {
       const close = nextPreClose(lastOpen);
       inPre = close === -1 || close >= end;
+      // A `<pre` at column 0 or inside an HTML block is raw HTML to its `</pre>`; elsewhere it may
+      // be inline HTML in a paragraph whose Markdown goes on, so those lines are still counted.
+      const trusted = inHtml || firstOpen === start;
+      preCounted = inPre && !trusted;
+      if (trusted) check(paragraph.close());
+      inTable = false;
+      lineStart = -1;
     }
     start = end + 1;
   }
+  check(paragraph.close());
 }
