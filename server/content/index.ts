@@ -2,4 +2,5 @@
 export type { RenderInput, RenderOutput } from './types';
 export { ContentRejectedError } from './errors';
 export { renderArticleSync } from './pipeline';
-export { renderArticle, closeContentPool } from './pool';
+export { renderArticle, rewriteImageSources, closeContentPool } from './pool';
+export { rewriteImageSourcesSync } from './rewrite';

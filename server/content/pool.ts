@@ -7,17 +7,27 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { MessageChannel } from 'node:worker_threads';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import Piscina from 'piscina';
 import { ContentRejectedError, REJECT } from './errors';
 import { timeBudgetMs } from './limits';
 import type { RenderInput, RenderOutput } from './types';
-import type { RenderResult, RenderTask } from './task';
+import type { RenderResult, RenderTask, RewriteResult, RewriteTask } from './task';
 
 /** Heap cap per worker: a runaway document fails its own task instead of the process. */
 const WORKER_HEAP_MB = 1024;
 
-let pool: Piscina<RenderTask, RenderResult> | undefined;
+/**
+ * Young generation per worker, kept small and fixed. micromark's tokens all live until the end
+ * of a conversion; with V8's default, growing semi-spaces a small document's tokens die young
+ * (cheap) while a larger one's are promoted, so the per-byte cost steps up once between ~5 and
+ * ~20 KB: a linear parser then shows time(2n)/time(n) of 3-5 across that step on token-dense
+ * input (`[` + 10,000 backslashes, entities, code spans). With semi-spaces fixed at 1 MB every
+ * size is in the same regime (ratio ~2) and large documents are not slower (bench/content.ts).
+ */
+const WORKER_YOUNG_GENERATION_MB = 3;
+
+let pool: Piscina<RenderTask | RewriteTask, RenderResult | RewriteResult> | undefined;
 
 /**
  * Sized to the cores, leaving one for the HTTP event loop: with every core parsing, requests
@@ -38,20 +48,42 @@ function workerPath(): string {
   return file;
 }
 
-function contentPool(): Piscina<RenderTask, RenderResult> {
-  pool ??= new Piscina<RenderTask, RenderResult>({
+function contentPool(): Piscina<RenderTask | RewriteTask, RenderResult | RewriteResult> {
+  pool ??= new Piscina<RenderTask | RewriteTask, RenderResult | RewriteResult>({
     filename: workerPath(),
     minThreads: 1,
     maxThreads: poolThreads(),
     idleTimeout: 60_000,
-    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
   });
   return pool;
 }
 
 export async function renderArticle(input: RenderInput): Promise<RenderOutput> {
+  const result = (await runBudgeted(Buffer.byteLength(input.markdown ?? '', 'utf8'), (started) => ({ input, started }))) as RenderResult;
+  if (!result.ok) throw new ContentRejectedError(result.rejection);
+  return result.output;
+}
+
+/**
+ * `html` (the `html` of a conversion) with its external image sources replaced as a conversion
+ * with `rehosted` would have (rewrite.ts): rehosting after a conversion without converting again.
+ * Parsing html is linear but not free (hundreds of ms for a 1 MB article), so it runs in the pool
+ * under the same budget as a conversion of that size.
+ */
+export async function rewriteImageSources(html: string, rehosted: Record<string, string>): Promise<string> {
+  if (Object.keys(rehosted).length === 0 || !html.includes('<img')) return html;
+  const result = (await runBudgeted(Buffer.byteLength(html, 'utf8'), (started) => ({ rewrite: { html, rehosted }, started }))) as RewriteResult;
+  if (!result.ok) throw new ContentRejectedError(result.rejection);
+  return result.html;
+}
+
+async function runBudgeted(
+  bytes: number,
+  task: (started: MessagePort) => RenderTask | RewriteTask,
+): Promise<RenderResult | RewriteResult> {
   const workers = contentPool();
-  const budget = timeBudgetMs(Buffer.byteLength(input.markdown ?? '', 'utf8'));
+  const budget = timeBudgetMs(bytes);
   const abort = new AbortController();
   const { port1, port2 } = new MessageChannel();
   let timer: NodeJS.Timeout | undefined;
@@ -59,9 +91,7 @@ export async function renderArticle(input: RenderInput): Promise<RenderOutput> {
     timer = setTimeout(() => abort.abort(), budget);
   });
   try {
-    const result = await workers.run({ input, started: port2 }, { signal: abort.signal, transferList: [port2] });
-    if (!result.ok) throw new ContentRejectedError(result.rejection);
-    return result.output;
+    return await workers.run(task(port2), { signal: abort.signal, transferList: [port2] });
   } catch (error) {
     if (abort.signal.aborted) throw new ContentRejectedError(REJECT.timeBudget);
     if (isOutOfMemory(error)) throw new ContentRejectedError(REJECT.memory);

@@ -8,4 +8,11 @@ export interface RenderTask {
   started: MessagePort;
 }
 
+/** Image source substitution in already converted html (rewrite.ts). */
+export interface RewriteTask {
+  rewrite: { html: string; rehosted: Record<string, string> };
+  started: MessagePort;
+}
+
 export type RenderResult = { ok: true; output: RenderOutput } | { ok: false; rejection: string };
+export type RewriteResult = { ok: true; html: string } | { ok: false; rejection: string };

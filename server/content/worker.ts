@@ -4,11 +4,21 @@
  */
 import { ContentRejectedError, REJECT } from './errors';
 import { renderArticleSync } from './pipeline';
-import type { RenderResult, RenderTask } from './task';
+import { rewriteImageSourcesSync } from './rewrite';
+import type { RenderResult, RenderTask, RewriteResult, RewriteTask } from './task';
 
-export default function render({ input, started }: RenderTask): RenderResult {
-  started.postMessage('started');
-  started.close();
+export default function render(task: RenderTask | RewriteTask): RenderResult | RewriteResult {
+  task.started.postMessage('started');
+  task.started.close();
+  if ('rewrite' in task) {
+    try {
+      return { ok: true, html: rewriteImageSourcesSync(task.rewrite.html, task.rewrite.rehosted) };
+    } catch (error) {
+      if (error instanceof RangeError) return { ok: false, rejection: REJECT.stackExhausted };
+      throw error;
+    }
+  }
+  const { input } = task;
   try {
     return { ok: true, output: renderArticleSync(input) };
   } catch (error) {
