@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MediaEntity, PostEntity, type Post, type PostStatus, type PostVersion } from '../../db/entities';
 import { sql } from '../../db/sql';
-import { ContentRejectedError, renderArticle } from '../content';
+import { ContentRejectedError, renderArticle, rewriteImageSources } from '../content';
 import { ApiError, badRequest, conflict, notFound } from '../errors';
 import { decodeCursor, encodeCursor } from './cursor';
 import { toAuthorPost, type AuthorPostJson } from './post-view';
@@ -35,9 +35,10 @@ export interface WriteContext {
 
 const LOCAL_MEDIA_PATH = /^\/api\/media\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 
-async function render(markdown: string, title: string, rehosted?: Record<string, string>) {
+/** The content pipeline's rejections are the author's 400s, with its message. */
+async function asBadRequest<T>(work: Promise<T>): Promise<T> {
   try {
-    return await renderArticle({ markdown, title, rehosted });
+    return await work;
   } catch (err) {
     if (err instanceof ContentRejectedError) throw badRequest(err.message);
     throw err;
@@ -58,8 +59,9 @@ async function coverFromAsset(em: EntityManager, accountId: string, assetId: str
 }
 
 /**
- * Converts the body, rehosts its external images and the cover URL, and converts again with
- * the stored addresses substituted (alt kept). Rehost never fails the write (SPEC rehost rule 5).
+ * Converts the body, rehosts its external images and the cover URL, then substitutes the
+ * stored addresses in the converted html (alt kept; no second conversion).
+ * Rehost never fails the write (SPEC rehost rule 5).
  */
 async function prepareBody(
   ctx: WriteContext,
@@ -67,7 +69,7 @@ async function prepareBody(
   title: string,
   coverUrl: string | undefined,
 ): Promise<{ html: string; outcome: RehostOutcome }> {
-  const first = await render(markdown, title);
+  const first = await asBadRequest(renderArticle({ markdown, title }));
   const rehoster = ctx.rehoster ?? noRehost;
   const urls: string[] = coverUrl ? [...first.externalImages, coverUrl] : first.externalImages;
   if (urls.length === 0) return { html: first.html, outcome: { stored: {}, failed: [], warnings: [] } };
@@ -77,7 +79,7 @@ async function prepareBody(
     const media = outcome.stored[url];
     if (media) rewrites[url] = `/api/media/${media.id}`;
   }
-  const html = Object.keys(rewrites).length > 0 ? (await render(markdown, title, rewrites)).html : first.html;
+  const html = await asBadRequest(rewriteImageSources(first.html, rewrites));
   return { html, outcome };
 }
 
