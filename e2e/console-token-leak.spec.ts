@@ -46,6 +46,9 @@ test('the API token appears in no response, header, cookie, URL or storage of a 
   await page.getByLabel('Markdown').fill('First body.');
   await page.getByRole('button', { name: 'Create draft' }).click();
   await expect(page.getByText('Draft created.')).toBeVisible();
+  // The redirect after "Create draft" may still be settling (a second render of the page);
+  // type once it has, as a person would.
+  await page.waitForLoadState('networkidle');
   await page.getByLabel('Markdown').fill('First body, edited live.');
   await expect(page.frameLocator('iframe[title="Article preview"]').getByText('First body, edited live.')).toBeVisible();
   await snapshotDom(page);

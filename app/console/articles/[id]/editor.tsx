@@ -27,7 +27,29 @@ export function ArticleEditor({ postId, csrf, initial }: { postId: string; csrf:
   const [savedVersion, setSavedVersion] = useState('');
   const [previewState, setPreviewState] = useState<'saved' | 'pending' | 'live'>('saved');
   const previewForm = useRef<HTMLFormElement>(null);
+  const editForm = useRef<HTMLFormElement>(null);
   const frameName = `live-preview-${postId}`;
+
+  // Text typed before React hydrated the form fired no onChange: adopt it once on mount, so
+  // it is neither lost on the next render nor left out of the live preview.
+  useEffect(() => {
+    const form = editForm.current;
+    if (!form) return;
+    const typed = { ...initial };
+    let changed = false;
+    for (const name of Object.keys(initial) as (keyof EditorFields)[]) {
+      const el = form.elements.namedItem(name);
+      if ((el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) && el.value !== initial[name]) {
+        typed[name] = el.value;
+        changed = true;
+      }
+    }
+    if (changed) {
+      setFields(typed);
+      setDirty(true);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, right after hydration
+  }, []);
 
   // Debounced live preview: each change restarts the timer; the hidden form then posts the
   // current fields into the preview frame.
@@ -65,7 +87,7 @@ export function ArticleEditor({ postId, csrf, initial }: { postId: string; csrf:
 
   return (
     <div className="editor">
-      <form className="editor__form" onSubmit={save} aria-label="Edit article">
+      <form ref={editForm} className="editor__form" onSubmit={save} aria-label="Edit article">
         <input type="hidden" name="id" value={postId} />
         <input type="hidden" name="csrf" value={csrf} />
         <label htmlFor="title">Title</label>
