@@ -8,10 +8,10 @@
 import { initTRPC } from '@trpc/server';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import { getOrm } from '../../db/orm';
-import { rateLimited, unauthorized } from '../errors';
+import { rateLimited } from '../errors';
 import { consume, limitFor, rateLimitHeaders, type RateClass } from '../services/limits';
-import { authenticateSecret, type Authenticated } from '../services/tokens';
+import type { Authenticated } from '../services/tokens';
+import { authenticateRequest } from './authenticate';
 import { toApiError } from './errors';
 
 // 1. Context -----------------------------------------------------------------------------
@@ -48,22 +48,8 @@ export const publicProcedure = t.procedure;
 
 // 3. Procedures ------------------------------------------------------------------------------
 
-/** SPEC "Authentication": only `Authorization: Bearer dp_live_…`; everything else is 401. */
-export function bearerSecret(headers: Headers): string | null {
-  const header = headers.get('authorization');
-  if (!header) return null;
-  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
-  return match ? match[1]! : null;
-}
-
 export const authorProcedure = t.procedure.use(async ({ ctx, next }) => {
-  const secret = bearerSecret(ctx.headers);
-  if (!secret) throw unauthorized('Authorization: send "Bearer <API token>"');
-  if (!secret.startsWith('dp_live_')) throw unauthorized('Authorization: only dp_live_ API tokens are accepted');
-  const orm = await getOrm();
-  const em = orm.em.fork() as unknown as EntityManager;
-  const auth = await authenticateSecret(em, secret);
-  if (!auth) throw unauthorized('Authorization: the token is unknown or revoked');
+  const { em, auth } = await authenticateRequest(ctx.headers);
   return next({ ctx: { ...ctx, em, auth } });
 });
 

@@ -4,17 +4,14 @@
  * Bearer token → media minute window (RateLimit-* headers, 429) → body → service; errors go
  * through toApiError and come out as `{error, code?}` like every other route.
  */
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { getOrm } from '../../db/orm';
 import { toApiError } from '../api/errors';
 import { quotaHeaders } from '../api/media/limit-headers';
-import { bearerSecret } from '../api/trpc';
-import { ApiError, notFound, rateLimited, unauthorized } from '../errors';
+import { authenticateRequest } from '../api/authenticate';
+import { ApiError, notFound, rateLimited } from '../errors';
 import { MAX_IMAGE_BYTES } from '../media/image';
 import { mediaStorage, outboundAllowList } from '../media/storage-instance';
 import { consume, limitFor, rateLimitHeaders } from '../services/limits';
 import { DailyQuotaExceededError, storeUpload } from '../services/media';
-import { authenticateSecret } from '../services/tokens';
 import { logLine } from '../log';
 import { readMultipartFile } from './multipart-file';
 import { errorResponse } from './rest-adapter';
@@ -22,12 +19,7 @@ import { errorResponse } from './rest-adapter';
 export async function handleMediaUpload(req: Request): Promise<Response> {
   const headers = new Headers();
   try {
-    const secret = bearerSecret(req.headers);
-    if (!secret) throw unauthorized('Authorization: send "Bearer <API token>"');
-    if (!secret.startsWith('dp_live_')) throw unauthorized('Authorization: only dp_live_ API tokens are accepted');
-    const em = (await getOrm()).em.fork() as unknown as EntityManager;
-    const auth = await authenticateSecret(em, secret);
-    if (!auth) throw unauthorized('Authorization: the token is unknown or revoked');
+    const { em, auth } = await authenticateRequest(req.headers);
 
     const window = await consume(em, auth.account.id, 'media', limitFor(auth.account, 'media'));
     for (const [name, value] of Object.entries(rateLimitHeaders(window, !window.allowed))) headers.set(name, value);
