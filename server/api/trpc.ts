@@ -8,10 +8,10 @@
 import { initTRPC } from '@trpc/server';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import { rateLimited } from '../errors';
-import { consume, limitFor, rateLimitHeaders, type RateClass } from '../services/limits';
+import type { RateClass } from '../services/limits';
 import type { Authenticated } from '../services/tokens';
 import { authenticateRequest } from './authenticate';
+import { chargeRateClass } from './rate-class';
 import { toApiError } from './errors';
 
 // 1. Context -----------------------------------------------------------------------------
@@ -58,9 +58,7 @@ export type AuthorContext = ApiContext & { em: EntityManager; auth: Authenticate
 /** Consumes one unit of the account's minute window for `cls` (SPEC "Limits"). */
 export function rated(cls: RateClass) {
   return authorProcedure.use(async ({ ctx, next }) => {
-    const state = await consume(ctx.em, ctx.auth.account.id, cls, limitFor(ctx.auth.account, cls));
-    for (const [name, value] of Object.entries(rateLimitHeaders(state, !state.allowed))) ctx.res.setHeader(name, value);
-    if (!state.allowed) throw rateLimited(`${cls} limit of ${state.limit} requests per minute reached; retry after ${state.retryAfter} s`);
+    await chargeRateClass(ctx.em, ctx.auth.account, cls, (name, value) => ctx.res.setHeader(name, value));
     return next();
   });
 }

@@ -7,10 +7,10 @@
 import { toApiError } from '../api/errors';
 import { quotaHeaders } from '../api/media/limit-headers';
 import { authenticateRequest } from '../api/authenticate';
-import { ApiError, notFound, rateLimited } from '../errors';
+import { chargeRateClass } from '../api/rate-class';
+import { ApiError, notFound } from '../errors';
 import { MAX_IMAGE_BYTES } from '../media/image';
 import { mediaStorage, outboundAllowList } from '../media/storage-instance';
-import { consume, limitFor, rateLimitHeaders } from '../services/limits';
 import { DailyQuotaExceededError, storeUpload } from '../services/media';
 import { logLine } from '../log';
 import { readMultipartFile } from './multipart-file';
@@ -21,9 +21,7 @@ export async function handleMediaUpload(req: Request): Promise<Response> {
   try {
     const { em, auth } = await authenticateRequest(req.headers);
 
-    const window = await consume(em, auth.account.id, 'media', limitFor(auth.account, 'media'));
-    for (const [name, value] of Object.entries(rateLimitHeaders(window, !window.allowed))) headers.set(name, value);
-    if (!window.allowed) throw rateLimited(`media limit of ${window.limit} requests per minute reached; retry after ${window.retryAfter} s`);
+    await chargeRateClass(em, auth.account, 'media', (name, value) => headers.set(name, value));
 
     const bytes = await readMultipartFile(req, { field: 'file', maxBytes: MAX_IMAGE_BYTES });
     const media = await storeUpload({ em, storage: mediaStorage(), allowList: outboundAllowList() }, auth.account, bytes);
