@@ -18,6 +18,9 @@ import { runShutdownHooks } from './lifecycle';
 import { logLine } from './log';
 import { takeMediaRequest } from './http/media-node';
 
+// The service never phones home: Next's anonymous telemetry is off unless asked for.
+process.env.NEXT_TELEMETRY_DISABLED ??= '1';
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dev = process.argv.includes('--dev');
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
