@@ -22,6 +22,7 @@ export const REJECT = {
   paragraphBrackets: (limit: number) => `markdown: too many unmatched [ in one paragraph (more than ${limit})`,
   paragraphResources: (factor: number) =>
     `markdown: too many unclosed link destinations or titles ](… in one paragraph (they would scan more than ${factor}x its length)`,
+  paragraphLabels: (limit: number) => `markdown: too many [ ] labels or links in one paragraph (more than ${limit})`,
   paragraphCloseBrackets: (factor: number) =>
     `markdown: too many unmatched ] in one paragraph (they would scan more than ${factor}x its length)`,
   stackExhausted: 'markdown: nesting too deep (the converter ran out of stack)',

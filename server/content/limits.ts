@@ -9,6 +9,8 @@ export const MAX_NESTING = 100;
  * - 1000 emphasis delimiter runs: the emphasis resolver's quadratic share stays below its linear
  *   work up to this count (bench: `*a_ ` growth <= 2.5 while converted);
  * - 100 open `[` at once (as for nesting);
+ * - 2000 `[ ]` labels or links (each failed one costs a splice of the paragraph's events; the
+ *   cost stays linear-looking below ~10,000, so 2000 leaves a 5x margin);
  * - link resource attempts (`](`) may scan 10x the paragraph length plus 10,000 characters, and
  *   so may the look-backs of `]` (each back to the previous `[`): an ordinary link scans only its
  *   own destination and title, an ordinary `]` only its own label, together less than 1x.
@@ -16,6 +18,7 @@ export const MAX_NESTING = 100;
 export const PARAGRAPH_LIMITS = {
   delimiterRuns: 1000,
   openBrackets: MAX_NESTING,
+  labels: 2000,
   resourceScanFactor: 10,
   resourceScanSlack: 10_000,
 } as const;

@@ -12,7 +12,7 @@
  *
  * Counted per paragraph (paragraph-scan.ts: what micromark resolves in time (count) x (length)),
  * outside fenced code, `<pre>` and HTML blocks that start at column 0 (the service's own output):
- * - emphasis delimiter runs that can open or close, open `[` brackets, and the characters link
+ * - emphasis delimiter runs that can open or close, open `[` brackets, `[ ]` labels, and the characters link
  *   resource attempts (`](`) and `]` look-backs would scan (limits.ts PARAGRAPH_LIMITS).
  */
 import { ContentRejectedError, REJECT } from './errors';
@@ -194,6 +194,13 @@ function isPlainTableRow(source: string, start: number, end: number): boolean {
   return !/^(?:[>#<`~=]|[-*+_](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|[-*_][ \t]*[-*_][ \t]*[-*_])/.test(source.slice(start, Math.min(end, start + 16)));
 }
 
+/**
+ * A bullet list item with content (`- x`, `* x`, `+ x` after at most 3 spaces) always starts a
+ * new block, interrupting any paragraph (CommonMark "List items"), so it starts a new paragraph
+ * count: long link lists are many paragraphs to micromark, not one.
+ */
+const BULLET_ITEM = /^ {0,3}[-*+][ \t]+\S/;
+
 function isBlankLine(source: string, start: number, end: number): boolean {
   for (let i = start; i < end; i++) {
     const code = source.charCodeAt(i);
@@ -205,6 +212,7 @@ function isBlankLine(source: string, start: number, end: number): boolean {
 function paragraphRejection(problem: ParagraphProblem, limits: ParagraphLimits): string {
   if (problem === 'delimiterRuns') return REJECT.paragraphDelimiters(limits.delimiterRuns);
   if (problem === 'openBrackets') return REJECT.paragraphBrackets(limits.openBrackets);
+  if (problem === 'labels') return REJECT.paragraphLabels(limits.labels);
   if (problem === 'closeScan') return REJECT.paragraphCloseBrackets(limits.resourceScanFactor);
   return REJECT.paragraphResources(limits.resourceScanFactor);
 }
@@ -293,6 +301,7 @@ export function assertNestingWithinLimit(markdown: string, limit = MAX_NESTING, 
         }
         check(paragraph.close());
       } else {
+        if (paragraph.open && BULLET_ITEM.test(markdown.slice(start, Math.min(end, start + 16)))) check(paragraph.close());
         check(paragraph.line(markdown, start, counted));
         lineStart = start;
         lineEnd = counted;

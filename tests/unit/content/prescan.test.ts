@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { assertNestingWithinLimit } from '../../../server/content/prescan';
 import { ContentRejectedError } from '../../../server/content';
 import { html } from './render';
+import { articles, specSuites } from './corpus';
 
 const refuses = (markdown: string) => expect(() => assertNestingWithinLimit(markdown)).toThrow(ContentRejectedError);
 const accepts = (markdown: string) => expect(() => assertNestingWithinLimit(markdown)).not.toThrow();
@@ -73,5 +74,68 @@ describe('escaped delimiter runs and the round trip', () => {
   it('accepts the output of 300 escaped asterisks when it is sent back', () => {
     const first = html('\\*'.repeat(300) + ' and ' + '\\_'.repeat(300));
     expect(html(first)).toBe(first);
+  });
+});
+
+describe('per-paragraph limits (work micromark does in count x paragraph length)', () => {
+  const message = (markdown: string) => {
+    try {
+      assertNestingWithinLimit(markdown);
+      return undefined;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+  it('refuses more than 1000 emphasis delimiter runs in one paragraph, by name', () => {
+    expect(message('*a_ '.repeat(501))).toBe('markdown: too many * or _ emphasis delimiters in one paragraph (more than 1000)');
+    refuses('_a '.repeat(1001));
+    refuses('a_ '.repeat(1001));
+    refuses('*a* '.repeat(501));
+    refuses('*a_\n'.repeat(501)); // lines of one paragraph
+    accepts('_a '.repeat(1000));
+    accepts('*a_ '.repeat(400) + '\n\n' + '*a_ '.repeat(400)); // two paragraphs
+    accepts('snake_case_name '.repeat(2000)); // intraword _ neither opens nor closes
+    accepts('a * b '.repeat(2000)); // surrounded by spaces: neither
+  });
+  it('refuses more than 100 open [ in one paragraph, across lines', () => {
+    expect(message('[a\n'.repeat(101))).toBe('markdown: too many unmatched [ in one paragraph (more than 100)');
+    accepts('[a\n\n'.repeat(500));
+  });
+  it('refuses more than 2000 [ ] labels or links in one paragraph', () => {
+    expect(message('x [a] y '.repeat(2001))).toBe('markdown: too many [ ] labels or links in one paragraph (more than 2000)');
+    accepts('x [a] y '.repeat(2000));
+    accepts(Array.from({ length: 3000 }, (_, i) => `- [item ${i}](https://example.com/${i})`).join('\n')); // list items
+  });
+  it('refuses unclosed link resources and unmatched ] that would rescan the paragraph', () => {
+    expect(message('[ (]('.repeat(1000))).toMatch(/^markdown: too many unclosed link destinations or titles .* in one paragraph/);
+    refuses('[ (]('.repeat(1000) + ')x');
+    refuses('[a](b '.repeat(5000));
+    expect(message('a] '.repeat(1000))).toMatch(/^markdown: too many unmatched \] in one paragraph/);
+    accepts('[a](https://example.com/a "title") '.repeat(1500));
+    accepts('[ (](\n\n'.repeat(1000));
+  });
+  it('counts each GFM table cell on its own and skips column-0 HTML blocks', () => {
+    const row = `| ${'[a '.repeat(60)} | ${'*a_ '.repeat(300)} |`;
+    accepts(`| h | i |\n| - | - |\n${Array.from({ length: 20 }, () => row).join('\n')}`);
+    accepts('<div>\n' + '*a_ '.repeat(5000) + '\n</div>');
+    refuses('> <div>\n' + '*a_ '.repeat(5000)); // not at column 0: counted
+    refuses('text\n' + '| a | b |\n'.repeat(3) + '*a_ '.repeat(2000)); // not a table: no delimiter row
+  });
+  it('refuses nothing in the corpus articles, the spec examples, or their converted output', () => {
+    const docs = [...articles().map((a) => a.markdown), ...Object.values(specSuites()).flatMap((s) => s.map((e) => e.markdown))];
+    const refusedByParagraphRules: string[] = [];
+    for (const markdown of docs) {
+      const problem = message(markdown);
+      if (problem?.includes('in one paragraph')) refusedByParagraphRules.push(markdown.slice(0, 60));
+      if (problem) continue;
+      let output: string;
+      try {
+        output = html(markdown);
+      } catch {
+        continue;
+      }
+      expect(message(output)).toBeUndefined();
+    }
+    expect(refusedByParagraphRules).toEqual([]);
   });
 });
