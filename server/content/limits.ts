@@ -6,8 +6,11 @@ export const MAX_NESTING = 100;
  * bound). Each keeps the parser's per-paragraph work at (constant) x (paragraph length), and is
  * far above ordinary prose: over the 39 corpus articles and the CommonMark/GFM spec examples the
  * largest paragraph counts are well under a tenth of these (see tests/unit/content/prescan.test.ts).
- * - 1000 emphasis delimiter runs: the emphasis resolver's quadratic share stays below its linear
- *   work up to this count (bench: `*a_ ` growth <= 2.5 while converted);
+ * - 250 emphasis delimiter runs: each closer walks back over every earlier opener and compares
+ *   markers with `sliceSerialize` (about 1 µs a step), so a paragraph of `*a_ ` costs
+ *   (closers x openers); measured in-thread, 250 -> 500 runs of `*a_ ` grows 2.55x and
+ *   125 -> 250 runs 2.1x, so 250 keeps every convertible doubling under 2.5 (the corpus'
+ *   paragraphs have fewer than 100);
  * - 100 open `[` at once (as for nesting);
  * - 2000 `[ ]` labels or links (each failed one costs a splice of the paragraph's events; the
  *   cost stays linear-looking below ~10,000, so 2000 leaves a 5x margin);
@@ -16,7 +19,7 @@ export const MAX_NESTING = 100;
  *   own destination and title, an ordinary `]` only its own label, together less than 1x.
  */
 export const PARAGRAPH_LIMITS = {
-  delimiterRuns: 1000,
+  delimiterRuns: 250,
   openBrackets: MAX_NESTING,
   labels: 2000,
   resourceScanFactor: 10,
