@@ -42,7 +42,8 @@ function poolThreads(): number {
 
 function workerPath(): string {
   const file = process.env.CONTENT_WORKER_PATH ?? path.resolve(process.cwd(), 'dist/content-worker.mjs');
-  if (!existsSync(file)) {
+  // A runtime path outside the bundle: tell Turbopack not to trace the whole project for it.
+  if (!existsSync(/*turbopackIgnore: true*/ file)) {
     throw new Error(`content worker bundle not found at ${file}: run npm run build:worker`);
   }
   return file;
