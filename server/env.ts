@@ -19,6 +19,10 @@ const EnvSchema = z.object({
   S3_REGION: z.preprocess(emptyAsUndefined, z.string().default('us-east-1')),
   SESSION_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32).optional()),
   LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(['silent', 'info']).default('info')),
+  /** Markdown conversion threads; default: the cores less one, kept for the HTTP event loop. */
+  CONTENT_POOL_THREADS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(64).optional()),
+  /** The bundled conversion worker (`npm run build:worker`); default: dist/content-worker.mjs. */
+  CONTENT_WORKER_PATH: z.preprocess(emptyAsUndefined, z.string().optional()),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { dataDir: string };

@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import Piscina from 'piscina';
+import { env } from '../env';
 import { ContentRejectedError, REJECT } from './errors';
 import { timeBudgetMs } from './limits';
 import type { RenderInput, RenderOutput } from './types';
@@ -35,13 +36,12 @@ let pool: Piscina<RenderTask | RewriteTask, RenderResult | RewriteResult> | unde
  * CONTENT_POOL_THREADS overrides.
  */
 function poolThreads(): number {
-  const configured = Number(process.env.CONTENT_POOL_THREADS);
-  if (Number.isInteger(configured) && configured > 0) return configured;
+  if (env.CONTENT_POOL_THREADS) return env.CONTENT_POOL_THREADS;
   return Math.max(1, availableParallelism() - 1);
 }
 
 function workerPath(): string {
-  const file = process.env.CONTENT_WORKER_PATH ?? path.resolve(process.cwd(), 'dist/content-worker.mjs');
+  const file = env.CONTENT_WORKER_PATH ?? path.resolve(process.cwd(), 'dist/content-worker.mjs');
   // A runtime path outside the bundle: tell Turbopack not to trace the whole project for it.
   if (!existsSync(/*turbopackIgnore: true*/ file)) {
     throw new Error(`content worker bundle not found at ${file}: run npm run build:worker`);
