@@ -137,51 +137,56 @@ export async function createPost(ctx: WriteContext, input: Required<Pick<PostWri
   const { html, outcome } = await prepareBody(ctx, input.markdown, input.title, input.cover_url ?? undefined);
   const cover = await resolveCover(ctx, input, outcome);
 
-  try {
-    const post = await ctx.em.transactional(async (tx) => {
-      const slug = input.slug ?? (await freeDerivedSlug(tx, ctx.accountId, slugFromText(input.title)));
-      const tags = await findOrCreateTags(tx, tagNames);
-      const now = new Date();
-      const post = tx.create(PostEntity, {
-        id: randomUUID(),
-        accountId: ctx.accountId,
-        publicId: newPublicId(),
-        slug,
-        title: input.title,
-        subtitle: input.subtitle ?? null,
-        markdown: input.markdown,
-        html,
-        tags: tags.map((t) => ({ slug: t.slug, name: t.name })),
-        coverAssetId: cover?.assetId ?? null,
-        coverUrl: cover?.url ?? null,
-        coverWidth: cover?.width ?? null,
-        coverHeight: cover?.height ?? null,
-        status: 'draft',
-        hasUnpublishedChanges: false,
-        publishedAt: null,
-        publishedVersion: null,
-        submittedVersion: null,
-        moderationNote: null,
-        likeCount: 0,
-        commentCount: 0,
-        saveCount: 0,
-        popularity: 0,
-        impressionCount: 0,
-        openCount: 0,
-        readCount: 0,
-        completeCount: 0,
-        createdAt: now,
-        updatedAt: now,
-        deletedAt: null,
+  // A derived slug is picked inside the transaction; two concurrent writes with the same title
+  // can still pick the same one, so the loser picks again rather than answering 409.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const post = await ctx.em.transactional(async (tx) => {
+        const slug = input.slug ?? (await freeDerivedSlug(tx, ctx.accountId, slugFromText(input.title)));
+        const tags = await findOrCreateTags(tx, tagNames);
+        const now = new Date();
+        const post = tx.create(PostEntity, {
+          id: randomUUID(),
+          accountId: ctx.accountId,
+          publicId: newPublicId(),
+          slug,
+          title: input.title,
+          subtitle: input.subtitle ?? null,
+          markdown: input.markdown,
+          html,
+          tags: tags.map((t) => ({ slug: t.slug, name: t.name })),
+          coverAssetId: cover?.assetId ?? null,
+          coverUrl: cover?.url ?? null,
+          coverWidth: cover?.width ?? null,
+          coverHeight: cover?.height ?? null,
+          status: 'draft',
+          hasUnpublishedChanges: false,
+          publishedAt: null,
+          publishedVersion: null,
+          submittedVersion: null,
+          moderationNote: null,
+          likeCount: 0,
+          commentCount: 0,
+          saveCount: 0,
+          popularity: 0,
+          impressionCount: 0,
+          openCount: 0,
+          readCount: 0,
+          completeCount: 0,
+          createdAt: now,
+          updatedAt: now,
+          deletedAt: null,
+        });
+        await tx.flush();
+        await replacePostTags(tx, post.id, tags);
+        return post;
       });
-      await tx.flush();
-      await replacePostTags(tx, post.id, tags);
-      return post;
-    });
-    return toAuthorPost(post, { rehostFailed: outcome.failed, warnings: outcome.warnings });
-  } catch (err) {
-    if (isUniqueViolation(err, 'posts_author_slug_live')) throw conflict(`slug: "${input.slug}" is already used by one of your articles`);
-    throw err;
+      return toAuthorPost(post, { rehostFailed: outcome.failed, warnings: outcome.warnings });
+    } catch (err) {
+      if (!isUniqueViolation(err, 'posts_author_slug_live')) throw err;
+      if (input.slug !== undefined) throw conflict(`slug: "${input.slug}" is already used by one of your articles`);
+      if (attempt >= 5) throw conflict('slug: could not derive a free slug from the title; send one');
+    }
   }
 }
 

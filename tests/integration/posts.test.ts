@@ -53,6 +53,10 @@ describe('POST /posts', () => {
     const dup = await api('POST', '/posts', { token, json: { title: 'y', markdown: 'z', slug: 'my-slug' } });
     expect(dup.status).toBe(409);
     expect(dup.body).toEqual({ error: expect.stringContaining('slug') });
+    // Concurrent writes with one title still get distinct derived slugs, never a 409.
+    const burst = await Promise.all(Array.from({ length: 8 }, () => api('POST', '/posts', { token, json: { title: 'Same title', markdown: 'x' } })));
+    expect(burst.map((r) => r.status)).toEqual(Array(8).fill(201));
+    expect(new Set(burst.map((r) => r.body.slug)).size).toBe(8);
     // Free across authors.
     const other = await newAccount();
     expect((await createPost(other.token, { title: 'x', slug: 'my-slug' })).slug).toBe('my-slug');
