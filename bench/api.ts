@@ -12,7 +12,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../db/embedded-postgres';
-import { cli, startService, tempDataDir } from '../tests/support/service';
+import { cli, removeDataDir, startService, tempDataDir } from '../tests/support/service';
 import { formatRow, HEADER, runLoad } from './load';
 
 const { values } = parseArgs({
@@ -118,6 +118,7 @@ async function main() {
     await client.end();
     await service.stop();
     await db.stop();
+    removeDataDir(dataDir);
   }
 }
 

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { startEmbeddedPostgres } from '../db/embedded-postgres';
-import { cli, startService, tempDataDir } from '../tests/support/service';
+import { cli, removeDataDir, startService, tempDataDir } from '../tests/support/service';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
 const RUNS = Number(values.runs);
@@ -121,6 +121,7 @@ async function main() {
   } finally {
     await service.stop();
     await db.stop();
+    removeDataDir(dataDir);
   }
 }
 

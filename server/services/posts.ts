@@ -118,6 +118,12 @@ function isUniqueViolation(err: unknown, constraint: string): boolean {
   return e?.code === '23505' && (e.constraint === constraint || (e.message ?? '').includes(constraint));
 }
 
+/** Serialises derivations of one base slug per author until the transaction ends. */
+async function lockedDerivedSlug(tx: EntityManager, accountId: string, base: string): Promise<string> {
+  await sql(tx, 'SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`derived-slug:${accountId}:${base}`]);
+  return freeDerivedSlug(tx, accountId, base);
+}
+
 /** A derived slug avoids the author's live slugs by a numeric suffix; a requested one gives 409. */
 async function freeDerivedSlug(em: EntityManager, accountId: string, base: string): Promise<string> {
   const rows = await sql<{ slug: string }[]>(
@@ -137,12 +143,13 @@ export async function createPost(ctx: WriteContext, input: Required<Pick<PostWri
   const { html, outcome } = await prepareBody(ctx, input.markdown, input.title, input.cover_url ?? undefined);
   const cover = await resolveCover(ctx, input, outcome);
 
-  // A derived slug is picked inside the transaction; two concurrent writes with the same title
-  // can still pick the same one, so the loser picks again rather than answering 409.
+  // A derived slug is picked inside the transaction under a per-author, per-base-slug advisory
+  // lock, so concurrent writes with one title take -2, -3… in turn instead of colliding. A
+  // collision with a concurrent PATCH that sets the same slug explicitly is retried.
   for (let attempt = 1; ; attempt++) {
     try {
       const post = await ctx.em.transactional(async (tx) => {
-        const slug = input.slug ?? (await freeDerivedSlug(tx, ctx.accountId, slugFromText(input.title)));
+        const slug = input.slug ?? (await lockedDerivedSlug(tx, ctx.accountId, slugFromText(input.title)));
         const tags = await findOrCreateTags(tx, tagNames);
         const now = new Date();
         const post = tx.create(PostEntity, {
@@ -185,7 +192,7 @@ export async function createPost(ctx: WriteContext, input: Required<Pick<PostWri
     } catch (err) {
       if (!isUniqueViolation(err, 'posts_author_slug_live')) throw err;
       if (input.slug !== undefined) throw conflict(`slug: "${input.slug}" is already used by one of your articles`);
-      if (attempt >= 5) throw conflict('slug: could not derive a free slug from the title; send one');
+      if (attempt >= 3) throw conflict('slug: could not derive a free slug from the title; send one');
     }
   }
 }

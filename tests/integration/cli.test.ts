@@ -1,10 +1,12 @@
-import { describe, expect, it } from 'vitest';
-import { cli, tempDataDir } from '../support/service';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { cli, removeDataDir, tempDataDir } from '../support/service';
 
 /** CONTRACT.md: the CLI works whether the server runs or not (here: it does not). */
 describe('operator CLI without a running server', () => {
   it('starts the embedded cluster itself, prints one JSON line, and stops it again', async () => {
-    const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: tempDataDir('publishing-cli-'), DATABASE_URL: undefined };
+    const dataDir = tempDataDir('publishing-cli-');
+    onTestFinished(() => removeDataDir(dataDir));
+    const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: undefined };
     const created = await cli(env, ['account', 'create', 'offline-author', '--moderated', '--limit', 'media_per_min=3']);
     expect(created.code, created.stderr).toBe(0);
     expect(created.stdout.trim().split('\n')).toHaveLength(1);

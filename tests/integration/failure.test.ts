@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres } from '../../db/embedded-postgres';
-import { cli, startService, tempDataDir, type RunningService } from '../support/service';
+import { cli, removeDataDir, startService, tempDataDir, type RunningService } from '../support/service';
 
 /**
  * Issue 2 "Failure": PostgreSQL stopped under a running service → 503 within seconds, and
@@ -22,6 +22,7 @@ describe('database outage', () => {
   afterAll(async () => {
     await service?.stop();
     await pg?.stop();
+    removeDataDir(dataDir);
   });
 
   const me = () =>

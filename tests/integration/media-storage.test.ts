@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newAccount } from '../support/api';
-import { tempDataDir } from '../support/service';
+import { removeDataDir, tempDataDir } from '../support/service';
 import { animated, countMediaRows, mediaForm, solidPng, startExtraService, startFileServer, type ExtraService, type FileServer } from './media-helpers';
 
 let files: FileServer;
@@ -103,7 +103,10 @@ describe('unwritable storage (503 path)', () => {
     writeFileSync(join(dataDir, 'media'), 'not a directory');
     instance = await startExtraService({ DATA_DIR: dataDir });
   });
-  afterAll(() => instance?.stop());
+  afterAll(async () => {
+    await instance?.stop();
+    removeDataDir(dataDir);
+  });
 
   it('POST /media answers 503 service_unavailable and leaves no media row and no daily charge', async () => {
     const { id, token } = await newAccount();

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres } from '../../db/embedded-postgres';
 import { api, baseUrl, createPost, newAccount } from '../support/api';
 import { buildChecker, checkAgainst, checkResponse, ConformanceError, DOCUMENT_PATH } from '../support/conformance';
-import { cli, startService, tempDataDir, type RunningService } from '../support/service';
+import { cli, removeDataDir, startService, tempDataDir, type RunningService } from '../support/service';
 
 /**
  * Issue 5: the served OpenAPI document is exact (checked here against SPEC, written out by
@@ -298,6 +298,7 @@ describe('contract sweep: 503 on every route while PostgreSQL is down', () => {
   afterAll(async () => {
     await service?.stop();
     await pg?.stop();
+    removeDataDir(dataDir);
   });
 
   it('answers 503 service_unavailable in the documented shape on every route', async () => {

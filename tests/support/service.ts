@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -22,7 +22,13 @@ export function tempDataDir(prefix = 'publishing-test-'): string {
   return mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
+/** Removes a temporary DATA_DIR (its cluster must be stopped first); tests leave nothing behind. */
+export function removeDataDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
 export async function startService(extraEnv: Record<string, string | undefined> = {}, timeoutMs = 120_000): Promise<RunningService> {
+  const ownsDataDir = !extraEnv.DATA_DIR;
   const dataDir = (extraEnv.DATA_DIR as string | undefined) ?? tempDataDir();
   const env: Record<string, string | undefined> = {
     ...process.env,
@@ -63,12 +69,16 @@ export async function startService(extraEnv: Record<string, string | undefined> 
     env,
     process: child,
     logs,
-    stop: (signal = 'SIGTERM') =>
-      new Promise((resolve) => {
+    stop: async (signal = 'SIGTERM') => {
+      const code = await new Promise<number | null>((resolve) => {
         if (child.exitCode !== null) return resolve(child.exitCode);
-        child.once('exit', (code) => resolve(code));
+        child.once('exit', (c) => resolve(c));
         child.kill(signal);
-      }),
+      });
+      // A data dir made here holds this instance's own cluster, stopped by now.
+      if (ownsDataDir) removeDataDir(dataDir);
+      return code;
+    },
   };
 }
 
