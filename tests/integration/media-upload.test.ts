@@ -3,27 +3,17 @@
  * manifest flags call for, the Media object is exactly SPEC's, the daily usage grows by the
  * stored bytes, and the multipart edge cases all get a plain 400.
  */
-import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
+import { manifest, readImage, type ManifestEntry } from '../support/image-corpus';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_IMAGE_PIXELS } from '../../server/media/image';
 import { api, baseUrl, newAccount } from '../support/api';
 import { MEDIA_KEYS, mediaForm, solidPng, UUID_RE } from './media-helpers';
 
-const IMAGES = new URL('../../../shared/corpus/images/', import.meta.url);
 const ACCEPTED = new Set(['jpeg', 'png', 'webp', 'avif', 'gif']);
 const MIME: Record<string, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', avif: 'image/avif', gif: 'image/gif' };
 
-interface ManifestEntry {
-  file: string;
-  format: string;
-  animated: boolean;
-  valid: boolean | null;
-  width: number | null;
-  height: number | null;
-}
-const manifest: { files: ManifestEntry[] } = JSON.parse(readFileSync(new URL('manifest.json', IMAGES), 'utf8'));
-const read = (file: string) => readFileSync(new URL(file, IMAGES));
+const read = readImage;
 
 /** Same reading of the flags as the unit test: accepted + valid + static (+ under the pixel cap) is stored. */
 function expected(entry: ManifestEntry): 200 | 400 | 422 {

@@ -1,23 +1,13 @@
-import { readFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
+import { manifest, readImage, type ManifestEntry } from '../../support/image-corpus';
 import { describe, expect, it } from 'vitest';
 import { ImageError, inspectAndNormalizeImage, MAX_IMAGE_PIXELS } from '../../../server/media/image';
 import { pngFrameCount } from '../../../server/media/image/containers';
 
-const IMAGES = new URL('../../../../shared/corpus/images/', import.meta.url);
 const ACCEPTED = new Set(['jpeg', 'png', 'webp', 'avif', 'gif']);
 
-interface ManifestEntry {
-  file: string;
-  format: string;
-  animated: boolean;
-  valid: boolean | null;
-  width: number | null;
-  height: number | null;
-}
-const manifest: { files: ManifestEntry[] } = JSON.parse(readFileSync(new URL('manifest.json', IMAGES), 'utf8'));
-const read = (file: string) => readFileSync(new URL(file, IMAGES));
+const read = readImage;
 
 async function outcome(buffer: Buffer) {
   try {
