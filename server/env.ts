@@ -2,7 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 
 /**
- * The process environment, validated once (CONTRACT.md "Environment").
+ * The process environment, validated once (the README's table lists every variable).
  * Everything else imports `env` from here instead of reading process.env,
  * so a typo or a bad value fails at start with a readable message.
  */
@@ -10,6 +10,10 @@ const emptyAsUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === 
 
 const EnvSchema = z.object({
   PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
+  /** Bind address: every interface by default; `127.0.0.1` keeps the service on this machine. */
+  HOST: z.preprocess(emptyAsUndefined, z.string().default('0.0.0.0')),
+  /** When set, GET /api/metrics requires `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(16).optional()),
   DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./.data')),
   DATABASE_URL: z.preprocess(emptyAsUndefined, z.string().url().optional()),
   ALLOWED_PRIVATE_ADDRESSES: z.preprocess(emptyAsUndefined, z.string().default('')),
@@ -21,7 +25,7 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(['silent', 'info']).default('info')),
   /** Markdown conversion threads; default: the cores less one, kept for the HTTP event loop. */
   CONTENT_POOL_THREADS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(64).optional()),
-  /** The bundled conversion worker (`npm run build:worker`); default: dist/content-worker.mjs. */
+  /** The bundled conversion worker (`npm run build:server`); default: dist/content-worker.mjs. */
   CONTENT_WORKER_PATH: z.preprocess(emptyAsUndefined, z.string().optional()),
 });
 

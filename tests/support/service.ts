@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 /**
- * Starts the real service (`server/launcher.ts`, the code `npm start` runs) as a child process
+ * Starts the real service (`dist/launcher.mjs`, what `npm start` runs) as a child process
  * and waits for its "serving" log line. Needs a prior `npm run build`.
  */
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -33,12 +33,13 @@ export async function startService(extraEnv: Record<string, string | undefined> 
   const env: Record<string, string | undefined> = {
     ...process.env,
     PORT: '0',
+    HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     ALLOWED_PRIVATE_ADDRESSES: '127.0.0.0/8',
     ...extraEnv,
     NODE_ENV: 'production',
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/launcher.ts')], {
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist/launcher.mjs')], {
     cwd: ROOT,
     env: env as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -85,7 +86,7 @@ export async function startService(extraEnv: Record<string, string | undefined> 
 /** Runs the operator CLI as operators do; resolves with the parsed JSON line. */
 export function cli(env: Record<string, string | undefined>, args: string[]): Promise<{ code: number; json: unknown; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/cli/main.ts'), ...args], {
+    const child = spawn(process.execPath, [path.join(ROOT, 'dist/cli.mjs'), ...args], {
       cwd: ROOT,
       env: env as NodeJS.ProcessEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
