@@ -6,10 +6,9 @@ import { onShutdown } from '../server/lifecycle';
 import { sweepOldWindows } from '../server/services/limits';
 
 /**
- * One ORM per process, kept on globalThis because Next's dev server re-evaluates modules.
  * Pool timeouts are short on purpose: when PostgreSQL is down a request must get a
- * 503 within seconds, not hang (issue 2 "Failure"); new connections are opened on
- * demand, so the service recovers by itself when the database returns.
+ * 503 within seconds, not hang; new connections are opened on demand, so the service
+ * recovers by itself when the database returns.
  */
 export function ormOptions(clientUrl: string): Options {
   return {
@@ -25,30 +24,38 @@ export function ormOptions(clientUrl: string): Options {
   };
 }
 
-const globalForOrm = globalThis as unknown as { __publishingOrm?: Promise<MikroORM> };
+/**
+ * One ORM per copy of the entity definitions. The launcher's code and the code Next loads for
+ * the console are separate module instances, each with its own entity objects, so each gets
+ * an ORM that knows its own; keyed on globalThis so that Next's dev server, which evaluates
+ * modules again, does not open a pool per evaluation.
+ */
+const holder = globalThis as unknown as { __publishingOrms?: WeakMap<object, Promise<MikroORM>> };
+const orms = (holder.__publishingOrms ??= new WeakMap());
 
 export function getOrm(): Promise<MikroORM> {
-  if (!globalForOrm.__publishingOrm) {
-    const url = process.env.DATABASE_URL;
-    if (!url) throw new Error('DATABASE_URL is not set: start the service with `npm start`, which provides the database');
-    globalForOrm.__publishingOrm = MikroORM.init(ormOptions(url)).then(
-      (orm) => {
-        // Minute windows are useless after their minute: one sweep per process keeps the table small.
-        const sweep = setInterval(() => sweepOldWindows(orm.em.fork() as never).catch(() => {}), 5 * 60_000);
-        sweep.unref();
-        onShutdown(async () => {
-          clearInterval(sweep);
-          await orm.close(true);
-        });
-        return orm;
-      },
-      (err) => {
-        globalForOrm.__publishingOrm = undefined; // retry on the next request once the database is back
-        throw err;
-      },
-    );
-  }
-  return globalForOrm.__publishingOrm;
+  const existing = orms.get(allEntities);
+  if (existing) return existing;
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error('DATABASE_URL is not set: start the service with `npm start`, which provides the database');
+  const orm = MikroORM.init(ormOptions(url)).then(
+    (ready) => {
+      // Minute windows are useless after their minute: one sweep per process keeps the table small.
+      const sweep = setInterval(() => sweepOldWindows(ready.em.fork() as never).catch(() => {}), 5 * 60_000);
+      sweep.unref();
+      onShutdown(async () => {
+        clearInterval(sweep);
+        await ready.close(true);
+      });
+      return ready;
+    },
+    (err) => {
+      orms.delete(allEntities); // retry on the next request once the database is back
+      throw err;
+    },
+  );
+  orms.set(allEntities, orm);
+  return orm;
 }
 
 /** Applies pending migrations; returns the names applied (the launcher logs them). */

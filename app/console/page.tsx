@@ -5,7 +5,8 @@ import { consoleEm, currentSession, hasStaleSessionCookie } from '@/server/conso
 import { spend } from '@/server/console/limits';
 import { describeProblem } from '@/server/console/problems';
 import { countByStatus } from '@/server/console/queries';
-import { listPosts } from '@/server/services/posts';
+import { readPostPage } from '@/server/services/post-reads';
+import { statements } from '@/db/statements';
 import type { AuthorPostJson } from '@/server/services/post-view';
 import { SignInForm } from './sign-in-form';
 import { ChangesMarker, StatusBadge } from './components/status-badge';
@@ -39,7 +40,7 @@ export default async function ConsoleHome({ searchParams }: { searchParams: Sear
   let counts: Record<PostStatus, number>;
   try {
     await spend(em, session.auth, 'read');
-    page = await listPosts(em, session.auth.account.id, { status, cursor, limit: 20 });
+    page = await readPostPage(statements(), session.auth.account.id, { status, cursor, limit: 20 });
     counts = await countByStatus(em, session.auth.account.id);
   } catch (err) {
     return <Problem title="Articles" message={describeProblem(err)} />;

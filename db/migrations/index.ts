@@ -1,6 +1,8 @@
 import { Migration20261122000000_initial } from './Migration20261122000000_initial';
+import { Migration20261123000000_unlogged_rate_windows } from './Migration20261123000000_unlogged_rate_windows';
 
-/** Explicit list: glob discovery does not survive bundling (NOTES.md (b)). Append new ones. */
+/** Explicit list: the server is bundled, and file discovery cannot see into a bundle. Append new ones. */
 export const migrationsList = [
   { name: 'Migration20261122000000_initial', class: Migration20261122000000_initial },
+  { name: 'Migration20261123000000_unlogged_rate_windows', class: Migration20261123000000_unlogged_rate_windows },
 ];

@@ -1,26 +1,63 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { getOrm } from '../../db/orm';
-import { unauthorized } from '../errors';
-import { authenticateSecret, type Authenticated } from '../services/tokens';
+import { statements } from '../../db/statements';
+import { rateLimited, unauthorized } from '../errors';
+import { rateLimitRefusals } from '../metrics';
+import { authenticate, authenticateAndCharge, charge } from '../services/access';
+import { rateLimitHeaders, type RateClass } from '../services/limits';
+import type { Authenticated } from '../services/tokens';
+
+/** Request headers by lower-case name (a fetch `Headers` fits, and so does a thin view of Node's). */
+export interface RequestHeaders {
+  get(name: string): string | null;
+}
 
 /** SPEC "Authentication": only `Authorization: Bearer dp_live_…`; everything else is 401. */
-export function bearerSecret(headers: Headers): string | null {
+export function bearerSecret(headers: RequestHeaders): string {
   const header = headers.get('authorization');
-  if (!header) return null;
+  if (!header) throw unauthorized('Authorization: send "Bearer <API token>"');
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
-  return match ? match[1]! : null;
+  if (!match) throw unauthorized('Authorization: send "Bearer <API token>"');
+  if (!match[1]!.startsWith('dp_live_')) throw unauthorized('Authorization: only dp_live_ API tokens are accepted');
+  return match[1]!;
+}
+
+const unknownToken = () => unauthorized('Authorization: the token is unknown or revoked');
+
+/**
+ * The caller's account, before anything else of the request is read: used for requests with
+ * a body, so a missing or dead token is answered 401 without receiving megabytes first.
+ */
+export async function identify(headers: RequestHeaders): Promise<Authenticated> {
+  const auth = await authenticate(statements(), bearerSecret(headers));
+  if (!auth) throw unknownToken();
+  return auth;
 }
 
 /**
- * The caller's account from the request headers, with a request-scoped EntityManager.
- * Shared by the tRPC procedures and the multipart upload handler so both refuse alike.
+ * Admits one request of rate class `cls` (SPEC "Authentication" and "Limits"): the token's
+ * account plus one unit of its minute window, in one round trip unless `identified` already
+ * holds the account. Writes the RateLimit-* headers (and Retry-After when refused); throws
+ * 401 for a bad token and 429 rate_limited when the window is used up.
+ * Shared by the tRPC procedures and the multipart upload, so both refuse alike.
  */
-export async function authenticateRequest(headers: Headers): Promise<{ em: EntityManager; auth: Authenticated }> {
-  const secret = bearerSecret(headers);
-  if (!secret) throw unauthorized('Authorization: send "Bearer <API token>"');
-  if (!secret.startsWith('dp_live_')) throw unauthorized('Authorization: only dp_live_ API tokens are accepted');
-  const em = (await getOrm()).em.fork() as unknown as EntityManager;
-  const auth = await authenticateSecret(em, secret);
-  if (!auth) throw unauthorized('Authorization: the token is unknown or revoked');
-  return { em, auth };
+export async function admit(
+  headers: RequestHeaders,
+  cls: RateClass,
+  setHeader: (name: string, value: string) => void,
+  identified?: Authenticated,
+): Promise<Authenticated> {
+  const db = statements();
+  let auth: Authenticated;
+  let window;
+  if (identified) {
+    auth = identified;
+    window = await charge(db, identified.account, cls);
+  } else {
+    const access = await authenticateAndCharge(db, bearerSecret(headers), cls);
+    if (!access) throw unknownToken();
+    ({ auth, window } = access);
+  }
+  for (const [name, value] of Object.entries(rateLimitHeaders(window, !window.allowed))) setHeader(name, value);
+  if (!window.allowed) rateLimitRefusals.inc({ class: cls });
+  if (!window.allowed) throw rateLimited(`${cls} limit of ${window.limit} requests per minute reached; retry after ${window.retryAfter} s`);
+  return auth;
 }

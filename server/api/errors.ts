@@ -11,9 +11,10 @@ import { isDatabaseUnavailable } from '../db-errors';
 export function toApiError(error: unknown): ApiError {
   const cause = error instanceof TRPCError ? (error.cause ?? error) : error;
   if (cause instanceof ApiError) return cause;
-  if (cause instanceof ZodError || (cause instanceof Error && cause.name === 'ZodError')) {
-    return new ApiError(400, describeZodError(cause as ZodError));
-  }
+  // Input validation is the caller's 400; a response that fails its own schema (tRPC's
+  // "Output validation failed", an INTERNAL_SERVER_ERROR) is our bug and stays a 500.
+  const isZod = cause instanceof ZodError || (cause instanceof Error && cause.name === 'ZodError');
+  if (isZod && error instanceof TRPCError && error.code === 'BAD_REQUEST') return new ApiError(400, describeZodError(cause as ZodError));
   if (isDatabaseUnavailable(cause)) return new ApiError(503, 'Database temporarily unavailable; retry shortly', 'service_unavailable');
   if (cause instanceof Error && cause.name === 'StorageUnavailableError') return new ApiError(503, 'Media storage temporarily unavailable; retry shortly', 'service_unavailable');
   if (error instanceof TRPCError) {
@@ -35,7 +36,7 @@ export function toApiError(error: unknown): ApiError {
   return new ApiError(500, 'Internal server error');
 }
 
-/** "title: must not be empty" — 400 has no code, so the message names the field (NOTES.md). */
+/** "title: must not be empty": a 400 carries no code, so the message must name the field. */
 export function describeZodError(err: ZodError): string {
   const issues = err.issues.slice(0, 3).map((issue) => {
     const field = issue.path.length > 0 ? issue.path.join('.') : 'body';

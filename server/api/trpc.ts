@@ -1,18 +1,18 @@
 /**
  * tRPC setup for the REST surface (create-t3-app style, one file):
- * 1. the context every procedure sees,
- * 2. the error formatter that stashes the SPEC error body for the REST adapter,
- * 3. the procedure builders: `authorProcedure` (Bearer dp_live_ token → account) and
- *    `rated(class)` (per-account minute windows, RateLimit-* headers).
+ * 1. the context every procedure sees (the HTTP layer creates it: server/http/rest-api.ts),
+ * 2. the error formatter (kept minimal: the REST mount writes SPEC error bodies itself),
+ * 3. the procedure builder `rated(class)`: Bearer dp_live_ token → account, plus one unit of
+ *    the account's minute window for the class (RateLimit-* headers, 429).
  */
 import { initTRPC } from '@trpc/server';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OpenApiMeta } from 'trpc-to-openapi';
+import { getOrm } from '../../db/orm';
+import { statements, type StatementRunner } from '../../db/statements';
 import type { RateClass } from '../services/limits';
 import type { Authenticated } from '../services/tokens';
-import { authenticateRequest } from './authenticate';
-import { chargeRateClass } from './rate-class';
-import { toApiError } from './errors';
+import { admit, type RequestHeaders } from './authenticate';
 
 // 1. Context -----------------------------------------------------------------------------
 
@@ -21,44 +21,35 @@ export interface ResponseHeaderSink {
 }
 
 export interface ApiContext {
-  /** Request headers (fetch Headers); the body has already been read by the adapter. */
-  headers: Headers;
-  /** Headers written here reach the response, errors included (trpc-to-openapi fetch shim). */
+  /** Request headers; the body, if any, has already been read and parsed. */
+  headers: RequestHeaders;
+  /** Headers written here reach the response, errors included. */
   res: ResponseHeaderSink;
+  /** The caller, when the HTTP layer had to identify them before reading the body. */
+  identified?: Authenticated;
 }
 
-export function createApiContext(opts: { req: { headers: Headers }; res: ResponseHeaderSink }): ApiContext {
-  return { headers: opts.req.headers, res: opts.res };
-}
+// 2. Init ----------------------------------------------------------------------------------
 
-// 2. Init and error shape -------------------------------------------------------------------
-
-const t = initTRPC
-  .context<ApiContext>()
-  .meta<OpenApiMeta>()
-  .create({
-    errorFormatter({ shape, error }) {
-      const api = toApiError(error);
-      return { ...shape, data: { ...shape.data, api: { status: api.status, body: api.toBody() } } };
-    },
-  });
+const t = initTRPC.context<ApiContext>().meta<OpenApiMeta>().create();
 
 export const router = t.router;
-export const publicProcedure = t.procedure;
 
 // 3. Procedures ------------------------------------------------------------------------------
 
-export const authorProcedure = t.procedure.use(async ({ ctx, next }) => {
-  const { em, auth } = await authenticateRequest(ctx.headers);
-  return next({ ctx: { ...ctx, em, auth } });
-});
+export type AuthorContext = ApiContext & {
+  auth: Authenticated;
+  /** Prepared statements for reads (db/statements.ts). */
+  db: StatementRunner;
+  /** A request-scoped EntityManager for writes. */
+  em: EntityManager;
+};
 
-export type AuthorContext = ApiContext & { em: EntityManager; auth: Authenticated };
-
-/** Consumes one unit of the account's minute window for `cls` (SPEC "Limits"). */
+/** An author's procedure of rate class `cls` (SPEC "Authentication", "Limits"). */
 export function rated(cls: RateClass) {
-  return authorProcedure.use(async ({ ctx, next }) => {
-    await chargeRateClass(ctx.em, ctx.auth.account, cls, (name, value) => ctx.res.setHeader(name, value));
-    return next();
+  return t.procedure.use(async ({ ctx, next }) => {
+    const auth = await admit(ctx.headers, cls, (name, value) => ctx.res.setHeader(name, value), ctx.identified);
+    const em = (await getOrm()).em.fork() as unknown as EntityManager;
+    return next({ ctx: { ...ctx, auth, db: statements(), em } });
   });
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from '../../db/sql';
+import { statement, type StatementRunner } from '../../db/statements';
 import type { Authenticated } from './tokens';
 
 /**
@@ -85,13 +86,18 @@ export function rateLimitHeaders(state: WindowState, withRetryAfter: boolean): R
   return headers;
 }
 
-/** Bytes used by the account since the start of the current UTC day. */
+const MEDIA_BYTES_TODAY_SQL = `SELECT bytes FROM media_usage WHERE account_id = $1 AND day = (now() AT TIME ZONE 'UTC')::date`;
+const MEDIA_BYTES_TODAY = statement('media_bytes_today', MEDIA_BYTES_TODAY_SQL);
+
+/** Bytes used by the account since the start of the current UTC day (inside `em`'s transaction if any). */
 export async function dailyMediaBytesUsed(em: EntityManager, accountId: string): Promise<number> {
-  const rows = await sql<{ bytes: string }[]>(
-    em,
-    `SELECT bytes FROM media_usage WHERE account_id = ? AND day = (now() AT TIME ZONE 'UTC')::date`,
-    [accountId],
-  );
+  const rows = await sql<{ bytes: string }[]>(em, MEDIA_BYTES_TODAY_SQL.replace('$1', '?'), [accountId]);
+  return rows[0] ? Number(rows[0].bytes) : 0;
+}
+
+/** The same figure through a prepared statement, for GET /me. */
+export async function readDailyMediaBytesUsed(db: StatementRunner, accountId: string): Promise<number> {
+  const rows = await db.run<{ bytes: string }>(MEDIA_BYTES_TODAY, [accountId]);
   return rows[0] ? Number(rows[0].bytes) : 0;
 }
 

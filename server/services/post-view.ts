@@ -1,4 +1,5 @@
 import type { Post } from '../../db/entities';
+import { isoTimestamp } from '../../db/statements';
 
 /** AuthorPost as SPEC "Resources and their fields" lists it, in that order. */
 export interface AuthorPostJson {
@@ -39,6 +40,72 @@ export interface ViewExtras {
   html?: string;
   rehostFailed?: string[];
   warnings?: string[];
+}
+
+/** The `posts` columns an AuthorPost is made of, as the read statements return them. */
+export const AUTHOR_POST_COLUMNS =
+  'id, public_id, slug, title, subtitle, tags, cover_asset_id, cover_url, cover_width, cover_height, status, ' +
+  'has_unpublished_changes, published_at, created_at, updated_at, like_count, comment_count, save_count, popularity, ' +
+  'impression_count, open_count, read_count, complete_count';
+
+/** One row of AUTHOR_POST_COLUMNS; timestamps are PostgreSQL's text (see isoTimestamp). */
+export interface AuthorPostRow {
+  id: string;
+  public_id: string;
+  slug: string;
+  title: string;
+  subtitle: string | null;
+  tags: { slug: string; name: string }[];
+  cover_asset_id: string | null;
+  cover_url: string | null;
+  cover_width: number | null;
+  cover_height: number | null;
+  status: Post['status'];
+  has_unpublished_changes: boolean;
+  published_at: string | null;
+  created_at: string;
+  updated_at: string;
+  like_count: number;
+  comment_count: number;
+  save_count: number;
+  popularity: number;
+  impression_count: number;
+  open_count: number;
+  read_count: number;
+  complete_count: number;
+}
+
+/**
+ * A read row straight to JSON, with the same rules as `toAuthorPost` (no entity, no Date):
+ * the hot read routes skip the ORM's hydration.
+ */
+export function authorPostFromRow(row: AuthorPostRow): AuthorPostJson {
+  return {
+    id: row.id,
+    public_id: row.public_id,
+    canonical_path: canonicalPath(row.slug, row.public_id),
+    title: row.title,
+    subtitle: row.subtitle,
+    slug: row.slug,
+    status: row.status,
+    tags: row.tags,
+    cover_asset_id: row.cover_asset_id,
+    cover_url: row.cover_url,
+    cover_width: row.cover_width,
+    cover_height: row.cover_height,
+    published_at: row.status === 'published' && row.published_at ? isoTimestamp(row.published_at) : null,
+    created_at: isoTimestamp(row.created_at),
+    updated_at: isoTimestamp(row.updated_at),
+    has_unpublished_changes: row.has_unpublished_changes,
+    like_count: row.like_count,
+    comment_count: row.comment_count,
+    save_count: row.save_count,
+    popularity: row.popularity,
+    impression_count: row.impression_count,
+    open_count: row.open_count,
+    read_count: row.read_count,
+    complete_count: row.complete_count,
+  };
 }
 
 /**

@@ -213,66 +213,11 @@ async function findOwn(em: EntityManager, accountId: string, id: string, populat
   return post;
 }
 
-export async function getPost(em: EntityManager, accountId: string, id: string): Promise<AuthorPostJson & { html: string }> {
-  const post = await em.findOne(PostEntity, { id, accountId, deletedAt: null }, { populate: ['html'] as never });
-  if (!post) throw notFound('Article not found');
-  return { ...toAuthorPost(post), html: post.html };
-}
-
 /** The working version with its Markdown, for the console editor. */
 export async function getPostForEditing(em: EntityManager, accountId: string, id: string) {
   const post = await findOwn(em, accountId, id, true);
   return { post: toAuthorPost(post, { html: post.html }), markdown: post.markdown, publishedVersion: post.publishedVersion, submittedVersion: post.submittedVersion, moderationNote: post.moderationNote };
 }
-
-export const LIST_DEFAULT = 20;
-export const LIST_MAX = 50;
-
-export async function listPosts(
-  em: EntityManager,
-  accountId: string,
-  opts: { status?: PostStatus; limit?: number; cursor?: string },
-): Promise<{ items: AuthorPostJson[]; next_cursor: string | null }> {
-  const limit = opts.limit ?? LIST_DEFAULT;
-  let after = null;
-  if (opts.cursor !== undefined) {
-    after = decodeCursor(accountId, opts.cursor);
-    if (!after) throw badRequest('cursor: not a cursor returned by this API (pass next_cursor unchanged)');
-  }
-  // Row-value comparison keeps the walk on the (account_id[, status], created_at, id) index,
-  // so a deep page costs what the first page costs.
-  const params: unknown[] = [accountId];
-  let where = 'account_id = ? AND deleted_at IS NULL';
-  if (opts.status) {
-    where += ' AND status = ?';
-    params.push(opts.status);
-  }
-  if (after) {
-    where += ' AND (created_at, id) < (?, ?)';
-    params.push(after.createdAt, after.id);
-  }
-  params.push(limit + 1);
-  const rows = await sql<Record<string, unknown>[]>(
-    em,
-    `SELECT ${LIST_COLUMNS} FROM posts WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ?`,
-    params,
-  );
-  const posts = rows.map((r) => em.map(PostEntity, r));
-  const hasMore = posts.length > limit;
-  const page = hasMore ? posts.slice(0, limit) : posts;
-  const last = page[page.length - 1];
-  return {
-    items: page.map((p) => toAuthorPost(p)),
-    next_cursor: hasMore && last ? encodeCursor(accountId, { createdAt: last.createdAt, id: last.id }) : null,
-  };
-}
-
-const LIST_COLUMNS = [
-  'id', 'account_id', 'public_id', 'slug', 'title', 'subtitle', 'tags', 'cover_asset_id', 'cover_url', 'cover_width',
-  'cover_height', 'status', 'has_unpublished_changes', 'published_at', 'moderation_note', 'like_count', 'comment_count',
-  'save_count', 'popularity', 'impression_count', 'open_count', 'read_count', 'complete_count', 'created_at',
-  'updated_at', 'deleted_at',
-].join(', ');
 
 export async function updatePost(ctx: WriteContext, id: string, input: PostWriteInput) {
   const fields = Object.keys(input).filter((k) => (input as Record<string, unknown>)[k] !== undefined);

@@ -1,4 +1,4 @@
-import { dailyMediaBytesUsed } from '../../services/limits';
+import { readDailyMediaBytesUsed } from '../../services/limits';
 import type { AuthorContext } from '../trpc';
 
 export async function meHandler({ ctx }: { ctx: AuthorContext }) {
@@ -11,7 +11,7 @@ export async function meHandler({ ctx }: { ctx: AuthorContext }) {
       publish_per_min: a.publishPerMin,
       media_per_min: a.mediaPerMin,
       daily_media_bytes: a.dailyMediaBytes,
-      daily_media_bytes_used: await dailyMediaBytesUsed(ctx.em, a.id),
+      daily_media_bytes_used: await readDailyMediaBytesUsed(ctx.db, a.id),
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { getPost } from '../../services/posts';
+import { readPost } from '../../services/post-reads';
 import type { AuthorContext } from '../trpc';
 import type { PostIdInput } from './by-id.schema';
 
 export const getPostHandler = ({ ctx, input }: { ctx: AuthorContext; input: z.infer<typeof PostIdInput> }) =>
-  getPost(ctx.em, ctx.auth.account.id, input.id);
+  readPost(ctx.db, ctx.auth.account.id, input.id);

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { listPosts } from '../../services/posts';
+import { readPostPage } from '../../services/post-reads';
 import type { AuthorContext } from '../trpc';
 import type { ListPostsInput } from './list.schema';
 
 export const listPostsHandler = ({ ctx, input }: { ctx: AuthorContext; input: z.infer<typeof ListPostsInput> }) =>
-  listPosts(ctx.em, ctx.auth.account.id, input);
+  readPostPage(ctx.db, ctx.auth.account.id, input);

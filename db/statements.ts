@@ -1,0 +1,98 @@
+import pg from 'pg';
+import { onShutdown } from '../server/lifecycle';
+
+/**
+ * Named prepared statements on a plain `pg` pool, for the requests that run most often
+ * (authentication with its rate-limit charge, and the article reads).
+ *
+ * Why not the ORM's connection: MikroORM sends every query as an unnamed statement, so
+ * PostgreSQL parses and plans it again on each call, and its result rows go through entity
+ * mapping. Here each statement is parsed and planned once per connection (pg keeps the
+ * prepared name per client), and rows come back as plain objects whose timestamps stay
+ * PostgreSQL's text, turned into ISO 8601 by `isoTimestamp` without building a Date.
+ *
+ * Writes keep using the ORM (transactions, entities); both pools share one database.
+ */
+export interface Statement {
+  readonly name: string;
+  readonly text: string;
+}
+
+/** A statement is declared once at module level; its name must be unique in the process. */
+export function statement(name: string, text: string): Statement {
+  return { name, text };
+}
+
+export interface StatementRunner {
+  run<T>(st: Statement, values: unknown[]): Promise<T[]>;
+}
+
+const TIMESTAMPTZ_OID = 1184;
+const TIMESTAMP_OID = 1114;
+const keepText = (value: string) => value;
+
+/** Our own type table: timestamps stay text (ISO conversion happens only where needed). */
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === TIMESTAMPTZ_OID || oid === TIMESTAMP_OID) return keepText;
+    return pg.types.getTypeParser(oid, format ?? 'text');
+  },
+};
+
+/**
+ * PostgreSQL prints a `timestamptz(3)` in a UTC session as `2026-11-22 14:36:01.123+00`,
+ * dropping zero milliseconds (`…:01+00`) and trailing zeros (`…:01.12+00`). ISO 8601 with
+ * exactly three fraction digits, as the API returns everywhere, is a few string operations.
+ */
+export function isoTimestamp(pgText: string): string {
+  const plus = pgText.length - 3; // "+00"
+  const dot = pgText.indexOf('.', 19);
+  const fraction = dot === -1 ? '000' : (pgText.slice(dot + 1, plus) + '00').slice(0, 3);
+  return `${pgText.slice(0, 10)}T${pgText.slice(11, 19)}.${fraction}Z`;
+}
+
+class PgStatementRunner implements StatementRunner {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async run<T>(st: Statement, values: unknown[]): Promise<T[]> {
+    const result = await this.pool.query({ name: st.name, text: st.text, values, types } as pg.QueryConfig);
+    return result.rows as T[];
+  }
+}
+
+const holder = globalThis as unknown as { __publishingStatements?: { url: string; runner: PgStatementRunner; pool: pg.Pool } };
+
+/**
+ * The process's statement pool for DATABASE_URL. Short timeouts as for the ORM's pool: with
+ * PostgreSQL down a request fails within seconds (503), and connections are opened again on
+ * demand, so the service recovers by itself. `TimeZone=UTC` makes `isoTimestamp` valid.
+ */
+export function statements(): StatementRunner {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error('DATABASE_URL is not set: start the service with `npm start`, which provides the database');
+  if (holder.__publishingStatements?.url === url) return holder.__publishingStatements.runner;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    idleTimeoutMillis: 10_000,
+    connectionTimeoutMillis: 2_000,
+    statement_timeout: 15_000,
+    options: '-c TimeZone=UTC',
+  });
+  // An idle client whose server went away emits 'error' on the pool; without a listener it
+  // would crash the process. The next query opens a fresh connection.
+  pool.on('error', () => {});
+  const runner = new PgStatementRunner(pool);
+  holder.__publishingStatements = { url, runner, pool };
+  onShutdown(async () => {
+    if (holder.__publishingStatements?.pool === pool) holder.__publishingStatements = undefined;
+    await pool.end();
+  });
+  return runner;
+}
+
+/** Connections of the statement pool in use and requests waiting for one (metrics). */
+export function statementPoolStats(): { total: number; idle: number; waiting: number } | null {
+  const pool = holder.__publishingStatements?.pool;
+  return pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : null;
+}
