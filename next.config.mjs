@@ -35,6 +35,7 @@ const nextConfig = {
     '@ffmpeg-installer/ffmpeg',
     '@aws-sdk/client-s3',
     'file-type',
+    'prom-client',
   ],
   poweredByHeader: false,
   reactStrictMode: true,

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import Piscina from 'piscina';
 import { env } from '../env';
+import { conversionSeconds } from '../metrics';
 import { ContentRejectedError, REJECT } from './errors';
 import { timeBudgetMs } from './limits';
 import type { RenderInput, RenderOutput } from './types';
@@ -28,7 +29,13 @@ const WORKER_HEAP_MB = 1024;
  */
 const WORKER_YOUNG_GENERATION_MB = 3;
 
-let pool: Piscina<RenderTask | RewriteTask, RenderResult | RewriteResult> | undefined;
+type ContentPool = Piscina<RenderTask | RewriteTask, RenderResult | RewriteResult>;
+
+/**
+ * One pool per process, on globalThis: the launcher's code and the code Next loads for the
+ * console are separate module instances, and two pools would each claim the cores.
+ */
+const shared = globalThis as unknown as { __publishingContentPool?: ContentPool };
 
 /**
  * Sized to the cores, leaving one for the HTTP event loop: with every core parsing, requests
@@ -44,20 +51,25 @@ function workerPath(): string {
   const file = env.CONTENT_WORKER_PATH ?? path.resolve(process.cwd(), 'dist/content-worker.mjs');
   // A runtime path outside the bundle: tell Turbopack not to trace the whole project for it.
   if (!existsSync(/*turbopackIgnore: true*/ file)) {
-    throw new Error(`content worker bundle not found at ${file}: run npm run build:worker`);
+    throw new Error(`content worker bundle not found at ${file}: run npm run build:server`);
   }
   return file;
 }
 
-function contentPool(): Piscina<RenderTask | RewriteTask, RenderResult | RewriteResult> {
-  pool ??= new Piscina<RenderTask | RewriteTask, RenderResult | RewriteResult>({
+function contentPool(): ContentPool {
+  shared.__publishingContentPool ??= new Piscina<RenderTask | RewriteTask, RenderResult | RewriteResult>({
     filename: workerPath(),
     minThreads: 1,
     maxThreads: poolThreads(),
     idleTimeout: 60_000,
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
   });
-  return pool;
+  return shared.__publishingContentPool;
+}
+
+/** Documents waiting for a worker (metrics). */
+export function contentQueueDepth(): number {
+  return shared.__publishingContentPool?.queueSize ?? 0;
 }
 
 export async function renderArticle(input: RenderInput): Promise<RenderOutput> {
@@ -91,6 +103,7 @@ async function runBudgeted(
   port1.once('message', () => {
     timer = setTimeout(() => abort.abort(), budget);
   });
+  const stopTimer = conversionSeconds.startTimer();
   try {
     return await workers.run(task(port2), { signal: abort.signal, transferList: [port2] });
   } catch (error) {
@@ -98,6 +111,7 @@ async function runBudgeted(
     if (isOutOfMemory(error)) throw new ContentRejectedError(REJECT.memory);
     throw error;
   } finally {
+    stopTimer();
     clearTimeout(timer);
     port1.close();
   }
@@ -108,7 +122,7 @@ function isOutOfMemory(error: unknown): boolean {
 }
 
 export async function closeContentPool(): Promise<void> {
-  const closing = pool;
-  pool = undefined;
+  const closing = shared.__publishingContentPool;
+  shared.__publishingContentPool = undefined;
   await closing?.destroy();
 }

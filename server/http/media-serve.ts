@@ -16,7 +16,7 @@ import { mediaStorage } from '../media/storage-instance';
 import { RangeNotSatisfiableError, type ByteRange } from '../media/storage';
 import { findServableMedia } from '../services/media';
 import { logLine } from '../log';
-import { errorResponse } from './rest-adapter';
+import { errorResponse } from './error-body';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

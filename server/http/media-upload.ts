@@ -1,27 +1,27 @@
 /**
- * POST /api/v1/author/media (SPEC POST /media) as a plain handler: trpc-to-openapi takes JSON
- * bodies only (NOTES.md (a)). Same steps and helpers as the tRPC procedures, in the same order:
+ * POST /api/v1/author/media (SPEC POST /media) as a plain handler: trpc-to-openapi parses
+ * JSON bodies only, and this one is multipart. Same steps and helpers as the tRPC procedures, in the same order:
  * Bearer token → media minute window (RateLimit-* headers, 429) → body → service; errors go
  * through toApiError and come out as `{error, code?}` like every other route.
  */
 import { toApiError } from '../api/errors';
 import { quotaHeaders } from '../api/media/limit-headers';
-import { authenticateRequest } from '../api/authenticate';
-import { chargeRateClass } from '../api/rate-class';
-import { ApiError, notFound } from '../errors';
+import { admit } from '../api/authenticate';
+import { getOrm } from '../../db/orm';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ApiError } from '../errors';
 import { MAX_IMAGE_BYTES } from '../media/image';
 import { mediaStorage, outboundAllowList } from '../media/storage-instance';
 import { DailyQuotaExceededError, storeUpload } from '../services/media';
 import { logLine } from '../log';
 import { readMultipartFile } from './multipart-file';
-import { errorResponse } from './rest-adapter';
+import { errorResponse } from './error-body';
 
 export async function handleMediaUpload(req: Request): Promise<Response> {
   const headers = new Headers();
   try {
-    const { em, auth } = await authenticateRequest(req.headers);
-
-    await chargeRateClass(em, auth.account, 'media', (name, value) => headers.set(name, value));
+    const auth = await admit(req.headers, 'media', (name, value) => headers.set(name, value));
+    const em = (await getOrm()).em.fork() as unknown as EntityManager;
 
     const bytes = await readMultipartFile(req, { field: 'file', maxBytes: MAX_IMAGE_BYTES });
     const media = await storeUpload({ em, storage: mediaStorage(), allowList: outboundAllowList() }, auth.account, bytes);
@@ -36,7 +36,3 @@ export async function handleMediaUpload(req: Request): Promise<Response> {
   }
 }
 
-/** Other methods on /media: the same 404 the REST adapter gives unknown routes. */
-export function mediaMethodNotFound(): Response {
-  return errorResponse(notFound(), new Headers());
-}

@@ -1,0 +1,83 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { statements } from '../../db/statements';
+import { PUBLIC_PAGE_CSP, renderArticlePage, renderNotFoundPage } from '../public/article-page';
+import { findPublishedArticle, parseVersion } from '../services/public-articles';
+import { PUBLIC_ID_PATTERN } from '../services/public-id';
+import { strongEtag, matchesIfNoneMatch } from './etag';
+
+/**
+ * `/<slug>-<public_id>`, served by the Node server: readers hit these pages most, and they
+ * need neither React nor a router. One query per request; the entity tag is a hash of the
+ * published snapshot (and byline), so a conditional request is answered 304 before anything
+ * is rendered.
+ *
+ * Caching: browsers revalidate every time (max-age=0) and shared caches may serve a page for
+ * 60 s, then keep serving it while they revalidate in the background. An operator running a
+ * CDN in front purges `/<slug>-<public_id>` after publish, unpublish and delete (see README).
+ */
+export const PUBLIC_CACHE_CONTROL = 'public, max-age=0, s-maxage=60, stale-while-revalidate=300';
+const MISSING_CACHE_CONTROL = 'public, max-age=0, s-maxage=10';
+
+/** The path segment when `pathname` has the shape of a canonical article path, else null. */
+export function canonicalSegment(pathname: string): string | null {
+  if (pathname.length < 13 || pathname.indexOf('/', 1) !== -1) return null;
+  const dash = pathname.lastIndexOf('-');
+  if (dash <= 1 || !PUBLIC_ID_PATTERN.test(pathname.slice(dash + 1))) return null;
+  try {
+    return decodeURIComponent(pathname.slice(1));
+  } catch {
+    return null;
+  }
+}
+
+export async function servePublicPage(req: IncomingMessage, res: ServerResponse, segment: string): Promise<void> {
+  const head = req.method === 'HEAD';
+  const found = await findPublishedArticle(statements(), segment);
+  res.setHeader('content-security-policy', PUBLIC_PAGE_CSP);
+  res.setHeader('x-content-type-options', 'nosniff');
+  res.setHeader('referrer-policy', 'strict-origin-when-cross-origin');
+  if (found.kind === 'moved') {
+    res.statusCode = 308;
+    res.setHeader('location', found.path);
+    res.setHeader('cache-control', PUBLIC_CACHE_CONTROL);
+    res.end();
+    return;
+  }
+  if (found.kind === 'missing') {
+    send(res, 404, MISSING_CACHE_CONTROL, head ? null : renderNotFoundPage());
+    return;
+  }
+  const origin = originOf(req);
+  const etag = strongEtag(found.versionJson, '\n', found.publishedAt ?? '', '\n', found.handle, '\n', origin);
+  res.setHeader('etag', etag);
+  res.setHeader('cache-control', PUBLIC_CACHE_CONTROL);
+  if (matchesIfNoneMatch(req.headers['if-none-match'], etag)) {
+    res.statusCode = 304;
+    res.end();
+    return;
+  }
+  const html = renderArticlePage({ version: parseVersion(found.versionJson), path: found.path, publishedAt: found.publishedAt, handle: found.handle, origin });
+  send(res, 200, PUBLIC_CACHE_CONTROL, head ? null : html, Buffer.byteLength(html));
+}
+
+function send(res: ServerResponse, status: number, cacheControl: string, body: string | null, length?: number): void {
+  res.statusCode = status;
+  res.setHeader('cache-control', cacheControl);
+  res.setHeader('content-type', 'text/html; charset=utf-8');
+  if (body === null) {
+    if (length !== undefined) res.setHeader('content-length', length);
+    res.end();
+    return;
+  }
+  res.setHeader('content-length', Buffer.byteLength(body));
+  res.end(body);
+}
+
+/** The origin the reader used (behind a proxy: X-Forwarded-Proto/Host), for absolute URLs. */
+function originOf(req: IncomingMessage): string {
+  const forwardedProto = req.headers['x-forwarded-proto'];
+  const proto = typeof forwardedProto === 'string' && forwardedProto.split(',')[0]!.trim().toLowerCase() === 'https' ? 'https' : 'http';
+  const forwardedHost = req.headers['x-forwarded-host'];
+  const host = (typeof forwardedHost === 'string' && forwardedHost) || req.headers.host || 'localhost';
+  return `${proto}://${host}`;
+}

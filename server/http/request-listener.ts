@@ -1,0 +1,109 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { checkHealth } from '../health';
+import { logLine } from '../log';
+import { httpDuration, httpRequests, registry } from '../metrics';
+import { env } from '../env';
+import { ApiError, serviceUnavailable, unauthorized } from '../errors';
+import { toApiError } from '../api/errors';
+import { takeMediaRequest } from './media-node';
+import { canonicalSegment, servePublicPage } from './public-page';
+import { handleRestRequest, isRestRequest } from './rest-api';
+import { routeTemplate } from './route-template';
+import { sendApiError } from './error-body';
+
+/**
+ * Every HTTP request of the process starts here: a request id, one log line and the metrics
+ * when it ends, then the route. What needs no React is answered by Node directly (the REST
+ * surface, stored files, health, metrics, public article pages); the rest goes to Next
+ * (the console and the home page).
+ */
+export type NextHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function createRequestListener(next: NextHandler) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const started = process.hrtime.bigint();
+    const incoming = req.headers['x-request-id'];
+    const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    req.headers['x-request-id'] = requestId;
+    res.setHeader('X-Request-Id', requestId);
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const pathname = query === -1 ? url : url.slice(0, query);
+    const method = req.method ?? 'GET';
+    res.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = routeTemplate(method, pathname);
+      httpRequests.inc({ method, route, status: String(res.statusCode) });
+      httpDuration.observe({ method, route }, seconds);
+      logLine({
+        level: 'info',
+        msg: 'request',
+        method,
+        route: maskIds(pathname),
+        status: res.statusCode,
+        duration_ms: Math.round(seconds * 1e6) / 1000,
+        request_id: requestId,
+      });
+    });
+    route(req, res, pathname, next).catch((err) => {
+      logLine({ level: 'error', msg: 'unhandled', error: String(err), request_id: requestId });
+      if (res.headersSent) res.destroy();
+      else sendApiError(res, err instanceof ApiError ? err : toApiError(err));
+    });
+  };
+}
+
+async function route(req: IncomingMessage, res: ServerResponse, pathname: string, next: NextHandler): Promise<void> {
+  if (isRestRequest(pathname)) return handleRestRequest(req, res, pathname);
+  if (takeMediaRequest(req, res)) return;
+  if (pathname === '/api/health') return health(req, res);
+  if (pathname === '/api/metrics') return metrics(req, res);
+  const method = req.method;
+  if (method === 'GET' || method === 'HEAD') {
+    const segment = canonicalSegment(pathname);
+    if (segment !== null) return servePublicPage(req, res, segment);
+  }
+  return next(req, res);
+}
+
+/** 200 when the database answers, 503 otherwise; no auth (load balancers call it). */
+async function health(_req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const result = await checkHealth();
+  res.statusCode = result.status === 'ok' ? 200 : 503;
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.setHeader('cache-control', 'no-store');
+  res.end(JSON.stringify(result));
+}
+
+/** Prometheus text format; with METRICS_TOKEN set, only for `Authorization: Bearer <it>`. */
+async function metrics(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (env.METRICS_TOKEN && !bearerMatches(req.headers.authorization, env.METRICS_TOKEN)) {
+    return sendApiError(res, unauthorized('Authorization: send "Bearer <METRICS_TOKEN>"'));
+  }
+  let text: string;
+  try {
+    text = await registry.metrics();
+  } catch {
+    return sendApiError(res, serviceUnavailable());
+  }
+  res.statusCode = 200;
+  res.setHeader('content-type', registry.contentType);
+  res.setHeader('cache-control', 'no-store');
+  res.end(text);
+}
+
+/** Compared as digests, so neither the content nor the length of the token leaks through timing. */
+function bearerMatches(header: string | undefined, expected: string): boolean {
+  const match = header ? /^Bearer[ ]+(\S+)\s*$/i.exec(header) : null;
+  if (!match) return false;
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(match[1]!), digest(expected));
+}
+
+/** Paths with their ids masked, so logs group by route and carry no cursor or query. */
+function maskIds(pathname: string): string {
+  return pathname.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '{id}');
+}

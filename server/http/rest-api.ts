@@ -1,0 +1,232 @@
+/**
+ * The REST surface `/api/v1/author/*`, served by the Node server before Next sees the request
+ * (Next's App Router would cost several times the work of the route itself).
+ *
+ * Routes are the tRPC procedures of server/api/root.ts, matched and run by trpc-to-openapi's
+ * Node HTTP adapter; this file is the one place where that adapter is bent to the contract:
+ * - a request with a body is refused 401 before its body is read (identify first);
+ * - the JSON body is read here with an 8 MiB cap, `Content-Type` checked, and an empty body
+ *   becomes `{}` (publish and unpublish take none);
+ * - success statuses 201/204 come from SUCCESS_STATUS; 204 carries no body and no type;
+ * - every failure leaves as `{error, code?}` with its status (toApiError), written from the
+ *   error object itself rather than from the adapter's tRPC-shaped body.
+ * Besides the procedures: the OpenAPI document and the multipart upload `POST /media`.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import type { TRPCError } from '@trpc/server';
+import { createOpenApiNodeHttpHandler, forEachOpenApiProcedure, getPathRegExp, normalizePath } from 'trpc-to-openapi';
+import { appRouter } from '../api/root';
+import { SUCCESS_STATUS } from '../api/success-status';
+import { toApiError } from '../api/errors';
+import { identify, type RequestHeaders } from '../api/authenticate';
+import type { ApiContext } from '../api/trpc';
+import { openApiEtag, openApiJson } from '../api/openapi/document';
+import { ApiError, badRequest, notFound } from '../errors';
+import type { Authenticated } from '../services/tokens';
+import { logLine } from '../log';
+import { sendApiError } from './error-body';
+import { matchesIfNoneMatch } from './etag';
+import { handleMediaUpload } from './media-upload';
+
+export const API_PREFIX = '/api/v1/author';
+/** JSON bodies: a 1 MB article escapes to at most a few MB; the contract sets no limit of its own. */
+export const MAX_JSON_BODY_BYTES = 8 * 1024 * 1024;
+
+const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+const UPLOAD_PATH = `${API_PREFIX}/media`;
+/** The document only changes with a deploy: tools revalidate cheaply, never keep it long. */
+const OPENAPI_CACHE_CONTROL = 'public, max-age=300, must-revalidate';
+
+/**
+ * What the adapter writes, kept until the request is settled so the contract's shape can be
+ * applied: the adapter sets a status, headers and one JSON string; procedures add headers
+ * (RateLimit-*) through the context. The adapter's abort signal listens on the real response.
+ */
+class PendingResponse {
+  statusCode = 200;
+  readonly headers: Record<string, string | string[]> = {};
+  body: string | undefined;
+  error: ApiError | undefined;
+
+  constructor(private readonly raw: ServerResponse) {}
+
+  setHeader(name: string, value: string | string[]): this {
+    this.headers[name.toLowerCase()] = value;
+    return this;
+  }
+  end(body?: string): void {
+    this.body = body;
+  }
+  once(event: string, listener: () => void): this {
+    this.raw.once(event, listener);
+    return this;
+  }
+  off(event: string, listener: () => void): this {
+    this.raw.off(event, listener);
+    return this;
+  }
+  get writableEnded(): boolean {
+    return this.raw.writableEnded;
+  }
+}
+
+interface ApiRequest extends IncomingMessage {
+  body?: unknown;
+  pending?: PendingResponse;
+  identified?: Authenticated;
+}
+
+/** Node's header record seen through the `get(name)` the procedures use. */
+function headerView(req: IncomingMessage): RequestHeaders {
+  return {
+    get(name: string) {
+      const value = req.headers[name.toLowerCase()];
+      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+    },
+  };
+}
+
+const runProcedure = createOpenApiNodeHttpHandler({
+  router: appRouter,
+  maxBodySize: MAX_JSON_BODY_BYTES,
+  createContext: ({ req }: { req: ApiRequest }): ApiContext => ({
+    headers: headerView(req),
+    res: req.pending!,
+    identified: req.identified,
+  }),
+  responseMeta: ({ paths, errors }: { paths?: string[]; errors: unknown[] }) => {
+    if (errors.length > 0) return {};
+    const status = paths?.[0] ? SUCCESS_STATUS[paths[0]] : undefined;
+    return status ? { status } : {};
+  },
+  onError: ({ error, req }: { error: TRPCError; req: ApiRequest }) => {
+    const api = toApiError(error);
+    if (req.pending) req.pending.error = api;
+    if (api.status >= 500) {
+      logLine({ level: 'error', msg: 'request failed', error: String(error.cause ?? error), stack: (error.cause as Error | undefined)?.stack });
+    }
+  },
+} as never) as unknown as (req: ApiRequest, res: PendingResponse) => Promise<void>;
+
+/** Method, path pattern and template of every procedure: known before any body is read. */
+const API_ROUTES: { method: string; pattern: RegExp; template: string }[] = [];
+forEachOpenApiProcedure(appRouter._def.procedures as never, ({ meta }: { meta: { openapi: { method: string; path: string } } }) => {
+  const path = normalizePath(meta.openapi.path);
+  API_ROUTES.push({ method: meta.openapi.method, pattern: getPathRegExp(path), template: API_PREFIX + path });
+});
+
+/** The route template (`/api/v1/author/posts/{id}`) a REST request matches, if any. */
+export function apiRouteTemplate(method: string, pathname: string): string | undefined {
+  const sub = normalizePath(pathname.slice(API_PREFIX.length));
+  return API_ROUTES.find((r) => r.method === method && r.pattern.test(sub))?.template;
+}
+
+/** True when the request is for the REST surface; it is then answered here. */
+export function isRestRequest(pathname: string): boolean {
+  return pathname === API_PREFIX || pathname.startsWith(`${API_PREFIX}/`);
+}
+
+export async function handleRestRequest(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+  const method = (req.method ?? 'GET').toUpperCase();
+  try {
+    if (pathname === OPENAPI_PATH && (method === 'GET' || method === 'HEAD')) return serveOpenApi(req, res, method);
+    if (pathname === UPLOAD_PATH) {
+      if (method !== 'POST') throw notFound();
+      return await upload(req, res);
+    }
+    const apiReq = req as ApiRequest;
+    const pending = new PendingResponse(res);
+    apiReq.pending = pending;
+    if (method === 'POST' || method === 'PATCH' || method === 'PUT') {
+      if (!apiRouteTemplate(method, pathname)) throw notFound();
+      apiReq.identified = await identify(headerView(req));
+      apiReq.body = await readJsonBody(req);
+      req.headers['content-type'] = 'application/json';
+    }
+    // The adapter matches procedure paths (`/posts/{id}`) against the URL: strip the mount point.
+    req.url = req.url!.slice(API_PREFIX.length) || '/';
+    await runProcedure(apiReq, pending);
+    settle(res, pending);
+  } catch (err) {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const api = err instanceof ApiError ? err : toApiError(err);
+    const pending = (req as ApiRequest).pending;
+    sendApiError(res, api, pending?.headers);
+  }
+}
+
+/** Writes what the adapter produced, in the contract's shape. */
+function settle(res: ServerResponse, pending: PendingResponse): void {
+  for (const [name, value] of Object.entries(pending.headers)) if (name !== 'content-type') res.setHeader(name, value);
+  res.setHeader('cache-control', 'no-store');
+  if (pending.error) return sendApiError(res, pending.error);
+  res.statusCode = pending.statusCode;
+  if (pending.statusCode === 204) {
+    res.end();
+    return;
+  }
+  res.setHeader('content-type', 'application/json');
+  res.end(pending.body);
+}
+
+async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const declared = Number(req.headers['content-length'] ?? '0');
+  if (declared > MAX_JSON_BODY_BYTES) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    total += chunk.byteLength;
+    if (total > MAX_JSON_BODY_BYTES) throw tooLarge();
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks, total).toString('utf8');
+  // Bodyless POSTs are normal here: publish and unpublish take no body.
+  if (text.trim() === '') return {};
+  const type = (req.headers['content-type'] ?? '').toLowerCase();
+  if (!type.startsWith('application/json')) throw badRequest('Content-Type: must be application/json');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw badRequest('body: invalid JSON');
+  }
+}
+
+function tooLarge() {
+  return badRequest(`body: larger than ${MAX_JSON_BODY_BYTES} bytes`);
+}
+
+function serveOpenApi(req: IncomingMessage, res: ServerResponse, method: string): void {
+  res.setHeader('cache-control', OPENAPI_CACHE_CONTROL);
+  res.setHeader('etag', openApiEtag);
+  if (matchesIfNoneMatch(req.headers['if-none-match'], openApiEtag)) {
+    res.statusCode = 304;
+    res.end();
+    return;
+  }
+  res.statusCode = 200;
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.end(method === 'HEAD' ? undefined : openApiJson);
+}
+
+/** The multipart upload runs on fetch types (busboy over a web stream); not a hot path. */
+async function upload(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value === 'string') headers.set(name, value);
+    else if (Array.isArray(value)) headers.set(name, value.join(', '));
+  }
+  const request = new Request(`http://local${req.url}`, {
+    method: 'POST',
+    headers,
+    body: Readable.toWeb(req) as ReadableStream<Uint8Array>,
+    duplex: 'half',
+  } as RequestInit);
+  const response = await handleMediaUpload(request);
+  res.statusCode = response.status;
+  response.headers.forEach((value, name) => res.setHeader(name, value));
+  res.end(Buffer.from(await response.arrayBuffer()));
+}
