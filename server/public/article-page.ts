@@ -1,0 +1,86 @@
+import type { PostVersion } from '../../db/entities';
+import { GENERIC_EMBED_HOSTS } from '../content/embed-allowlist';
+import { ARTICLE_CSS, articleMarkup, escapeHtml, excerpt } from '../console/article-document';
+
+/**
+ * The public page of a published article: one self-contained HTML document, no script at
+ * all (reading needs none), the same markup and stylesheet as the console's preview frames
+ * (article-document.ts), and the metadata link previews read (description, Open Graph).
+ */
+export interface ArticlePage {
+  version: PostVersion;
+  /** Canonical path, `/<slug>-<public_id>`. */
+  path: string;
+  /** ISO 8601, or null. */
+  publishedAt: string | null;
+  handle: string;
+  /** `https://host` as the reader reached it, for absolute canonical and image URLs. */
+  origin: string;
+}
+
+/** Page chrome around the article: the reader column and the byline. */
+const READER_CSS = `
+*{box-sizing:border-box}
+body{margin:0;background:#fff;color:#1b1f24;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;line-height:1.5}
+.reader{padding:1rem 1.25rem 3rem}
+.reader__byline{max-width:42rem;margin:2rem auto 0;color:#57606a;font-size:.95rem}
+`;
+
+/** The stylesheet readers get; the console's preview uses exactly this one. */
+export const READER_STYLESHEET = ARTICLE_CSS + READER_CSS;
+
+/**
+ * Public pages run no script, may only be framed by nobody, and load media from this origin
+ * and players from the embed allowlist. `style-src 'unsafe-inline'` covers the page's own
+ * <style> and the link cards' regenerated `background-image` attributes.
+ */
+export const PUBLIC_PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'none'",
+  "style-src 'unsafe-inline'",
+  "img-src 'self'",
+  "media-src 'self'",
+  `frame-src ${[...new Set(GENERIC_EMBED_HOSTS)].map((h) => `https://${h}`).join(' ')}`,
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const DATE = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+
+export function renderArticlePage(page: ArticlePage): string {
+  const { version, origin } = page;
+  const url = `${origin}${page.path}`;
+  const description = version.subtitle ?? excerpt(version.html);
+  const meta = [
+    `<meta name="description" content="${escapeHtml(description)}">`,
+    `<link rel="canonical" href="${escapeHtml(url)}">`,
+    `<meta property="og:type" content="article">`,
+    `<meta property="og:title" content="${escapeHtml(version.title)}">`,
+    `<meta property="og:description" content="${escapeHtml(description)}">`,
+    `<meta property="og:url" content="${escapeHtml(url)}">`,
+    page.publishedAt ? `<meta property="article:published_time" content="${page.publishedAt}">` : '',
+    ...version.tags.map((t) => `<meta property="article:tag" content="${escapeHtml(t.name)}">`),
+    version.cover
+      ? `<meta property="og:image" content="${escapeHtml(origin + version.cover.url)}"><meta property="og:image:width" content="${version.cover.width}"><meta property="og:image:height" content="${version.cover.height}">`
+      : '',
+    `<meta name="twitter:card" content="${version.cover ? 'summary_large_image' : 'summary'}">`,
+    `<meta name="twitter:title" content="${escapeHtml(version.title)}">`,
+    `<meta name="twitter:description" content="${escapeHtml(description)}">`,
+  ].join('');
+  const date = page.publishedAt
+    ? ` · <time datetime="${page.publishedAt}">${DATE.format(new Date(page.publishedAt))}</time>`
+    : '';
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(version.title)}</title>${meta}<style>${READER_STYLESHEET}</style></head>
+<body><div class="reader"><article class="dp-article">${articleMarkup(version)}</article>
+<p class="reader__byline">@${escapeHtml(page.handle)}${date}</p></div></body></html>`;
+}
+
+export function renderNotFoundPage(): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Not found</title><style>${READER_CSS}</style></head>
+<body><div class="reader"><p class="reader__byline">This article does not exist or is no longer published.</p></div></body></html>`;
+}
