@@ -14,7 +14,7 @@ import next from 'next';
 import { env } from './env';
 import { provideDatabase } from './database';
 import { runShutdownHooks } from './lifecycle';
-import { logLine } from './log';
+import { flushLog, logLine } from './log';
 import { createRequestListener } from './http/request-listener';
 import { observeRuntimeGauges } from './runtime-gauges';
 import { getOrm } from '../db/orm';
@@ -47,6 +47,7 @@ async function main() {
     await runShutdownHooks();
     await db.stop();
     logLine({ level: 'notice', msg: 'stopped' });
+    flushLog();
     process.exit(0);
   };
   // Registered before Next starts: a signal during start-up still stops PostgreSQL.
@@ -73,5 +74,6 @@ async function main() {
 main().catch(async (err) => {
   logLine({ level: 'error', msg: 'failed to start', error: err instanceof Error ? err.message : String(err) });
   await runShutdownHooks();
+  flushLog();
   process.exit(1);
 });

@@ -41,15 +41,25 @@ export type AuthorContext = ApiContext & {
   auth: Authenticated;
   /** Prepared statements for reads (db/statements.ts). */
   db: StatementRunner;
-  /** A request-scoped EntityManager for writes. */
+  /** A request-scoped EntityManager, in mutations (queries use `db`). */
   em: EntityManager;
 };
 
+/**
+ * Queries read through prepared statements (`ctx.db`) and get no EntityManager: forking one
+ * costs more than a whole cached read. This stand-in says so if a query ever reaches for it.
+ */
+const NO_ENTITY_MANAGER = new Proxy({} as EntityManager, {
+  get() {
+    throw new Error('queries read through ctx.db; ctx.em exists in mutations only');
+  },
+});
+
 /** An author's procedure of rate class `cls` (SPEC "Authentication", "Limits"). */
 export function rated(cls: RateClass) {
-  return t.procedure.use(async ({ ctx, next }) => {
+  return t.procedure.use(async ({ ctx, type, next }) => {
     const auth = await admit(ctx.headers, cls, (name, value) => ctx.res.setHeader(name, value), ctx.identified);
-    const em = (await getOrm()).em.fork() as unknown as EntityManager;
+    const em = type === 'mutation' ? ((await getOrm()).em.fork() as unknown as EntityManager) : NO_ENTITY_MANAGER;
     return next({ ctx: { ...ctx, auth, db: statements(), em } });
   });
 }

@@ -71,10 +71,40 @@ class PendingResponse {
   }
 }
 
-interface ApiRequest extends IncomingMessage {
-  body?: unknown;
-  pending?: PendingResponse;
+/**
+ * The request as the adapter sees it. trpc-to-openapi accepts a fetch `Request` as well as a
+ * Node request, and for a Node request it builds a whole fetch `Request` (headers copied, an
+ * AbortController, a body stream) only to take its abort signal: about a tenth of the CPU of
+ * a small read. So the adapter gets this object instead: a `Request` by prototype, carrying
+ * just what the adapter reads (method, url, headers.get, the parsed body) as own properties.
+ * Its signal never aborts: no procedure stops early on a client disconnect.
+ */
+interface ApiRequest {
+  method: string;
+  url: string;
+  headers: RequestHeaders;
+  body: unknown;
+  signal: AbortSignal;
+  query?: unknown;
+  pending: PendingResponse;
   identified?: Authenticated;
+}
+
+const NEVER_ABORTED = new AbortController().signal;
+
+function adapterRequest(method: string, url: string, headers: RequestHeaders, body: unknown, pending: PendingResponse, identified?: Authenticated): ApiRequest {
+  const req = Object.create(Request.prototype) as ApiRequest;
+  Object.defineProperties(req, {
+    method: { value: method },
+    url: { value: url },
+    headers: { value: headers },
+    body: { value: body },
+    signal: { value: NEVER_ABORTED },
+    query: { value: undefined, writable: true },
+  });
+  req.pending = pending;
+  req.identified = identified;
+  return req;
 }
 
 /** Node's header record seen through the `get(name)` the procedures use. */
@@ -91,8 +121,8 @@ const runProcedure = createOpenApiNodeHttpHandler({
   router: appRouter,
   maxBodySize: MAX_JSON_BODY_BYTES,
   createContext: ({ req }: { req: ApiRequest }): ApiContext => ({
-    headers: headerView(req),
-    res: req.pending!,
+    headers: req.headers,
+    res: req.pending,
     identified: req.identified,
   }),
   responseMeta: ({ paths, errors }: { paths?: string[]; errors: unknown[] }) => {
@@ -102,7 +132,7 @@ const runProcedure = createOpenApiNodeHttpHandler({
   },
   onError: ({ error, req }: { error: TRPCError; req: ApiRequest }) => {
     const api = toApiError(error);
-    if (req.pending) req.pending.error = api;
+    req.pending.error = api;
     if (api.status >= 500) {
       logLine({ level: 'error', msg: 'request failed', error: String(error.cause ?? error), stack: (error.cause as Error | undefined)?.stack });
     }
@@ -135,18 +165,20 @@ export async function handleRestRequest(req: IncomingMessage, res: ServerRespons
       if (method !== 'POST') throw notFound();
       return await upload(req, res);
     }
-    const apiReq = req as ApiRequest;
     const pending = new PendingResponse(res);
-    apiReq.pending = pending;
+    (req as { pending?: PendingResponse }).pending = pending;
+    const headers = headerView(req);
+    let identified: Authenticated | undefined;
+    let body: unknown;
     if (method === 'POST' || method === 'PATCH' || method === 'PUT') {
       if (!apiRouteTemplate(method, pathname)) throw notFound();
-      apiReq.identified = await identify(headerView(req));
-      apiReq.body = await readJsonBody(req);
+      identified = await identify(headers);
+      body = await readJsonBody(req);
       req.headers['content-type'] = 'application/json';
     }
     // The adapter matches procedure paths (`/posts/{id}`) against the URL: strip the mount point.
-    req.url = req.url!.slice(API_PREFIX.length) || '/';
-    await runProcedure(apiReq, pending);
+    const url = req.url!.slice(API_PREFIX.length) || '/';
+    await runProcedure(adapterRequest(method, url, headers, body, pending, identified), pending);
     settle(res, pending);
   } catch (err) {
     if (res.headersSent) {
@@ -154,8 +186,7 @@ export async function handleRestRequest(req: IncomingMessage, res: ServerRespons
       return;
     }
     const api = err instanceof ApiError ? err : toApiError(err);
-    const pending = (req as ApiRequest).pending;
-    sendApiError(res, api, pending?.headers);
+    sendApiError(res, api, (req as { pending?: PendingResponse }).pending?.headers);
   }
 }
 
