@@ -269,7 +269,7 @@ async function latencyUnderLoad(): Promise<void> {
   ]);
 }
 
-execFileSync(process.execPath, ['scripts/build-worker.mjs'], { stdio: 'ignore' });
+execFileSync(process.execPath, ['scripts/build-server.mjs'], { stdio: 'ignore' });
 const only = process.argv[2];
 if (!only || only === 'throughput') throughput();
 if (!only || only === 'growth') await growth();

@@ -13,6 +13,9 @@ export interface LoadResult {
   p90: number;
   p99: number;
   max: number;
+  /** Every latency in ms, sorted (to merge slices of one scenario). */
+  latencies: number[];
+  seconds: number;
 }
 
 export interface LoadRequest {
@@ -78,6 +81,29 @@ export async function runLoad(
     p90: pct(90),
     p99: pct(99),
     max: latencies[latencies.length - 1] ?? NaN,
+    latencies,
+    seconds: elapsed,
+  };
+}
+
+/** Slices of one scenario taken apart in time, summed up as if they were one run. */
+export function mergeResults(parts: LoadResult[]): LoadResult {
+  const latencies = parts.flatMap((p) => p.latencies).sort((a, b) => a - b);
+  const seconds = parts.reduce((sum, p) => sum + p.seconds, 0);
+  const statuses: Record<number, number> = {};
+  for (const p of parts) for (const [k, v] of Object.entries(p.statuses)) statuses[Number(k)] = (statuses[Number(k)] ?? 0) + v;
+  const pct = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor((q / 100) * latencies.length))] ?? NaN;
+  return {
+    requests: latencies.length,
+    errors: parts.reduce((sum, p) => sum + p.errors, 0),
+    statuses,
+    rps: latencies.length / seconds,
+    p50: pct(50),
+    p90: pct(90),
+    p99: pct(99),
+    max: latencies[latencies.length - 1] ?? NaN,
+    latencies,
+    seconds,
   };
 }
 

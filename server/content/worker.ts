@@ -1,5 +1,5 @@
 /**
- * Piscina worker entry, bundled to dist/content-worker.mjs by scripts/build-worker.mjs.
+ * Piscina worker entry, bundled to dist/content-worker.mjs by scripts/build-server.mjs.
  * Rejections travel back as data; anything else is a real fault and is rethrown.
  */
 import { ContentRejectedError, REJECT } from './errors';

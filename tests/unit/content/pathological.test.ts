@@ -17,7 +17,7 @@ const cases = [
 
 beforeAll(() => {
   // The pool runs the bundled worker; build it from the current sources.
-  execFileSync(process.execPath, ['scripts/build-worker.mjs'], { stdio: 'ignore' });
+  execFileSync(process.execPath, ['scripts/build-server.mjs'], { stdio: 'ignore' });
 });
 
 afterAll(async () => {

@@ -145,7 +145,7 @@ describe('rewriteImageSources: same html as converting again with the map', () =
 
 describe('rewriteImageSources through the worker pool', () => {
   beforeAll(() => {
-    execFileSync(process.execPath, ['scripts/build-worker.mjs'], { stdio: 'ignore' });
+    execFileSync(process.execPath, ['scripts/build-server.mjs'], { stdio: 'ignore' });
   });
   afterAll(async () => {
     await closeContentPool();

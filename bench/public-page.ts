@@ -1,0 +1,108 @@
+/**
+ * Public article pages against the physical limit of an authenticated read, in one
+ * interleaved run on this machine:
+ * - "bare GET /posts/{id}": node:http + pg with prepared statements (bench/support/bare-read-
+ *   server.ts) doing token lookup, counter upsert, the row and its JSON, on the same database;
+ * - "public page": GET /<slug>-<public_id> of the service, the same stored HTML in a page;
+ * - "public page, If-None-Match": the conditional GET a cache or browser sends (304);
+ * - "service GET /posts/{id}": the service's own authenticated read, for reference.
+ * Each round gives every scenario a warm-up, then alternating slices; ratios are per round,
+ * reported as min / median / max. Target: public page req/s ≥ 0.5 × the bare read's.
+ *
+ *   npm run build && npx tsx bench/public-page.ts [--rounds 3] [--slices 4] [--slice-seconds 3]
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { startEmbeddedPostgres } from '../db/embedded-postgres';
+import { cli, removeDataDir, ROOT, startService, tempDataDir } from '../tests/support/service';
+import { BENCH_MARKDOWN, BENCH_TITLE } from './support/article';
+import { mergeResults, runLoad, type LoadRequest, type LoadResult } from './load';
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '3' },
+    slices: { type: 'string', default: '4' },
+    'slice-seconds': { type: 'string', default: '3' },
+    concurrency: { type: 'string', default: '32' },
+  },
+});
+const ROUNDS = Number(values.rounds);
+const SLICES = Number(values.slices);
+const SLICE_MS = Number(values['slice-seconds']) * 1000;
+const CONCURRENCY = Number(values.concurrency);
+
+async function main() {
+  const dataDir = tempDataDir('publishing-bench-public-');
+  const db = await startEmbeddedPostgres(path.join(dataDir, 'bench-pg'), () => {});
+  const service = await startService({ DATA_DIR: dataDir, DATABASE_URL: db.url, LOG_LEVEL: 'silent' });
+  const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: db.url };
+  const high = ['--limit', 'read_per_min=100000000', '--limit', 'write_per_min=100000000', '--limit', 'publish_per_min=100000000'];
+  const account = (await cli(env, ['account', 'create', 'bench', ...high])).json as { token: string };
+  const auth = { authorization: `Bearer ${account.token}` };
+  const bare = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/support/bare-read-server.ts'), db.url], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const created = await fetch(`${service.baseUrl}/api/v1/author/posts`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: BENCH_TITLE, markdown: BENCH_MARKDOWN, tags: ['performance', 'postgresql'] }),
+    });
+    const post = (await created.json()) as { id: string; canonical_path: string };
+    const published = await fetch(`${service.baseUrl}/api/v1/author/posts/${post.id}/publish`, { method: 'POST', headers: auth });
+    if (created.status !== 201 || published.status !== 200) throw new Error(`seeding failed: ${created.status} / ${published.status}`);
+    const page = await fetch(`${service.baseUrl}${post.canonical_path}`);
+    const etag = page.headers.get('etag')!;
+    const pageBytes = (await page.arrayBuffer()).byteLength;
+    const barePort = await new Promise<number>((resolve) => bare.stdout!.once('data', (chunk: Buffer) => resolve(JSON.parse(chunk.toString()).port)));
+    const bareUrl = `http://127.0.0.1:${barePort}`;
+    const check = await fetch(`${bareUrl}/api/v1/author/posts/${post.id}`, { headers: auth });
+    if (check.status !== 200) throw new Error(`bare server answered ${check.status}`);
+
+    const scenarios: { name: string; base: string; request: LoadRequest; expect: number }[] = [
+      { name: 'bare GET /posts/{id}', base: bareUrl, request: { path: `/api/v1/author/posts/${post.id}`, headers: auth }, expect: 200 },
+      { name: 'public page', base: service.baseUrl, request: { path: post.canonical_path }, expect: 200 },
+      { name: 'public page, If-None-Match (304)', base: service.baseUrl, request: { path: post.canonical_path, headers: { 'if-none-match': etag } }, expect: 304 },
+      { name: 'service GET /posts/{id}', base: service.baseUrl, request: { path: `/api/v1/author/posts/${post.id}`, headers: auth }, expect: 200 },
+    ];
+    const perRound: LoadResult[][] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? scenarios : [...scenarios].reverse();
+      const parts = new Map<string, LoadResult[]>(scenarios.map((s) => [s.name, []]));
+      for (const s of order) await runLoad(s.base, () => s.request, { concurrency: CONCURRENCY, durationMs: 1500 }); // warm-up
+      for (let slice = 0; slice < SLICES; slice++) {
+        for (const s of slice % 2 === 0 ? order : [...order].reverse()) {
+          const r = await runLoad(s.base, () => s.request, { concurrency: CONCURRENCY, durationMs: SLICE_MS });
+          if (Object.keys(r.statuses).some((k) => Number(k) !== s.expect)) throw new Error(`${s.name}: unexpected statuses ${JSON.stringify(r.statuses)}`);
+          parts.get(s.name)!.push(r);
+        }
+      }
+      perRound.push(scenarios.map((s) => mergeResults(parts.get(s.name)!)));
+      process.stderr.write(`round ${round + 1}/${ROUNDS} done\n`);
+    }
+
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const fmt = (xs: number[]) => `${Math.min(...xs).toFixed(2)} / **${median(xs).toFixed(2)}** / ${Math.max(...xs).toFixed(2)}`;
+    console.log(`\n${ROUNDS} rounds × ${SLICES} interleaved slices of ${SLICE_MS / 1000} s, concurrency ${CONCURRENCY}; public page ${pageBytes} bytes\n`);
+    console.log('| scenario | req/s (median) | p50 ms | p99 ms | req/s ÷ bare read (min / median / max) | p99 ÷ bare read (median) |');
+    console.log('| --- | ---: | ---: | ---: | :---: | :---: |');
+    scenarios.forEach((s, i) => {
+      const rps = perRound.map((r) => r[i]!.rps);
+      const ratio = perRound.map((r) => r[i]!.rps / r[0]!.rps);
+      const p99 = perRound.map((r) => r[i]!.p99 / r[0]!.p99);
+      console.log(
+        `| ${s.name} | ${median(rps).toFixed(0)} | ${median(perRound.map((r) => r[i]!.p50)).toFixed(1)} | ${median(perRound.map((r) => r[i]!.p99)).toFixed(1)} | ${fmt(ratio)} | ${median(p99).toFixed(2)} |`,
+      );
+    });
+    console.log('\nTarget: public page req/s ≥ 0.5 × bare GET /posts/{id}; the 304 answers without rendering.');
+  } finally {
+    bare.kill('SIGTERM');
+    await service.stop();
+    await db.stop();
+    removeDataDir(dataDir);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
