@@ -21,8 +21,8 @@ import rehypeRaw from 'rehype-raw';
 import rehypeSanitize from 'rehype-sanitize';
 import rehypeStringify from 'rehype-stringify';
 import { closeContentPool, ContentRejectedError, renderArticle, renderArticleSync } from '../server/content';
+import { corpusPath } from '../tests/support/corpus-files';
 
-const CORPUS = process.env.CORPUS_DIR ?? path.resolve(process.cwd(), '../shared/corpus');
 const MB = 1_000_000;
 
 const plain = unified()
@@ -55,7 +55,7 @@ function table(headers: string[], rows: (string | number)[][]): void {
 
 // 1. Throughput ------------------------------------------------------------------------------
 function throughput(): void {
-  const dir = path.join(CORPUS, 'articles');
+  const dir = corpusPath('articles');
   const docs = readdirSync(dir).filter((f) => f.endsWith('.md')).map((f) => readFileSync(path.join(dir, f), 'utf8'));
   const bytes = docs.reduce((sum, d) => sum + Buffer.byteLength(d), 0);
   for (const d of docs) { renderOurs(d); renderPlain(d); } // warm-up (JIT)
@@ -169,7 +169,7 @@ const EXTRA_PATTERNS: Record<string, (bytes: number) => string> = {
 };
 
 async function growth(): Promise<void> {
-  const { cases } = JSON.parse(readFileSync(path.join(CORPUS, 'markdown/pathological.json'), 'utf8')) as {
+  const { cases } = JSON.parse(readFileSync(corpusPath('markdown/pathological.json'), 'utf8')) as {
     cases: { name: string; recipe?: { parts: Part[] }; generator?: { count: number } }[];
   };
   const inputs: { name: string; small: string; large: string }[] = cases.map((c) => ({
@@ -239,7 +239,7 @@ async function latencyUnderLoad(): Promise<void> {
     latencies.sort((a, b) => a - b);
     return latencies[Math.floor(latencies.length * 0.99)]!;
   };
-  const dir = path.join(CORPUS, 'articles');
+  const dir = corpusPath('articles');
   let article = '';
   for (const f of readdirSync(dir).filter((x) => x.endsWith('.md') && !x.startsWith('badges4'))) {
     if (article.length >= MB) break;
