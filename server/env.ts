@@ -2,7 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 
 /**
- * The process environment, validated once (CONTRACT.md "Environment").
+ * The process environment, validated once (the variables and defaults are in the README).
  * Everything else imports `env` from here instead of reading process.env,
  * so a typo or a bad value fails at start with a readable message.
  */

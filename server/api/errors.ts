@@ -4,7 +4,7 @@ import { ApiError } from '../errors';
 import { isDatabaseUnavailable } from '../db-errors';
 
 /**
- * Maps every failure to the SPEC error body `{error, code?}` and its status. tRPC wraps any
+ * Maps every failure to the contract's error body `{error, code?}` and its status. tRPC wraps any
  * thrown value in a TRPCError whose `cause` is the original; trpc-to-openapi's own failures
  * (unknown route, bad JSON, wrong content type) arrive as TRPCError codes.
  */
@@ -35,7 +35,7 @@ export function toApiError(error: unknown): ApiError {
   return new ApiError(500, 'Internal server error');
 }
 
-/** "title: must not be empty" — 400 has no code, so the message names the field (NOTES.md). */
+/** "title: must not be empty" — 400 has no code, so the message names the field. */
 export function describeZodError(err: ZodError): string {
   const issues = err.issues.slice(0, 3).map((issue) => {
     const field = issue.path.length > 0 ? issue.path.join('.') : 'body';

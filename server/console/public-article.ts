@@ -8,8 +8,8 @@ import { canonicalPath } from '../services/post-view';
 /**
  * What a reader may see at `/<slug>-<public_id>`: the frozen published version only
  * (publish or approval snapshot), never the working text. An article has one while it is
- * published, and also while a newer version waits for moderation (CONTRACT.md); unpublish,
- * delete and a first submission still pending leave nothing public.
+ * published, and also while a newer version waits for moderation (the last approved one stays
+ * public meanwhile); unpublish, delete and a first submission still pending leave nothing public.
  */
 export type PublicLookup =
   | { kind: 'article'; version: PostVersion; path: string; publishedAt: Date | null; handle: string }
