@@ -1,9 +1,9 @@
 /**
- * Content pipeline bench (issue 3), run with `npx tsx bench/content.ts`:
+ * Content pipeline bench, run with `npx tsx bench/content.ts`:
  * 1. throughput (MB/s) over corpus articles: our pipeline vs a plain unified pipeline
  *    (remark-parse, remark-gfm, remark-rehype, rehype-raw, rehype-sanitize, rehype-stringify)
  *    measured in the same run, interleaved; target ours >= 0.7x plain;
- * 2. growth time(2n)/time(n) for every pathological corpus input and the issue's patterns;
+ * 2. growth time(2n)/time(n) for every pathological corpus input and the adversarial patterns;
  *    target <= 2.5 for inputs that are converted (refused ones are answered by the pre-scan or
  *    the worker budget);
  * 3. p99 latency of a GET /me-like JSON endpoint under steady load, without and with 1 MB
@@ -105,7 +105,7 @@ function scale(parts: Part[], factor: number): Part[] {
 const referenceFlood = (count: number) =>
   `${Array.from({ length: count }, (_, i) => `[x${i}]: https://example.com/${i}`).join('\n')}\n\n${Array.from({ length: count }, (_, i) => `[x${i}]`).join(' ')}\n`;
 
-const ISSUE_PATTERNS: Record<string, (bytes: number) => string> = {
+const ADVERSARIAL_PATTERNS: Record<string, (bytes: number) => string> = {
   'nested [': (n) => '['.repeat(n),
   'mismatched emphasis': (n) => '*a_ '.repeat(Math.ceil(n / 4)),
   'nested > blockquotes': (n) => '> '.repeat(Math.ceil(n / 2)) + 'a',
@@ -158,7 +158,7 @@ async function minPoolMs(small: string, large: string, first: [number, number], 
   return [tn, t2n];
 }
 
-/** Extra shapes beyond the corpus and the issue: ordinary syntax, many times in one paragraph. */
+/** Extra shapes beyond the corpus and the adversarial patterns: ordinary syntax, many times per paragraph. */
 const EXTRA_PATTERNS: Record<string, (bytes: number) => string> = {
   'emphasis pairs *a* in one paragraph': (n) => '*a* '.repeat(Math.ceil(n / 4)),
   'unresolved [a] references in one paragraph': (n) => 'x [a] y '.repeat(Math.ceil(n / 8)),
@@ -177,7 +177,7 @@ async function growth(): Promise<void> {
     small: c.recipe ? build(scale(c.recipe.parts, 0.5)) : referenceFlood(Math.round(c.generator!.count / 2)),
     large: c.recipe ? build(c.recipe.parts) : referenceFlood(c.generator!.count),
   }));
-  for (const [name, make] of [...Object.entries(ISSUE_PATTERNS).map(([n, m]) => [`issue: ${n}`, m] as const), ...Object.entries(EXTRA_PATTERNS).map(([n, m]) => [`extra: ${n}`, m] as const)]) {
+  for (const [name, make] of [...Object.entries(ADVERSARIAL_PATTERNS).map(([n, m]) => [`pattern: ${n}`, m] as const), ...Object.entries(EXTRA_PATTERNS).map(([n, m]) => [`extra: ${n}`, m] as const)]) {
     for (const kb of [10, 20, 40]) inputs.push({ name: `${name} ${kb}->${2 * kb} KB`, small: make(kb * 1000), large: make(2 * kb * 1000) });
   }
   const filter = process.env.BENCH_FILTER;

@@ -92,9 +92,10 @@ export function pathologicalCases(): { name: string; markdown: string }[] {
 }
 
 /**
- * The issue's adversarial patterns (issue 3 "Evidence to show"), built at about `bytes` bytes.
+ * Hand-written adversarial patterns, the classic shapes that make Markdown parsers recurse or go
+ * quadratic (unclosed brackets, mismatched emphasis, deep nesting), built at about `bytes` bytes.
  */
-export const ISSUE_PATTERNS: Record<string, (bytes: number) => string> = {
+export const ADVERSARIAL_PATTERNS: Record<string, (bytes: number) => string> = {
   'nested [': (n) => '['.repeat(n),
   'mismatched emphasis': (n) => '*a_ '.repeat(Math.ceil(n / 4)),
   'nested > blockquotes': (n) => '> '.repeat(Math.ceil(n / 2)) + 'a',

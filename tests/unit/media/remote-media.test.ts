@@ -26,7 +26,7 @@ describe('fetchRemoteMedia', () => {
     expect(media.sourceUrl).toBe(`${server.origin}/jpeg-baseline.jpg`);
   });
 
-  it('turns an animated GIF into MP4 + poster (CONTRACT from-url)', async () => {
+  it('turns an animated GIF into MP4 + poster (as from-url stores it)', async () => {
     const media = await fetchRemoteMedia(`${server.origin}/gif-animated-rotating-squares.gif`, { fetch: fetchOpts });
     expect(media.kind).toBe('gif');
     if (media.kind !== 'gif') return;
