@@ -1,7 +1,7 @@
 /**
- * Issue 2 benchmark: latency and throughput of authenticated reads over 100,000 articles of
+ * API read benchmark: latency and throughput of authenticated reads over 100,000 articles of
  * one author, page 1 against a deep page, at concurrency 32; SQL round trips per read; and
- * (issue 3) GET /me p99 while 1 MB articles are written alongside.
+ * GET /me p99 while 1 MB articles are written alongside (conversion must not starve cheap requests).
  *
  *   npm run build && npx tsx bench/api.ts [--articles 100000] [--seconds 10]
  *

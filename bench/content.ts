@@ -1,9 +1,9 @@
 /**
- * Content pipeline bench (issue 3), run with `npx tsx bench/content.ts`:
+ * Content pipeline bench, run with `npx tsx bench/content.ts`:
  * 1. throughput (MB/s) over corpus articles: our pipeline vs a plain unified pipeline
  *    (remark-parse, remark-gfm, remark-rehype, rehype-raw, rehype-sanitize, rehype-stringify)
  *    measured in the same run, interleaved; target ours >= 0.7x plain;
- * 2. growth time(2n)/time(n) for every pathological corpus input and the issue's patterns;
+ * 2. growth time(2n)/time(n) for every pathological corpus input and the adversarial patterns;
  *    target <= 2.5 for inputs that are converted (refused ones are answered by the pre-scan or
  *    the worker budget);
  * 3. p99 latency of a GET /me-like JSON endpoint under steady load, without and with 1 MB
@@ -21,8 +21,8 @@ import rehypeRaw from 'rehype-raw';
 import rehypeSanitize from 'rehype-sanitize';
 import rehypeStringify from 'rehype-stringify';
 import { closeContentPool, ContentRejectedError, renderArticle, renderArticleSync } from '../server/content';
+import { corpusPath } from '../tests/support/corpus-files';
 
-const CORPUS = process.env.CORPUS_DIR ?? path.resolve(process.cwd(), '../shared/corpus');
 const MB = 1_000_000;
 
 const plain = unified()
@@ -55,7 +55,7 @@ function table(headers: string[], rows: (string | number)[][]): void {
 
 // 1. Throughput ------------------------------------------------------------------------------
 function throughput(): void {
-  const dir = path.join(CORPUS, 'articles');
+  const dir = corpusPath('articles');
   const docs = readdirSync(dir).filter((f) => f.endsWith('.md')).map((f) => readFileSync(path.join(dir, f), 'utf8'));
   const bytes = docs.reduce((sum, d) => sum + Buffer.byteLength(d), 0);
   for (const d of docs) { renderOurs(d); renderPlain(d); } // warm-up (JIT)
@@ -105,7 +105,7 @@ function scale(parts: Part[], factor: number): Part[] {
 const referenceFlood = (count: number) =>
   `${Array.from({ length: count }, (_, i) => `[x${i}]: https://example.com/${i}`).join('\n')}\n\n${Array.from({ length: count }, (_, i) => `[x${i}]`).join(' ')}\n`;
 
-const ISSUE_PATTERNS: Record<string, (bytes: number) => string> = {
+const ADVERSARIAL_PATTERNS: Record<string, (bytes: number) => string> = {
   'nested [': (n) => '['.repeat(n),
   'mismatched emphasis': (n) => '*a_ '.repeat(Math.ceil(n / 4)),
   'nested > blockquotes': (n) => '> '.repeat(Math.ceil(n / 2)) + 'a',
@@ -158,7 +158,7 @@ async function minPoolMs(small: string, large: string, first: [number, number], 
   return [tn, t2n];
 }
 
-/** Extra shapes beyond the corpus and the issue: ordinary syntax, many times in one paragraph. */
+/** Extra shapes beyond the corpus and the adversarial patterns: ordinary syntax, many times per paragraph. */
 const EXTRA_PATTERNS: Record<string, (bytes: number) => string> = {
   'emphasis pairs *a* in one paragraph': (n) => '*a* '.repeat(Math.ceil(n / 4)),
   'unresolved [a] references in one paragraph': (n) => 'x [a] y '.repeat(Math.ceil(n / 8)),
@@ -169,7 +169,7 @@ const EXTRA_PATTERNS: Record<string, (bytes: number) => string> = {
 };
 
 async function growth(): Promise<void> {
-  const { cases } = JSON.parse(readFileSync(path.join(CORPUS, 'markdown/pathological.json'), 'utf8')) as {
+  const { cases } = JSON.parse(readFileSync(corpusPath('markdown/pathological.json'), 'utf8')) as {
     cases: { name: string; recipe?: { parts: Part[] }; generator?: { count: number } }[];
   };
   const inputs: { name: string; small: string; large: string }[] = cases.map((c) => ({
@@ -177,7 +177,7 @@ async function growth(): Promise<void> {
     small: c.recipe ? build(scale(c.recipe.parts, 0.5)) : referenceFlood(Math.round(c.generator!.count / 2)),
     large: c.recipe ? build(c.recipe.parts) : referenceFlood(c.generator!.count),
   }));
-  for (const [name, make] of [...Object.entries(ISSUE_PATTERNS).map(([n, m]) => [`issue: ${n}`, m] as const), ...Object.entries(EXTRA_PATTERNS).map(([n, m]) => [`extra: ${n}`, m] as const)]) {
+  for (const [name, make] of [...Object.entries(ADVERSARIAL_PATTERNS).map(([n, m]) => [`pattern: ${n}`, m] as const), ...Object.entries(EXTRA_PATTERNS).map(([n, m]) => [`extra: ${n}`, m] as const)]) {
     for (const kb of [10, 20, 40]) inputs.push({ name: `${name} ${kb}->${2 * kb} KB`, small: make(kb * 1000), large: make(2 * kb * 1000) });
   }
   const filter = process.env.BENCH_FILTER;
@@ -239,7 +239,7 @@ async function latencyUnderLoad(): Promise<void> {
     latencies.sort((a, b) => a - b);
     return latencies[Math.floor(latencies.length * 0.99)]!;
   };
-  const dir = path.join(CORPUS, 'articles');
+  const dir = corpusPath('articles');
   let article = '';
   for (const f of readdirSync(dir).filter((x) => x.endsWith('.md') && !x.startsWith('badges4'))) {
     if (article.length >= MB) break;

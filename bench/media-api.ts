@@ -1,5 +1,5 @@
 /**
- * Issue 4 figures through HTTP, against a service instance of its own:
+ * Media figures through HTTP, against a service instance of its own:
  *   1. POST /media with a ~46 MiB PNG (random pixels, so it stays near the 50 MiB cap):
  *      upload throughput and the server process's peak RSS while it streams, normalizes
  *      and stores the file;

@@ -1,6 +1,7 @@
 /**
  * 20 external images, each answered after 200 ms, fetched through the SSRF guard and normalized
- * with a bounded pool (what rehost does per write). Issue 4 wants this well under 2 s.
+ * with a bounded pool (what rehost does per write). The target is well under 2 s, so a write
+ * with many images does not keep its client waiting much longer than one download.
  * Run: npx tsx bench/media-fetch.ts   — a server on 127.0.0.1 plays the external hosts;
  * the stub resolver maps their names there, so no DNS or outside address is involved.
  */

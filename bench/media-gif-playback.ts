@@ -5,12 +5,12 @@
  * Run: npx tsx bench/media-gif-playback.ts
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { animatedGifToMp4 } from '../server/media/gif-video';
+import { readImage } from '../tests/support/image-corpus';
 
-const gif = readFileSync(new URL('../../shared/corpus/images/gif-animated-rotating-squares.gif', import.meta.url));
+const gif = readImage('gif-animated-rotating-squares.gif');
 const video = await animatedGifToMp4(gif);
 
 const page = `<!doctype html><body><div class="dp-gif" data-gif="x"><video id="v" src="/v.mp4" autoplay loop muted playsinline></video></div>

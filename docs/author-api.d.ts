@@ -296,7 +296,7 @@ export interface components {
             status: "ready";
             poster_url: string | null;
         };
-        /** @description SPEC "Errors": `code` is omitted when there is no stable machine code (400, 409). */
+        /** @description Error body. `code` is omitted when there is no stable machine code (400, 409). */
         Error: {
             error: string;
             code?: string;

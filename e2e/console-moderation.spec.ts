@@ -2,7 +2,7 @@ import { api, createPost, publish, type ApiPost } from './support/api';
 import { confirm, expect, screenshot, signIn, signOut, test } from './support/console';
 import { tokenOf } from './support/state';
 
-/** CONTRACT.md moderation: approve → published; reject → back to draft, reason kept. */
+/** Moderation: approve → published; reject → back to draft, reason kept. */
 test('moderation queue: approve publishes, reject returns the article with a reason', async ({ page, request }) => {
   const author = tokenOf('moderated');
   const good = await createPost(author, { title: 'A careful essay', markdown: 'Measured words.' });

@@ -3,7 +3,7 @@ import { confirm, expect, saveEditor, screenshot, signIn, test } from './support
 import { tokenOf } from './support/state';
 
 /**
- * Issue 6: after sign-in the API token never reaches the browser — not in HTML, RSC payloads,
+ * After sign-in the API token never reaches the browser — not in HTML, RSC payloads,
  * JS chunks, headers, cookies, storage or URLs. This walks a whole console session, records
  * every response the browser receives (bodies and headers), every URL it requests, its
  * cookies and storage, and every page's final DOM, and looks for the token in all of them.

@@ -1,5 +1,5 @@
 /**
- * Browser-level XSS check (issue 3): every XSS corpus payload is converted by the real pipeline
+ * Browser-level XSS check: every XSS corpus payload is converted by the real pipeline
  * (in-process, no server) and the output is rendered in Chromium. Nothing may execute: no dialog,
  * no console message or page error from injected code, no navigation, no request to a
  * non-http(s) URL. A control page with unsanitized markup proves the detectors work.

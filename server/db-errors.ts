@@ -1,6 +1,7 @@
 /**
  * Recognises "the database is not there" among driver errors, so the transport can answer
- * 503 service_unavailable instead of 500 (issue 2 "Failure"). Connection refused or reset,
+ * 503 service_unavailable instead of 500: when PostgreSQL goes away, clients get a prompt answer
+ * that tells them to retry rather than an opaque failure. Connection refused or reset,
  * pool acquisition timeouts, server shutdown and connection-class SQLSTATEs all count.
  */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);

@@ -1,5 +1,5 @@
 /**
- * The one error type the REST surface knows. SPEC "Errors": bodies are `{error, code?}`;
+ * The one error type the REST surface knows. Error bodies are `{error, code?}` (docs/api.md "Errors");
  * `code` is omitted for 400 and 409 and fixed for the other statuses.
  * Domain modules throw these (or their own errors that the transport maps here).
  */

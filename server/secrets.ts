@@ -4,7 +4,7 @@ import path from 'node:path';
 import { env } from './env';
 
 /**
- * The application secret (CONTRACT.md SESSION_SECRET): from the environment, or generated
+ * The application secret (env SESSION_SECRET): from the environment, or generated
  * once and kept under DATA_DIR. Several instances behind a load balancer must share it
  * (set SESSION_SECRET, or share DATA_DIR). Purpose-specific keys are derived from it so a
  * cursor signature can never double as a session signature.

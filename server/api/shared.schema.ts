@@ -1,12 +1,12 @@
 import { z } from 'zod';
 
-/** Schemas shared by several procedures: the SPEC resources and the error body. */
+/** Schemas shared by several procedures: the contract's resources and the error body. */
 
 export const uuidParam = z.uuid({ error: 'must be a UUID' });
 
 export const TagSchema = z.object({ slug: z.string(), name: z.string() });
 
-/** SPEC "AuthorPost", fields in the order the spec lists them. */
+/** AuthorPost, fields in the contract's order (docs/api.md "AuthorPost"). */
 export const AuthorPostSchema = z
   .object({
     id: z.uuid(),
@@ -57,8 +57,8 @@ export const AuthorPostWithHtmlSchema = AuthorPostSchema.extend({
 
 export const ErrorSchema = z
   .object({ error: z.string(), code: z.string().optional() })
-  .meta({ id: 'Error', description: 'SPEC "Errors": `code` is omitted when there is no stable machine code (400, 409).' });
+  .meta({ id: 'Error', description: 'Error body. `code` is omitted when there is no stable machine code (400, 409).' });
 
-/** Messages that name the field: 400 carries no code (NOTES.md "Error format"). */
+/** Messages that name the field: a 400 carries no code, so the message must say what was wrong. */
 export const requiredString = (field: string) =>
   z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') });

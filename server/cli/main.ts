@@ -1,5 +1,5 @@
 /**
- * Operator CLI (CONTRACT.md "CLI"): `npm run --silent cli -- <command>`.
+ * Operator CLI (commands listed in the README): `npm run --silent cli -- <command>`.
  * Prints one JSON line on success; a readable message and exit 1 on error. Works whether
  * the server runs or not: the embedded cluster is joined when running, started otherwise.
  */

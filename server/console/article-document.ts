@@ -23,7 +23,7 @@ export function articleMarkup(view: ArticleView): string {
     view.tags.length > 0
       ? `<ul class="dp-article__tags" aria-label="Tags">${view.tags.map((t) => `<li>${escapeHtml(t.name)}</li>`).join('')}</ul>`
       : '';
-  // The pipeline guarantees exactly one H1 (SPEC "H1"); the subtitle reads best right under
+  // The pipeline guarantees exactly one H1 (plugins/h1.ts); the subtitle reads best right under
   // it when it opens the body, otherwise it leads the body.
   const h1End = view.html.startsWith('<h1') ? view.html.indexOf('</h1>') : -1;
   const body =
@@ -43,7 +43,8 @@ export function excerpt(html: string, max = 180): string {
 }
 
 /**
- * Header CSP of every preview frame (NOTES.md "Previewing untrusted HTML"): `sandbox` gives the
+ * Header CSP of every preview frame (article HTML is author content, so the frame is locked down
+ * by a response header the content cannot touch, not by markup inside it): `sandbox` gives the
  * document an opaque origin with no scripts, forms or popups, even if the frame is opened on
  * its own; nothing loads but our own media and the allow-listed embed players.
  */

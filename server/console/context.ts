@@ -8,7 +8,8 @@ import { SESSION_COOKIE, SESSION_TTL_SECONDS, findSession, type ConsoleSession }
 
 /**
  * How console pages, actions and route handlers reach the session. Authorization happens
- * here, at each page, action and route handler, never in proxy.ts (NOTES.md console notes).
+ * here, at each page, action and route handler, never in proxy.ts: every Server Action is a
+ * public endpoint of its own, and a check in a proxy protects only the paths its matcher covers.
  */
 
 /** A fresh EntityManager per request or action, as the REST procedures use (db/orm.ts). */

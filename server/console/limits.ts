@@ -8,7 +8,7 @@ import { ConsoleProblem } from './problems';
  * The console spends the same per-account minute windows as the REST procedures
  * (server/api/trpc.ts `rated`): reading a page costs what GET /posts/{id} costs, saving costs
  * what PATCH costs, publishing what publish costs. Limits are per account, so an integration
- * and the console share them, as SPEC "Limits" says.
+ * and the console share them.
  */
 const CLASS_WORDS: Record<RateClass, string> = {
   read: 'read requests',

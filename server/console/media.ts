@@ -23,7 +23,7 @@ export async function recentMedia(em: EntityManager, accountId: string, limit = 
   return rows.map((r) => em.map(MediaEntity, r));
 }
 
-/** What to paste into an article for a stored file (SPEC "Image" and the GIF island). */
+/** What to paste into an article for a stored file (an image, or the GIF island for `kind: gif`). */
 export function markdownSnippet(media: Pick<Media, 'id' | 'kind'>): string {
   const url = `/api/media/${media.id}`;
   if (media.kind === 'gif') {

@@ -5,7 +5,7 @@ import { logLine } from '../log';
 
 /**
  * Everything the console shows when something fails is a sentence, never a JSON body or a
- * stack (issue 6 "errors shown in words").
+ * stack: maintainers are told what went wrong and what to do, in words.
  */
 export class ConsoleProblem extends Error {
   constructor(message: string) {

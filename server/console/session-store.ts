@@ -6,7 +6,7 @@ import { derivedKey } from '../secrets';
 import { ACCOUNT_COLUMNS, accountFromRow, type AccountRow, type Authenticated } from '../services/tokens';
 
 /**
- * Console sessions (issue 6 "Sign-in and session"). The browser holds only an opaque random
+ * Console sessions. The browser holds only an opaque random
  * value; PostgreSQL holds its keyed hash, the account and the API token it was opened with.
  * The token itself is never stored here nor sent back: after sign-in the server works from
  * the session row alone.

@@ -1,5 +1,6 @@
 /**
- * Embed configuration (SPEC "Video embed", "Generic embed": "only hosts from a server allowlist").
+ * Embed configuration for the "Video embed" and "Generic embed" islands, which keep iframes
+ * only for hosts on a server-side allowlist (docs/api.md "HTML islands").
  * Data only: hosts are compared exactly against `new URL(src).hostname`, and the embed is
  * always served over https.
  */
@@ -8,7 +9,7 @@ export interface VideoProvider {
   /** Value of `data-provider`. */
   id: string;
   hosts: readonly string[];
-  /** Embed addresses only: a player page, never a direct video file (SPEC rule 4). */
+  /** Embed addresses only: a player page, never a direct video file (video is shown only through embeds). */
   embedPath: RegExp;
   /** Required query parameters (e.g. VK's player takes the video id in the query). */
   requiredQuery?: readonly string[];

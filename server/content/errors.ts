@@ -1,6 +1,7 @@
 /**
  * A document the pipeline refuses. The message is shown to API clients in a 400 body
- * (SPEC "Errors": 400 without `code`), so it always starts with "markdown: " and names the problem.
+ * (a 400 has no `code`, so the message must carry the reason): it always starts with "markdown: "
+ * and names the problem.
  */
 export class ContentRejectedError extends Error {
   constructor(problem: string) {

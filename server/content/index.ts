@@ -1,4 +1,4 @@
-/** Content pipeline: Markdown + HTML islands -> sanitized HTML (SPEC "Article body format"). */
+/** Content pipeline: Markdown + HTML islands -> sanitized HTML (docs/api.md "Article body"). */
 export type { RenderInput, RenderOutput } from './types';
 export { ContentRejectedError } from './errors';
 export { renderArticleSync } from './pipeline';

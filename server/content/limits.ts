@@ -27,13 +27,17 @@ export const PARAGRAPH_LIMITS = {
 } as const;
 
 /**
- * Largest accepted document (UTF-8 bytes), matching the 2 MiB JSON body cap of the REST layer
- * (NOTES (a)). With the budget below that is at most ~22 s of one worker for the worst input;
- * an ordinary 1 MB article converts in a few seconds.
+ * Largest accepted document (UTF-8 bytes). The REST layer's JSON body cap (8 MiB) is larger so
+ * that a document of this size still fits once JSON-escaped. With the budget below that is at
+ * most ~22 s of one worker for the worst input; an ordinary 1 MB article converts in a few
+ * seconds.
  */
 export const MAX_MARKDOWN_BYTES = 2 * 1024 * 1024;
 
-/** Issue 3: a CPU budget that grows linearly with size, about 1 s plus 10 s per MB. */
+/**
+ * A CPU budget that grows linearly with size, about 1 s plus 10 s per MB: ample for real
+ * articles, while an input built to be slow cannot hold a worker for long.
+ */
 export function timeBudgetMs(markdownBytes: number): number {
   return 1000 + Math.ceil((10_000 * markdownBytes) / 1_000_000);
 }

@@ -1,5 +1,6 @@
 /**
- * Markdown (GFM + HTML islands) -> sanitized HTML, in-thread (NOTES (e) pipeline):
+ * Markdown (GFM + HTML islands) -> sanitized HTML, in-thread. Sanitizing comes after the last
+ * step that handles untrusted markup; only trusted plugins run after it:
  * remark-parse -> remark-gfm -> remark-rehype -> rehype-raw -> rehype-sanitize(schema) ->
  * trusted post-plugins (they only delete, or rebuild from validated values) -> serialize.
  * Runs inside the worker pool in production (pool.ts); unit tests call it directly.

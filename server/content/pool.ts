@@ -1,5 +1,5 @@
 /**
- * Conversion off the HTTP event loop (issue 3): a piscina pool sized to the cores, with a
+ * Conversion off the HTTP event loop: a piscina pool sized to the cores, with a
  * per-document budget of about 1 s + 10 s per MB (limits.ts) counted from the moment a worker
  * starts the document. Past the budget the task is aborted, piscina terminates that worker (the
  * only way to stop synchronous parsing), and the caller gets a ContentRejectedError.
@@ -39,7 +39,8 @@ const shared = globalThis as unknown as { __publishingContentPool?: ContentPool 
 
 /**
  * Sized to the cores, leaving one for the HTTP event loop: with every core parsing, requests
- * that need no conversion (GET /me) would wait for CPU (issue 3: their p99 must stay within 2x).
+ * that need no conversion (GET /me) would wait for CPU (their p99 should stay within 2x of an
+ * idle server's while large articles are converted).
  * CONTENT_POOL_THREADS overrides.
  */
 function poolThreads(): number {

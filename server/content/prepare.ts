@@ -5,7 +5,7 @@
  * - a link card written on one line (`<a class="dp-link-card" …><div …>…`) gets a line break
  *   after its opening tag. CommonMark starts an HTML block with an `<a>` only when the tag stands
  *   alone on its line (block type 7); otherwise the card becomes inline HTML in a paragraph and
- *   the HTML parser splits it at every `<div>` (SPEC island "Link card"). Fenced code is left alone.
+ *   the HTML parser splits it at every `<div>` (the "Link card" island). Fenced code is left alone.
  */
 const CARD_OPEN = /^( {0,3}<a\s[^<>]*\bdp-link-card\b[^<>]*>)[ \t]*(?=\S)/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;

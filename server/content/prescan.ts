@@ -1,5 +1,5 @@
 /**
- * Cheap first defence against adversarial Markdown (issue 3): one linear pass that refuses
+ * Cheap first defence against adversarial Markdown: one linear pass that refuses
  * nesting the parser handles recursively or quadratically, before any parsing happens.
  * The general defence is the worker's time budget (pool.ts); this pass only turns the common
  * deep-nesting shapes into a precise message ("nesting too deep") in microseconds.

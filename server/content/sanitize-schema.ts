@@ -1,5 +1,5 @@
 /**
- * The sanitizer allowlist, as data (NOTES (e)). A complete schema of our own: nothing is
+ * The sanitizer allowlist, as data. A complete schema of our own: nothing is
  * inherited from hast-util-sanitize's defaultSchema, because rehype-sanitize replaces top-level
  * keys wholesale and silent defaults are what an audit misses.
  *
@@ -14,12 +14,12 @@ const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-
 
 export const sanitizeSchema: Schema = {
   tagNames: [
-    // SPEC "Article body format": Markdown constructs.
+    // Markdown constructs (docs/api.md "Article body").
     'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr',
     'strong', 'em', 'del', 'code', 'pre', 'blockquote',
     'ul', 'ol', 'li', 'a', 'img',
     'table', 'tbody', 'thead', 'tr', 'td', 'th', // thead survives only until table.ts moves its row into tbody
-    // SPEC HTML islands.
+    // HTML islands (docs/api.md "HTML islands").
     'figure', 'figcaption', 'div', 'span', 'iframe', 'video', 'details', 'summary',
   ],
 
@@ -39,11 +39,11 @@ export const sanitizeSchema: Schema = {
       ['width', /^\d{1,4}$/],
       ['height', /^\d{1,4}$/],
     ],
-    // SPEC "Code block": the language after the fence is kept as a highlight hint.
+    // Code blocks: the language after the fence is kept as a highlight hint.
     code: [['className', /^language-[\w+#.-]{1,40}$/]],
     figure: [
       ['className', 'dp-figure', 'dp-gallery'],
-      ['dataLayout', 'full', 'mid'], // SPEC "Layout": other values are removed.
+      ['dataLayout', 'full', 'mid'], // Layout island: other values are removed.
     ],
     figcaption: [['className', 'dp-figure__caption']],
     div: [
@@ -60,7 +60,7 @@ export const sanitizeSchema: Schema = {
       ],
       'dataVideo',
       'dataProvider',
-      ['dataSource', 'embed'], // SPEC "Video embed": data-source must stay `embed`.
+      ['dataSource', 'embed'], // Video embed island: data-source must stay `embed`.
       'dataDpEmbed',
       ['dataGif', new RegExp(`^${UUID}$`)],
       // Link card media only; link-card.ts regenerates it from the uuid and drops it elsewhere.
@@ -95,7 +95,8 @@ export const sanitizeSchema: Schema = {
   },
 
   // Dropped together with their content: raw-text and form elements whose text is never prose
-  // (NOTES (e): the xmp raw-text passthrough of sanitize-html; fess#3187's raw-text list).
+  // (raw-text elements such as `xmp` passed through as markup have been a real bypass in other
+  // sanitizers, so every raw-text and form element goes, content included).
   strip: [
     'script', 'style', 'textarea', 'title', 'noscript', 'template', 'xmp', 'noembed',
     'noframes', 'select', 'option', 'plaintext', 'object', 'embed', 'svg', 'math',

@@ -1,6 +1,7 @@
 /**
  * Writes the final tree so that the HTML, read back as Markdown, is one raw HTML block per
- * top-level element sequence and parses to the same tree (round trip, issue 3):
+ * top-level element sequence and parses to the same tree (round trip: clients may send our
+ * `html` back as `markdown`):
  * - one top-level element per line, no blank line anywhere: CommonMark ends an HTML block
  *   (types 6/7) at a blank line, after which the rest would be read as Markdown. Newlines that
  *   would leave a line blank (inside `<pre>`, text, attributes) are written as `&#10;`, which

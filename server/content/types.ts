@@ -1,7 +1,7 @@
 export interface RenderInput {
   /** GFM + HTML islands, as sent by the author. */
   markdown: string;
-  /** Used for the inserted H1 when the markdown has none (SPEC "Article body format", H1). */
+  /** Used for the inserted H1 when the markdown has none (an article has exactly one H1). */
   title: string;
   /** External image URL (as found) -> local '/api/media/<uuid>' to substitute in img src. */
   rehosted?: Record<string, string>;

@@ -2,7 +2,7 @@
 
 const MEDIA_PATH = /^\/api\/media\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 
-/** The uuid of a stored media path `/api/media/<uuid>` (SPEC "Image", "GIF"), else undefined. */
+/** The uuid of a stored media path `/api/media/<uuid>` (images, the GIF island), else undefined. */
 export function localMediaUuid(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   const match = MEDIA_PATH.exec(value);
@@ -15,7 +15,8 @@ export function localMediaPath(uuid: string): string {
 
 /**
  * An absolute http(s) URL in canonical WHATWG form, else undefined.
- * Protocol-relative `//host/x` becomes `https://host/x` (NOTES (e): sanitize lets it through).
+ * Protocol-relative `//host/x` becomes `https://host/x` (the sanitizer sees no scheme in it and
+ * lets it through, so it is resolved here).
  * Canonical form keeps the round trip stable: serializing `URL.href` and parsing it again is a fixpoint.
  */
 export function absoluteHttpUrl(value: unknown): string | undefined {

@@ -1,12 +1,13 @@
 /**
- * Which IP addresses the outbound image fetcher may connect to (issue 4, SSRF guard).
+ * Which IP addresses the outbound image fetcher may connect to (the SSRF guard: author-supplied
+ * URLs must not reach this machine or its private networks).
  *
  * Default-deny for everything that is not ordinary global unicast: the tables below follow
  * the IANA special-purpose registries, each row with the reason we report. Addresses that
  * embed an IPv4 address (IPv4-mapped, IPv4-compatible, NAT64, 6to4) are unwrapped and the
  * embedded address is judged too, because that is where the packet really goes.
  *
- * The allow list (CONTRACT: ALLOWED_PRIVATE_ADDRESSES) is passed in, never read from env here,
+ * The allow list (env ALLOWED_PRIVATE_ADDRESSES) is passed in, never read from env here,
  * so tests and intranets decide per call. Cloud-metadata endpoints stay forbidden even when an
  * allowed CIDR covers them: no intranet use case needs an image from the instance's credentials API.
  */

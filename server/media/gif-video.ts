@@ -1,6 +1,6 @@
 /**
- * Animated GIF → muted H.264 MP4 + poster frame, for the GIF island (CONTRACT: from-url stores
- * an animated GIF as `kind: gif`, `video/mp4`; `<video src>` cannot play a GIF).
+ * Animated GIF → muted H.264 MP4 + poster frame, for the GIF island: from-url stores an
+ * animated GIF as `kind: gif`, `video/mp4`, because the island's `<video src>` cannot play a GIF.
  *
  * ffmpeg comes from @ffmpeg-installer/ffmpeg (a static build shipped inside npm packages, so a
  * plain `npm install` provides it). Files go through a private temp dir because `+faststart`

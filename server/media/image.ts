@@ -1,5 +1,5 @@
 /**
- * Uploaded or downloaded bytes → a safe stored image (issue 4, SPEC POST /media).
+ * Uploaded or downloaded bytes → a safe stored image (POST /media, from-url and rehost).
  *
  * Order matters: cheap byte checks, then header-only facts (type, animation, declared pixel
  * count) before any pixel is decoded, so bombs and animations are refused without decoding.
@@ -14,7 +14,7 @@ import { MIME_TYPES, sniffImage, type ImageFormat } from './image/sniff';
 export { ImageError, isImageError, type ImageErrorKind } from './image/image-error';
 export { ACCEPTED_FORMATS, MIME_TYPES, type ImageFormat } from './image/sniff';
 
-export const MAX_IMAGE_BYTES = 50 * 1024 * 1024; // SPEC: at most 50 MiB
+export const MAX_IMAGE_BYTES = 50 * 1024 * 1024; // the contract's upload cap: 50 MiB
 export const MAX_IMAGE_PIXELS = 50_000_000; // ~ 8660×5773; decoding costs up to 4 bytes per pixel
 
 export interface ImageLimits {

@@ -1,7 +1,8 @@
 /**
  * URL → media ready to store: the shared core of POST /media/from-url (and, with
  * `animatedGif: 'refuse'`, of rehost). Fetch through the SSRF guard, then the same checks as an
- * upload; an animated GIF becomes MP4 + poster when the caller accepts that (CONTRACT).
+ * upload; an animated GIF becomes MP4 + poster when the caller accepts that (from-url does, for
+ * the GIF island).
  */
 import { animatedGifToMp4, type GifVideo, type GifVideoLimits } from './gif-video';
 import { ImageError, inspectAndNormalizeImage, type ImageLimits, type NormalizedImage } from './image';

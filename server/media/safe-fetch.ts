@@ -1,5 +1,6 @@
 /**
- * The one outbound fetcher for images (POST /media/from-url and rehost, issue 4).
+ * The one outbound fetcher for images (POST /media/from-url and rehost): a URL supplied by an
+ * author must never reach this machine, its network or a cloud metadata service (SSRF).
  *
  * Per hop: parse with WHATWG URL (canonicalizes decimal/hex/octal/short IPv4 and IDNA forms),
  * allow http/https only, resolve the host ONCE, refuse if any answer is forbidden, connect to the
@@ -16,7 +17,7 @@ import { PeerRefusedError, undiciConnector } from './fetch/undici-connector';
 export { FetchError, isFetchError, type FetchErrorKind } from './fetch/fetch-error';
 export type { Connector, HopRequest, HopResponse, ResolvedAddress, Resolver } from './fetch/types';
 
-export const MAX_FETCH_BYTES = 50 * 1024 * 1024; // SPEC: uploads and rehost are capped at 50 MiB
+export const MAX_FETCH_BYTES = 50 * 1024 * 1024; // the same 50 MiB cap as an upload
 
 export interface SafeFetchOptions {
   /** Parsed ALLOWED_PRIVATE_ADDRESSES (parseAllowList); empty = public addresses only. */

@@ -6,7 +6,7 @@ import { ApiError } from '../errors';
 import { DEFAULT_LIMITS, type LimitName } from './limits';
 import { createToken } from './tokens';
 
-/** Accounts are created and managed by operators (CONTRACT.md CLI), never through the REST API. */
+/** Accounts are created and managed by operators (the CLI and the console), never through the REST API. */
 export const HANDLE_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
 
 export type LimitOverrides = Partial<Record<LimitName, number>>;
@@ -67,7 +67,7 @@ export async function updateAccount(
   return account;
 }
 
-/** SPEC rule 7: account deletion revokes all its tokens (and so ends every console session). */
+/** Deleting an account revokes all its tokens (and so ends every console session): nothing of it keeps working. */
 export async function deleteAccount(em: EntityManager, handle: string): Promise<Account> {
   return em.transactional(async (tx) => {
     const account = await findLiveAccount(tx, handle);

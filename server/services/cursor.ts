@@ -4,7 +4,8 @@ import { derivedKey } from '../secrets';
 /**
  * Opaque `GET /posts` cursors: the last item's `(created_at, id)`, signed with HMAC so a
  * corrupted or hand-built cursor is a 400 rather than a silently wrong page
- * (SPEC "GET /posts": "do not decode or build"). Bound to the account as well.
+ * (clients are told to pass `next_cursor` back unchanged, never to build one). Bound to the
+ * account as well, so one account's cursor is useless to another.
  */
 export interface CursorPosition {
   createdAt: Date;

@@ -1,5 +1,5 @@
 /**
- * Storing media for one author (SPEC "Media object", POST /media, POST /media/from-url; the
+ * Storing media for one author (the Media object, POST /media, POST /media/from-url; the
  * rehost service stores through `commitImage` too). Knows nothing of HTTP: callers hand over
  * bytes or a URL and the account; the limits the route already consumed stay with the route.
  *
@@ -32,7 +32,7 @@ export interface MediaDeps {
   allowList: AllowList;
 }
 
-/** SPEC "Media object", field order as listed there. */
+/** The Media object, fields in the contract's order. */
 export interface MediaJson {
   id: string;
   url: string;
@@ -48,7 +48,7 @@ export interface MediaJson {
 export const mediaPath = (id: string) => `/api/media/${id}`;
 
 /**
- * The daily media quota is used up (SPEC: 429 rate_limited). Carries what the transport needs
+ * The daily media quota is used up (429 rate_limited). Carries what the transport needs
  * for the rate-limit headers: the quota, what is left, and the next UTC midnight.
  */
 export class DailyQuotaExceededError extends ApiError {
@@ -159,7 +159,7 @@ export async function commitImage(deps: MediaDeps, account: MediaAccount, image:
   return toMediaJson(file, null);
 }
 
-/** CONTRACT: an animated GIF from from-url is stored as a muted MP4 (`kind: gif`) plus its first frame. */
+/** from-url: an animated GIF is stored as a muted MP4 (`kind: gif`, `<video>` plays it) plus its first frame. */
 export async function commitGifVideo(deps: MediaDeps, account: MediaAccount, video: GifVideo, sourceUrl: string | null): Promise<MediaJson> {
   const poster: PendingFile = {
     id: randomUUID(),
@@ -248,7 +248,7 @@ export interface ServableMedia {
   sha256: string;
 }
 
-/** Any stored file by id (files are public by their unguessable uuid, SPEC "Stored media retrieval"). */
+/** Any stored file by id (files are public by their unguessable uuid: their url goes into public HTML). */
 export async function findServableMedia(em: EntityManager, id: string): Promise<ServableMedia | null> {
   const rows = await sql<{ storage_key: string; mime_type: string; byte_size: string; sha256: string }[]>(
     em,

@@ -1,7 +1,7 @@
 /**
  * The seam between article writes and media: the posts service hands over the external
  * image URLs of one write (body images and cover_url, deduped) and gets back what was stored.
- * The media module implements it (rehost rules of SPEC); posts know nothing of fetching.
+ * The media module implements it (rehost.ts has the rules); posts know nothing of fetching.
  */
 export interface StoredImage {
   id: string;
@@ -12,9 +12,9 @@ export interface StoredImage {
 export interface RehostOutcome {
   /** URL as written → the stored image. */
   stored: Record<string, StoredImage>;
-  /** URLs that could not be stored (SPEC `rehost_failed`). */
+  /** URLs that could not be stored (the write response's `rehost_failed`). */
   failed: string[];
-  /** Why rehost stopped early, e.g. a media limit (SPEC `warnings`). */
+  /** Why rehost stopped early, e.g. a media limit (the write response's `warnings`). */
   warnings: string[];
 }
 

@@ -1,5 +1,5 @@
 /**
- * The real Rehoster (SPEC "Rehost rules"): copies the external images of one article write
+ * The real Rehoster (docs/api.md "Rehosting images"): copies the external images of one article write
  * into our storage. Never throws: every failure lands in `failed`, every early stop in `warnings`.
  *
  * - URLs are deduplicated, so an image repeated in one write is fetched once.

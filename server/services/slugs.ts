@@ -1,7 +1,7 @@
 import { slugify } from 'transliteration';
 
 /**
- * Slugs (SPEC leaves the exact syntax "not shown"; this is ours): lowercase ASCII letters and
+ * Slugs (the contract leaves their syntax to us; docs/api.md "Slugs"): lowercase ASCII letters and
  * digits in groups joined by single hyphens, 1–100 characters. Titles in any script are
  * transliterated first ("Привет, мир" → "privet-mir"); a title with nothing to transliterate
  * (only emoji, say) falls back to "post".

@@ -5,7 +5,7 @@ import { ApiError } from '../errors';
 import { slugFromText } from './slugs';
 
 /**
- * Tags are shared by name: "existing tags are found, new ones created by name" (SPEC POST /posts).
+ * Tags are shared by name: POST /posts finds existing tags and creates new ones by name.
  * A tag is identified by the slug of its name, so "Node.js" and "node js" are one tag and the
  * first spelling seen becomes its display name.
  */

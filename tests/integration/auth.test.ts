@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { api, newAccount, serviceEnv } from '../support/api';
 import { cli } from '../support/service';
 
-/** SPEC "Authentication": the 401 matrix, token lifecycle through the CLI. */
+/** Authentication (docs/api.md): the 401 matrix, token lifecycle through the CLI. */
 describe('authentication', () => {
   const unauthorizedBody = { code: 'unauthorized' };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { cli, removeDataDir, tempDataDir } from '../support/service';
 
-/** CONTRACT.md: the CLI works whether the server runs or not (here: it does not). */
+/** The CLI works whether the server runs or not (here: it does not). */
 describe('operator CLI without a running server', () => {
   it('starts the embedded cluster itself, prints one JSON line, and stops it again', async () => {
     const dataDir = tempDataDir('publishing-cli-');

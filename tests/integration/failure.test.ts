@@ -4,8 +4,9 @@ import { startEmbeddedPostgres } from '../../db/embedded-postgres';
 import { cli, removeDataDir, startService, tempDataDir, type RunningService } from '../support/service';
 
 /**
- * Issue 2 "Failure": PostgreSQL stopped under a running service → 503 within seconds, and
- * service again without a restart when it returns. Uses its own cluster and instance.
+ * Database outage: PostgreSQL stopped under a running service → 503 within seconds (clients
+ * learn to retry instead of hanging), and service again without a restart when it returns.
+ * Uses its own cluster and instance.
  */
 describe('database outage', () => {
   const dataDir = tempDataDir('publishing-outage-');

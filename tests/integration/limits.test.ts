@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, newAccount, serviceEnv } from '../support/api';
 import { startService, type RunningService } from '../support/service';
 
-/** SPEC "Limits": fixed windows, exact under concurrency, across instances, with headers. */
+/** Rate limits (docs/api.md): fixed windows, exact under concurrency, across instances, with headers. */
 describe('rate limits', () => {
   let second: RunningService;
 

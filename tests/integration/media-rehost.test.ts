@@ -1,8 +1,8 @@
 /**
- * Rehost on POST /posts and PATCH /posts/{id} (SPEC "Rehost rules"), against images served by
- * this test on 127.0.0.1: replacement with alt kept, dedupe (counted hits), local paths left
- * alone, failures kept external, cover_url, the 100-URL and 50 MiB caps, the minute-limit and
- * daily-quota stops with warnings, parallel downloads, and cover_asset_id ownership.
+ * Rehost on POST /posts and PATCH /posts/{id} (docs/api.md "Rehosting images"), against images
+ * served by this test on 127.0.0.1: replacement with alt kept, dedupe (counted hits), local
+ * paths left alone, failures kept external, cover_url, the 100-URL and 50 MiB caps, the
+ * minute-limit and daily-quota stops with warnings, parallel downloads, and cover_asset_id ownership.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, newAccount } from '../support/api';

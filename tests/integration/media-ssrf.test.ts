@@ -7,9 +7,9 @@
  * tests with a stub resolver and connector, so a failed guard can never send a packet away.
  * A control request to the global service (which allows 127.0.0.0/8) proves the listener works.
  */
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, newAccount } from '../support/api';
+import { readCorpusJson } from '../support/corpus-files';
 import { solidPng, startExtraService, startFileServer, type ExtraService, type FileServer } from './media-helpers';
 
 interface SsrfEntry {
@@ -17,7 +17,7 @@ interface SsrfEntry {
   category: string;
   whatwg: { hostname?: string; error?: string };
 }
-const corpus: { entries: SsrfEntry[] } = JSON.parse(readFileSync(new URL('../../../shared/corpus/ssrf/loopback-and-internal.json', import.meta.url), 'utf8'));
+const corpus = readCorpusJson<{ entries: SsrfEntry[] }>('ssrf/loopback-and-internal.json');
 
 /** Hosts that stay on this machine whatever happens: 127/8, ::1, IPv4-mapped 127/8, 0.0.0.0 and localhost names (never sent to DNS). */
 function isLoopbackHost(hostname: string): boolean {

@@ -1,7 +1,7 @@
 /**
- * POST /media over HTTP (issue 4): every file of the shared image corpus gets the answer its
- * manifest flags call for, the Media object is exactly SPEC's, the daily usage grows by the
- * stored bytes, and the multipart edge cases all get a plain 400.
+ * POST /media over HTTP: every file of the image corpus (tests/fixtures/corpus/images) gets the
+ * answer its manifest flags call for, the Media object has exactly the contract's fields, the
+ * daily usage grows by the stored bytes, and the multipart edge cases all get a plain 400.
  */
 import sharp from 'sharp';
 import { manifest, readImage, type ManifestEntry } from '../support/image-corpus';
@@ -103,7 +103,7 @@ describe('POST /media with the image corpus', () => {
 });
 
 describe('POST /media: the Media object and the daily usage', () => {
-  it('returns exactly the SPEC fields and grows GET /me daily_media_bytes_used by byte_size', async () => {
+  it('returns exactly the Media fields and grows GET /me daily_media_bytes_used by byte_size', async () => {
     const { token } = await newAccount();
     const before = (await api('GET', '/me', { token })).body.limits.daily_media_bytes_used;
     expect(before).toBe(0);

@@ -10,8 +10,8 @@ import { buildChecker, checkAgainst, checkResponse, ConformanceError, DOCUMENT_P
 import { cli, removeDataDir, startService, tempDataDir, type RunningService } from '../support/service';
 
 /**
- * Issue 5: the served OpenAPI document is exact (checked here against SPEC, written out by
- * hand so the document cannot agree with itself), valid, and every response of the suite
+ * The served OpenAPI document is exact (checked here against the contract's routes, written out
+ * by hand so the document cannot agree with itself), valid, and every response of the suite
  * conforms to it (tests/support/conformance.ts, called by `api()`). The sweeps at the end
  * exercise each (route, status) pair the document declares.
  */
@@ -19,8 +19,8 @@ type Json = Record<string, any>;
 
 const MISSING = '00000000-0000-4000-8000-000000000000';
 
-/** SPEC "Endpoints": success status first, then the documented error statuses. */
-const SPEC: Record<string, number[]> = {
+/** The contract's routes (docs/api.md "Routes"): success status first, then the error statuses. */
+const ROUTES: Record<string, number[]> = {
   'GET /me': [200, 401, 429, 503],
   'GET /posts': [200, 400, 401, 429, 503],
   'GET /posts/{id}': [200, 400, 401, 404, 429, 503],
@@ -30,7 +30,7 @@ const SPEC: Record<string, number[]> = {
   'POST /posts/{id}/unpublish': [204, 400, 401, 404, 429, 503],
   'DELETE /posts/{id}': [204, 400, 401, 404, 429, 503],
   'POST /media': [200, 400, 401, 422, 429, 503],
-  // SPEC lists 400/401/429/503; CONTRACT adds 422 animated_image for animated non-GIF images.
+  // 422 animated_image: from-url turns only animated GIFs into video; other animated images are refused.
   'POST /media/from-url': [200, 400, 401, 422, 429, 503],
 };
 
@@ -65,9 +65,9 @@ describe('the served OpenAPI document', () => {
     expect(doc.servers).toEqual([expect.objectContaining({ url: '/api/v1/author' })]);
   });
 
-  it('describes exactly the routes of SPEC with exactly their statuses', () => {
+  it('describes exactly the routes of the contract with exactly their statuses', () => {
     const actual = Object.fromEntries(operations().map(({ key, op }) => [key, Object.keys(op.responses).map(Number).sort()]));
-    const expected = Object.fromEntries(Object.entries(SPEC).map(([k, v]) => [k, [...v].sort()]));
+    const expected = Object.fromEntries(Object.entries(ROUTES).map(([k, v]) => [k, [...v].sort()]));
     expect(actual).toEqual(expected);
   });
 
@@ -219,7 +219,7 @@ describe('contract sweep: every (route, status) pair the document declares', () 
     await expectStatus(404, 'DELETE', `/posts/${p.id}`, { token });
 
     // 401 on every declared route, media included once they exist.
-    for (const key of Object.keys(SPEC)) {
+    for (const key of Object.keys(ROUTES)) {
       const [method, template] = key.split(' ') as [string, string];
       if (template.startsWith('/media') && !(await mediaRoutesExist())) continue;
       await expectStatus(401, method, template.replace('{id}', MISSING), {});
@@ -228,7 +228,7 @@ describe('contract sweep: every (route, status) pair the document declares', () 
 
   it('answers 429 with its headers on every rated route once the window is used up', async () => {
     const { token } = await newAccount({ limits: { read_per_min: 0, write_per_min: 0, publish_per_min: 0, media_per_min: 0 } });
-    for (const key of Object.keys(SPEC)) {
+    for (const key of Object.keys(ROUTES)) {
       const [method, template] = key.split(' ') as [string, string];
       if (template.startsWith('/media') && !(await mediaRoutesExist())) continue;
       const json = method === 'PATCH' || key === 'POST /posts' ? { title: 't', markdown: 'm' } : template === '/media/from-url' ? { url: 'https://example.com/a.png' } : undefined;
@@ -303,7 +303,7 @@ describe('contract sweep: 503 on every route while PostgreSQL is down', () => {
 
   it('answers 503 service_unavailable in the documented shape on every route', async () => {
     await pg!.stop();
-    for (const key of Object.keys(SPEC)) {
+    for (const key of Object.keys(ROUTES)) {
       const [method, template] = key.split(' ') as [string, string];
       if (template.startsWith('/media') && !(await mediaRoutesExist())) continue;
       const routePath = template.replace('{id}', MISSING);

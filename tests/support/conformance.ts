@@ -5,7 +5,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 
 /**
  * Conformance of every response the integration suite receives with the served OpenAPI
- * document (issue 5): the status is declared for the route, the required headers are present
+ * document: the status is declared for the route, the required headers are present
  * and well-formed, and the body matches the response schema. A mismatch throws, so the test
  * that received the response fails. Each (route, status) seen is appended to a file shared by
  * all vitest workers; the global teardown turns them into a coverage report.
@@ -119,7 +119,7 @@ export function buildChecker(doc: Json): Checker {
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   ajv.addVocabulary(['example', 'discriminator', 'xml', 'externalDocs']);
   ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
-  // RFC 3339 date-time with an explicit zone, as SPEC promises ("ISO 8601 with a time zone").
+  // RFC 3339 date-time with an explicit zone, as the contract promises ("ISO 8601 with a time zone").
   ajv.addFormat('date-time', (s: string) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/i.test(s) && !Number.isNaN(Date.parse(s)));
   ajv.addFormat('binary', true);
   ajv.addSchema({ ...doc, $id: 'openapi' }, 'openapi');
@@ -180,7 +180,7 @@ export function checkAgainst(c: Checker, res: ReceivedResponse, { recordPair = t
     throw new ConformanceError(`OpenAPI conformance: ${label} → ${res.status}: ${why}\nbody: ${res.text.slice(0, 500)}`);
   };
   if (!route) {
-    // Probes of routes the service does not have: still the SPEC error shape, nothing else.
+    // Probes of routes the service does not have: still the contract's error shape, nothing else.
     if (recordPair) record(`undocumented ${label} ${res.status}`);
     if (res.status < 400) fail('a route the document does not declare answered with success');
     checkJsonBody(c, res, pointer('components', 'schemas', 'Error'), fail);

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { CORPUS } from './corpus-files';
 
-/** The image fixtures of ../shared/corpus/images and their measured manifest (see its README). */
-export const IMAGES = new URL('../../../shared/corpus/images/', import.meta.url);
+/** The image fixtures of tests/fixtures/corpus/images and their measured manifest (provenance in tests/fixtures/README.md). */
+export const IMAGES = new URL('images/', CORPUS);
 
 export interface ManifestEntry {
   file: string;

@@ -10,8 +10,8 @@ import { UUID_PATTERN } from '@/server/console/queries';
 
 /**
  * Article mutations from the console: the same service calls, under the same limit classes,
- * as the REST procedures (SPEC "Limits": PATCH/POST/unpublish/DELETE are write, publish is
- * publish; rehost inside a write spends media like it does for the API).
+ * as the REST procedures (PATCH/POST/unpublish/DELETE are write, publish is publish; rehost
+ * inside a write spends media like it does for the API).
  */
 
 function articleId(formData: FormData): string {

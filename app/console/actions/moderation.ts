@@ -6,7 +6,7 @@ import { formString, runConsoleAction, type ActionOutcome } from '@/server/conso
 import { ConsoleProblem } from '@/server/console/problems';
 import { UUID_PATTERN } from '@/server/console/queries';
 
-/** Moderation decisions (CONTRACT.md "Moderation trigger"); administrators only. */
+/** Moderation decisions: approve publishes the submitted version, reject keeps the text; administrators only. */
 export type ModerationOutcome = ActionOutcome<{ message: string }> | null;
 
 function pendingId(formData: FormData): string {

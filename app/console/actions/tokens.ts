@@ -10,8 +10,9 @@ import { ConsoleProblem } from '@/server/console/problems';
 import { UUID_PATTERN } from '@/server/console/queries';
 
 /**
- * Account settings (SPEC "Authentication" 3–6). A new or reissued secret is returned once, in
- * this action's result, and rendered once; it is stored nowhere but as a hash.
+ * Account settings: create, reissue and revoke API tokens (never through the REST API; at most
+ * five active). A new or reissued secret is returned once, in this action's result, and rendered
+ * once; it is stored nowhere but as a hash.
  * tokens.ts takes a bare token id, so ownership is checked here first.
  */
 export type TokenOutcome = ActionOutcome<{ message: string; secret?: string }> | null;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** SPEC "Limits object" inside GET /me. */
+/** The Limits object inside GET /me: the account's limits and today's media usage in bytes. */
 export const LimitsSchema = z
   .object({
     read_per_min: z.number().int(),

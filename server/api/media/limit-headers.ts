@@ -1,7 +1,7 @@
 import type { DailyQuotaExceededError } from '../../services/media';
 
 /**
- * SPEC "Errors": a 429 carries Retry-After and RateLimit-*. For the daily quota they describe
+ * Every 429 carries Retry-After and RateLimit-*. For the daily quota they describe
  * the quota (bytes, what is left, next UTC midnight) rather than the minute window, so that
  * Retry-After = RateLimit-Reset − now holds for the limit that was actually hit.
  */

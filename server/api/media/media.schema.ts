@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { requiredString } from '../shared.schema';
 
-/** SPEC "Media object"; `gif` for an animated GIF stored as MP4 by from-url (CONTRACT). */
+/** The Media object; `gif` for an animated GIF stored as MP4 by from-url (`<video>` cannot play a GIF). */
 export const MediaSchema = z
   .object({
     id: z.uuid(),

@@ -1,6 +1,7 @@
 /**
- * The OpenAPI document of the REST surface, built once at module load (NOTES.md style 9):
- * generated from the tRPC procedures and their zod schemas, then post-processed to SPEC.
+ * The OpenAPI document of the REST surface, built once at module load (it only changes with a
+ * deploy, so every request serves the same bytes and ETag): generated from the tRPC procedures
+ * and their zod schemas, then post-processed to the exact contract (post-process.ts).
  */
 import { createHash } from 'node:crypto';
 import { generateOpenApiDocument } from 'trpc-to-openapi';

@@ -1,5 +1,5 @@
 /**
- * The media routes described by hand (NOTES.md (a)): `POST /media` is a plain Next route
+ * The media routes described by hand: `POST /media` is a plain Next route
  * handler because trpc-to-openapi cannot take multipart/form-data, and `POST /media/from-url`
  * is used here only until a procedure for it exists (the generated one wins then).
  * Plain OpenAPI objects, not zod, so nothing here can collide with a zod schema `id`.
@@ -9,7 +9,7 @@ import type { JsonObject } from './types';
 const uuid = { type: 'string', format: 'uuid' };
 const mediaPath = { type: 'string', pattern: '^/api/media/[0-9a-fA-F-]{36}$' };
 
-/** SPEC "Media object"; `gif` for animated GIFs stored through from-url (CONTRACT). */
+/** The Media object; `gif` for animated GIFs stored as MP4 through from-url (`<video>` cannot play a GIF). */
 export const MEDIA_SCHEMA: JsonObject = {
   type: 'object',
   description: 'A stored file. Put `url` into Markdown/HTML and `id` into `cover_asset_id`.',

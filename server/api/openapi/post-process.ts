@@ -1,8 +1,9 @@
 /**
- * The one place where the generated document is bent to SPEC. trpc-to-openapi always writes a
- * `200` with JSON content and its own tRPC-shaped error bodies (NOTES.md (a)); SPEC wants
- * 201/204, `{error, code?}` for exactly the statuses it lists, rate-limit headers and the
- * multipart upload. Pure function over JSON: easy to test, no zod involved.
+ * The one place where the generated document is bent to the contract. trpc-to-openapi always
+ * writes a `200` with JSON content (its meta has no success-status field) and its own
+ * tRPC-shaped error bodies; the contract wants 201/204, `{error, code?}` for exactly the
+ * statuses it lists, rate-limit headers and the multipart upload. Pure function over JSON: easy
+ * to test, no zod involved.
  */
 import { fromUrlOperation, MEDIA_SCHEMA, uploadOperation } from './media';
 import { ERROR_TEXT, RATE_CLASS_TEXT, SPEC_ROUTES, type SpecRoute } from './spec-routes';
@@ -11,7 +12,7 @@ import type { JsonObject } from './types';
 export const SECURITY_SCHEME = 'bearerAuth';
 const ref = (kind: 'schemas' | 'headers', name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
-/** SPEC "Errors": 429 carries these; CONTRACT: rated successes carry the RateLimit-* three. */
+/** A 429 carries all of these; successful responses of rated routes carry the RateLimit-* three too. */
 const HEADERS: JsonObject = {
   'RateLimit-Limit': {
     description:
@@ -89,16 +90,16 @@ export function postProcess(generated: JsonObject): JsonObject {
   addMediaRoutes(doc);
   for (const route of SPEC_ROUTES) {
     const operation = doc.paths[route.path]?.[route.method];
-    if (!operation) throw new Error(`OpenAPI: ${route.method.toUpperCase()} ${route.path} of SPEC is missing from the document`);
+    if (!operation) throw new Error(`OpenAPI: ${route.method.toUpperCase()} ${route.path} of the contract is missing from the document`);
     shapeOperation(operation, route);
   }
-  // The service answers exactly what it has; anything not in SPEC still gets the error shape.
+  // The service answers exactly what it has; anything outside the contract still gets the error shape.
   for (const [path, item] of Object.entries<JsonObject>(doc.paths)) {
     for (const [method, operation] of Object.entries<JsonObject>(item)) {
       if (!SPEC_ROUTES.some((r) => r.path === path && r.method === method)) replaceGeneratedErrors(operation);
     }
   }
-  // Paths in SPEC's order (generation order depends on the router; readers follow SPEC).
+  // Paths in the contract's order (generation order depends on the router; readers expect the contract's).
   const order = [...new Set(SPEC_ROUTES.map((r) => r.path))];
   doc.paths = Object.fromEntries(Object.entries<JsonObject>(doc.paths).sort(([a], [b]) => rank(order, a) - rank(order, b)));
   // tRPC-shaped error bodies are gone from every response; drop their schemas.
@@ -124,7 +125,7 @@ function shapeOperation(operation: JsonObject, route: SpecRoute) {
   operation.security = [{ [SECURITY_SCHEME]: [] }];
   operation.description = [operation.description, RATE_CLASS_TEXT[route.rate]].filter(Boolean).join('\n\n');
   if (Array.isArray(operation.parameters) && operation.parameters.length === 0) delete operation.parameters;
-  // PATCH: every field is optional, but an empty object is refused (CONTRACT: 400).
+  // PATCH: every field is optional, but an empty object is refused with 400 (nothing to change).
   if (route.method === 'patch') {
     const schema = operation.requestBody?.content?.['application/json']?.schema;
     if (schema && schema.type === 'object') schema.minProperties = 1;
@@ -135,7 +136,7 @@ function shapeOperation(operation: JsonObject, route: SpecRoute) {
     description: successDescription(route, generatedSuccess.description),
     headers: headerRefs(SUCCESS_HEADERS),
   };
-  // 204 has no `content` at all: generators choke on an empty one (NOTES.md conventions).
+  // 204 has no `content` at all: client generators choke on an empty one.
   if (route.success !== 204) success.content = generatedSuccess.content;
 
   const responses: JsonObject = { [route.success]: success };

@@ -1,7 +1,8 @@
 /**
- * The REST surface of SPEC "Endpoints", as data: the generator knows neither success statuses
- * other than 200 nor SPEC's per-route error lists, so the post-processor takes them from here.
- * Keep this table in the order and wording of SPEC; tests compare it with the document.
+ * The REST surface of the contract (docs/api.md "Routes"), as data: the generator knows neither
+ * success statuses other than 200 nor the contract's per-route error lists, so the
+ * post-processor takes them from here. Keep this table in the contract's route order; tests
+ * compare it with the document.
  */
 export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
 export type RateClass = 'read' | 'write' | 'publish' | 'media';
@@ -27,11 +28,11 @@ export const SPEC_ROUTES: readonly SpecRoute[] = [
   { method: 'post', path: '/posts/{id}/unpublish', success: 204, errors: [400, 401, 404, 429, 503], rate: 'write' },
   { method: 'delete', path: '/posts/{id}', success: 204, errors: [400, 401, 404, 429, 503], rate: 'write' },
   { method: 'post', path: '/media', success: 200, errors: [400, 401, 422, 429, 503], rate: 'media', handWritten: true },
-  // SPEC lists 400/401/429/503; CONTRACT adds 422 animated_image for animated non-GIF formats.
+  // 422 animated_image too: from-url turns only animated GIFs into video; other animated formats are refused.
   { method: 'post', path: '/media/from-url', success: 200, errors: [400, 401, 422, 429, 503], rate: 'media', handWritten: true },
 ];
 
-/** SPEC "Limits" table, quoted in each operation's description. */
+/** The default limit of each rate class, quoted in each operation's description. */
 export const RATE_CLASS_TEXT: Record<RateClass, string> = {
   read: 'Rate class: read (60 requests per minute by default).',
   write: 'Rate class: write (30 requests per minute by default); each rehosted image also counts against the media limits.',
@@ -39,7 +40,7 @@ export const RATE_CLASS_TEXT: Record<RateClass, string> = {
   media: 'Rate class: media (10 requests per minute and 200 MiB per UTC day by default).',
 };
 
-/** SPEC "Errors" table: when each status happens and its fixed `code`, if any. */
+/** When each error status happens and its fixed `code`, if any (docs/api.md "Errors"). */
 export const ERROR_TEXT: Record<ErrorStatus, { description: string; code?: string; example: string }> = {
   400: { description: 'Bad request: invalid JSON, a missing or invalid field, a bad query parameter, a non-UUID path id, a bad cursor or an empty document. `code` is omitted.', example: 'title: must not be empty' },
   401: { description: 'Missing, wrong or revoked token, deleted account, or a site JWT instead of a dp_live_ token.', code: 'unauthorized', example: 'Authorization: the token is unknown or revoked' },

@@ -13,7 +13,8 @@ import { updatePostHandler } from './update.handler';
 import { CreatePostInput, UpdatePostInput } from './write.schema';
 
 /**
- * The article routes of SPEC "Endpoints", one line each: method, path, rate class.
+ * The article routes of the REST contract (docs/api.md "Routes"), one line each: method, path,
+ * rate class.
  * Success statuses other than 200 live in ../success-status.ts.
  */
 const tags = ['posts'];

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { uuidParam } from '../shared.schema';
 
 /**
- * Body fields of POST /posts and PATCH /posts/{id} (SPEC). Limits the spec leaves "not shown"
- * are ours: title ≤ 300, subtitle ≤ 500, Markdown ≤ 2 MB of text, tags ≤ 20 names.
+ * Body fields of POST /posts and PATCH /posts/{id}. Limits the contract leaves to the service
+ * are ours: title ≤ 300, subtitle ≤ 500, Markdown ≤ 2,000,000 characters, tags ≤ 20 names.
  * Unknown fields (cover_width, cover_height included: they are computed) are refused.
  */
 export const TITLE_MAX = 300;

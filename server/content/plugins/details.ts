@@ -1,5 +1,5 @@
 /**
- * SPEC island "Spoiler": standard `details` with `summary` and ordinary allowed nodes inside
+ * Island "Spoiler" (docs/api.md): standard `details` with `summary` and ordinary allowed nodes inside
  * (handlers are gone already: the schema allows no attributes on either). The first direct
  * `summary` is moved to the front; further ones become ordinary content.
  */

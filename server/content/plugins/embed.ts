@@ -1,7 +1,7 @@
 /**
- * SPEC island "Generic embed": `div.dp-embed[data-dp-embed] > iframe` kept only for hosts on the
+ * Island "Generic embed" (docs/api.md): `div.dp-embed[data-dp-embed] > iframe` kept only for hosts on the
  * allowlist (embed-allowlist.ts, exact hostname match, forced https); any other iframe is removed,
- * wrapper included. A lone allowed iframe is wrapped in `dp-embed` (SPEC allows the service to).
+ * wrapper included. A lone allowed iframe is wrapped in `dp-embed` (the contract allows it).
  * Runs after video-embed.ts, whose iframes are already built.
  */
 import type { Element, Root } from '../hast';

@@ -1,5 +1,5 @@
 /**
- * SPEC islands "Captioned image" and "Layout": `figure.dp-figure` with exactly one main `img`
+ * Islands "Captioned image" and "Layout" (docs/api.md): `figure.dp-figure` with exactly one main `img`
  * and optionally one `figcaption.dp-figure__caption` (without that class the caption is not
  * recognized); `data-layout` is `full` or `mid`. A figure without a usable image is dropped, a
  * figure without a recognized class is unwrapped. Galleries are rebuilt afterwards (gallery.ts)

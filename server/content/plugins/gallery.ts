@@ -1,8 +1,8 @@
 /**
- * SPEC island "Gallery": `figure.dp-gallery > div.dp-gallery__items > figure.dp-figure…`, plus
+ * Island "Gallery" (docs/api.md): `figure.dp-gallery > div.dp-gallery__items > figure.dp-figure…`, plus
  * one optional `figcaption.dp-figure__caption` right after the items container for the whole
  * gallery. An `img` beside the container is not allowed (dropped); a caption inside an item stays
- * that item's caption. Items lose `data-layout` (SPEC "Layout": only on a single-image figure or
+ * that item's caption. Items lose `data-layout` (a layout belongs only on a single-image figure or
  * the root gallery). A gallery without items is dropped.
  */
 import type { Element, ElementContent, Root } from '../hast';

@@ -1,7 +1,8 @@
 /**
- * SPEC island "GIF": `div.dp-gif[data-gif=<uuid>] > video[src=/api/media/<uuid>][autoplay][loop]
+ * Island "GIF" (docs/api.md): `div.dp-gif[data-gif=<uuid>] > video[src=/api/media/<uuid>][autoplay][loop]
  * [muted][playsinline]`. Valid only when the video is a stored file and `data-gif` names the same
- * uuid (NOTES (e)); an external GIF must be stored first, so anything else is dropped.
+ * uuid (the wrapper may not name one file while the player shows another); an external GIF must
+ * be stored first, so anything else is dropped.
  */
 import type { Element, Root } from '../hast';
 import { descendants, element, hasClass, rewriteElements } from '../hast';

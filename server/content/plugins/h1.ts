@@ -1,5 +1,5 @@
 /**
- * SPEC "H1": an article has exactly one H1. None -> an H1 made from `title` is put first;
+ * H1 rule: an article has exactly one H1. None -> an H1 made from `title` is put first;
  * exactly one -> left where it stands; several -> the first stays, the others become H2.
  * Runs after the emptiness check, so the inserted title never makes an empty body look full.
  */

@@ -1,4 +1,4 @@
-/** The one way an embed iframe is built: https only, attributes limited to those SPEC shows. */
+/** The one way an embed iframe is built: https only; src, loading, allowfullscreen and title only. */
 import type { Element } from '../hast';
 import { element } from '../hast';
 import { markBuilt } from '../context';
@@ -9,7 +9,7 @@ export function httpsUrl(value: unknown): URL | undefined {
   if (!/^https?:\/\//i.test(candidate)) return undefined;
   try {
     const url = new URL(candidate);
-    url.protocol = 'https:'; // NOTES (e): force https on every kept embed
+    url.protocol = 'https:'; // every kept embed is https: no mixed content, no downgrade
     return url;
   } catch {
     return undefined;

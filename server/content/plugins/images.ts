@@ -1,5 +1,5 @@
 /**
- * SPEC "Image": `![alt](url)` keeps `alt`; an external http(s) `src` is rehosted at write time
+ * Images: `![alt](url)` keeps `alt`; an external http(s) `src` is rehosted at write time
  * (the caller passes the URL -> `/api/media/<uuid>` map) and otherwise reported in
  * `externalImages`. Any other `src` (relative path, no src) cannot be served: the image is dropped.
  */

@@ -1,9 +1,9 @@
 /**
- * SPEC island "Link card": `a.dp-link-card[href][target][rel][data-dp-link-card]` holding
+ * Island "Link card" (docs/api.md): `a.dp-link-card[href][target][rel][data-dp-link-card]` holding
  * `div.dp-link-card__body` (title, desc, domain with optional favicon and label) and an optional
  * `div.dp-link-card__media`. The card is rebuilt from validated values only: texts become plain
  * text, the favicon and the media exist only with a stored `/api/media/<uuid>` address (otherwise
- * the element is omitted), and the media style is regenerated, never copied (NOTES (e)).
+ * the element is omitted), and the media style is regenerated, never copied (no author CSS).
  * A card without an absolute http(s) href is dropped.
  */
 import type { Element, ElementContent, Root } from '../hast';

@@ -1,5 +1,5 @@
 /**
- * SPEC "Links": absolute http/https only. A link with any other target (relative, fragment,
+ * Links: absolute http/https only. A link with any other target (relative, fragment,
  * mailto:, or a scheme the sanitizer already dropped) is unwrapped to its text.
  */
 import type { Root } from '../hast';

@@ -1,5 +1,5 @@
 /**
- * Round trip (issue 3): the returned `html`, sent back as `markdown`, must convert to the same
+ * Round trip: the returned `html`, sent back as `markdown`, must convert to the same
  * `html`. The HTML parser restructures some trees when it reads them back (a block start tag
  * closes an open `<p>`, an `<a>` inside an `<a>` triggers the adoption agency, an `<li>` closes
  * the enclosing `<li>`, `<pre>` drops its first newline, text inside a table is foster-parented).

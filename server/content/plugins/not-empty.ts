@@ -1,5 +1,5 @@
 /**
- * SPEC sanitization rule 3: a document empty after conversion fails with 400. "Empty" means no
+ * A document empty after conversion fails with 400. "Empty" means no
  * visible text and no image, video, embed or rule; checked before the title H1 is inserted.
  */
 import type { Element, Root } from '../hast';

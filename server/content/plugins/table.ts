@@ -1,5 +1,5 @@
 /**
- * SPEC "Table": GFM tables have no `<thead>`; the header row becomes the first row of `<tbody>`
+ * Tables: GFM tables have no `<thead>`; the header row becomes the first row of `<tbody>`
  * (its cells stay `th`). Tables are rebuilt as `table > tbody > tr > (td|th)` with nothing else
  * between the cells: text or unknown wrappers there would be foster-parented by the HTML parser
  * when the output is read back, breaking the round trip.

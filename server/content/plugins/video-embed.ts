@@ -1,5 +1,5 @@
 /**
- * SPEC island "Video embed": `div[data-video][data-provider=<id>][data-source=embed] > iframe`
+ * Island "Video embed" (docs/api.md): `div[data-video][data-provider=<id>][data-source=embed] > iframe`
  * whose src is that provider's embed address (embed-allowlist.ts). The provider is taken from
  * the validated address; a direct video file or an unknown host drops the island.
  */

@@ -1,5 +1,5 @@
 /**
- * SPEC sanitization rule 2: a `<video>` with an external file `src` loses its `src` (rule 4:
+ * A `<video>` with an external file `src` loses its `src` (no local or external video files:
  * video appears only as an embed or a stored GIF). Children (`source`, fallback text) are dropped.
  */
 import type { Element, Root } from '../hast';

@@ -1,5 +1,5 @@
 /**
- * Failure of an outbound image fetch. It is an ApiError (400, no code) because SPEC lists every
+ * Failure of an outbound image fetch. It is an ApiError (400, no code) because the contract lists every
  * from-url failure — bad scheme, forbidden address, download failure — as a plain 400; rehost
  * catches it instead and records the URL in `rehost_failed`. `kind` lets callers tell them apart.
  */

@@ -1,7 +1,7 @@
 /**
  * Why an image was refused. An ApiError so routes can rethrow it as is: every kind is a 400
- * without code (SPEC POST /media), except 'animated', which is 422 `animated_image`.
- * `format` tells from-url whether an animated file is a GIF it can turn into MP4 (CONTRACT).
+ * without code (the contract's answer for any unusable file), except 'animated', which is 422
+ * `animated_image`. `format` tells from-url whether an animated file is a GIF it can turn into MP4.
  */
 import { ApiError } from '../../errors';
 import type { ImageFormat } from './sniff';

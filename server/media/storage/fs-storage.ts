@@ -1,5 +1,5 @@
 /**
- * Media files on the local filesystem (CONTRACT: MEDIA_STORAGE=fs, under DATA_DIR).
+ * Media files on the local filesystem (MEDIA_STORAGE=fs, the default, under DATA_DIR).
  *
  * Layout: `<root>/data/<k0k1>/<key>` holds the bytes, `<root>/meta/<k0k1>/<key>.json` the content
  * type; the two-character fan-out keeps directories small. Writes go to a temp file in the same

@@ -25,7 +25,7 @@ export function createMediaStorage(config: MediaStorageConfig): MediaStorage {
   }
 }
 
-/** CONTRACT "Environment": fs under DATA_DIR/media, or s3 from S3_* (credentials via the AWS SDK chain). */
+/** MEDIA_STORAGE: fs under DATA_DIR/media, or s3 from S3_* (credentials via the AWS SDK chain). */
 export function mediaStorageConfigFromEnv(
   env: Pick<Env, 'MEDIA_STORAGE' | 'dataDir' | 'S3_BUCKET' | 'S3_ENDPOINT' | 'S3_REGION'>,
 ): MediaStorageConfig {

@@ -1,5 +1,5 @@
 /**
- * Media files in S3-compatible object storage (CONTRACT: MEDIA_STORAGE=s3), for deployments
+ * Media files in S3-compatible object storage (MEDIA_STORAGE=s3), for deployments
  * with several instances. Path-style addressing so MinIO, Ceph, s3rver etc. work with a plain
  * endpoint URL. Short timeouts and one retry: an upload request should fail with 503 quickly
  * rather than hang on a dead endpoint.

@@ -1,6 +1,7 @@
 /**
- * Where stored media bytes live (issue 4: filesystem under DATA_DIR by default, S3-compatible
- * object storage for several instances). Keys are flat names such as `<uuid>` or `<uuid>.mp4`.
+ * Where stored media bytes live: the filesystem under DATA_DIR by default, S3-compatible
+ * object storage when several instances must see the same files. Keys are flat names such as
+ * `<uuid>` or `<uuid>.mp4`.
  */
 import type { Readable } from 'node:stream';
 import { ApiError } from '../../errors';
@@ -36,7 +37,7 @@ export interface MediaStorage {
   healthy(): Promise<boolean>;
 }
 
-/** The storage backend failed (SPEC: 503 service_unavailable). */
+/** The storage backend failed: 503 service_unavailable, so clients retry instead of giving up. */
 export class StorageUnavailableError extends ApiError {
   constructor(
     /** For logs only: backend error text never reaches clients. */

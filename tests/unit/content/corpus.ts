@@ -1,10 +1,7 @@
-/** Loaders for /work/shared/corpus (see its README.md). Data only; nothing here is fetched. */
+/** Loaders for the Markdown, XSS and article fixtures of tests/fixtures/corpus. Data only; nothing here is fetched. */
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-
-export const CORPUS_DIR = process.env.CORPUS_DIR ?? path.resolve(process.cwd(), '../shared/corpus');
-
-const json = <T>(relative: string): T => JSON.parse(readFileSync(path.join(CORPUS_DIR, relative), 'utf8')) as T;
+import { corpusPath, readCorpusJson as json } from '../../support/corpus-files';
 
 export interface SpecExample {
   example: number;
@@ -22,7 +19,7 @@ export const specSuites = (): Record<string, SpecExample[]> => ({
 });
 
 export function articles(): { name: string; markdown: string }[] {
-  const dir = path.join(CORPUS_DIR, 'articles');
+  const dir = corpusPath('articles');
   return readdirSync(dir)
     .filter((file) => file.endsWith('.md'))
     .sort()
@@ -60,7 +57,7 @@ export interface PathologicalCase {
   input_length: number;
 }
 
-/** The corpus README's builder. */
+/** The recipe builder described in tests/fixtures/README.md (corpus/markdown). */
 export function buildRecipe(parts: Part[], env: Record<string, number> = {}): string {
   return parts
     .map((p) =>
@@ -95,9 +92,10 @@ export function pathologicalCases(): { name: string; markdown: string }[] {
 }
 
 /**
- * The issue's adversarial patterns (issue 3 "Evidence to show"), built at about `bytes` bytes.
+ * Hand-written adversarial patterns, the classic shapes that make Markdown parsers recurse or go
+ * quadratic (unclosed brackets, mismatched emphasis, deep nesting), built at about `bytes` bytes.
  */
-export const ISSUE_PATTERNS: Record<string, (bytes: number) => string> = {
+export const ADVERSARIAL_PATTERNS: Record<string, (bytes: number) => string> = {
   'nested [': (n) => '['.repeat(n),
   'mismatched emphasis': (n) => '*a_ '.repeat(Math.ceil(n / 4)),
   'nested > blockquotes': (n) => '> '.repeat(Math.ceil(n / 2)) + 'a',

@@ -1,7 +1,8 @@
 /**
- * fast-check arbitraries producing article Markdown from the body-format grammar of SPEC
- * "Article body format", islands included, valid and broken variants mixed, sometimes with
- * blank lines inside islands (NOTES (e): raw HTML blocks end at blank lines).
+ * fast-check arbitraries producing article Markdown from the body-format grammar (docs/api.md
+ * "Article body" and "HTML islands"), valid and broken variants mixed, sometimes with blank
+ * lines inside islands (CommonMark ends a raw HTML block at a blank line, so those must still
+ * round-trip).
  */
 import fc from 'fast-check';
 

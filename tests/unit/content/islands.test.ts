@@ -1,4 +1,4 @@
-/** SPEC "HTML islands": each island's valid form is kept, invalid variants handled. */
+/** HTML islands (docs/api.md): each island's valid form is kept, invalid variants handled. */
 import { describe, expect, it } from 'vitest';
 import { body, render } from './render';
 

@@ -1,17 +1,17 @@
 /**
- * Adversarial input through the worker pool (issue 3): every pathological case of the corpus and
- * the issue's patterns at 10 and 80 KB is converted or refused with a ContentRejectedError naming
- * the problem — never another error, never a crashed pool. Timing is the bench's business.
+ * Adversarial input through the worker pool: every pathological case of the corpus and the
+ * hand-written adversarial patterns at 10 and 80 KB is converted or refused with a
+ * ContentRejectedError naming the problem — never another error, never a crashed pool. Timing is the bench's business.
  */
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeContentPool, ContentRejectedError, renderArticle } from '../../../server/content';
-import { ISSUE_PATTERNS, pathologicalCases } from './corpus';
+import { ADVERSARIAL_PATTERNS, pathologicalCases } from './corpus';
 
 const cases = [
   ...pathologicalCases(),
-  ...Object.entries(ISSUE_PATTERNS).flatMap(([name, build]) =>
-    [10, 80].map((kb) => ({ name: `issue pattern: ${name} at ${kb} KB`, markdown: build(kb * 1000) })),
+  ...Object.entries(ADVERSARIAL_PATTERNS).flatMap(([name, build]) =>
+    [10, 80].map((kb) => ({ name: `pattern: ${name} at ${kb} KB`, markdown: build(kb * 1000) })),
   ),
 ];
 
@@ -49,7 +49,7 @@ describe(`pathological corpus (${cases.length} inputs) through the worker pool`,
     }
     // The prescan answers the deep-nesting shapes by name, not by running out the clock.
     const byName = new Map(outcomes.map((o) => [o.name, o]));
-    for (const name of ['nested brackets', 'nested block quotes', 'deeply nested lists', 'issue pattern: nested > blockquotes at 10 KB']) {
+    for (const name of ['nested brackets', 'nested block quotes', 'deeply nested lists', 'pattern: nested > blockquotes at 10 KB']) {
       expect(byName.get(name)?.message, name).toMatch(/^markdown: nesting too deep/);
     }
   }, 600_000);

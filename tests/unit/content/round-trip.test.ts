@@ -1,5 +1,5 @@
 /**
- * Round trip (issue 3): the `html` the service returns, sent back as `markdown`, converts to the
+ * Round trip: the `html` the service returns, sent back as `markdown`, converts to the
  * same `html`. Proven over documents generated from the body-format grammar (islands included)
  * and over every corpus case: articles, spec examples, XSS payloads.
  */

@@ -1,4 +1,4 @@
-/** SPEC "Article body format": one test group per Markdown rule. */
+/** Article body format (docs/api.md "Article body"): one test group per Markdown rule. */
 import { describe, expect, it } from 'vitest';
 import { ContentRejectedError } from '../../../server/content';
 import { body, html, render } from './render';

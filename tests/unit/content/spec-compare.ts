@@ -1,6 +1,6 @@
 /**
  * Spec-corpus comparison: the reference HTML of a CommonMark/GFM example is passed through our
- * own pipeline (it is valid input: raw HTML), which applies exactly the SPEC differences (one H1,
+ * own pipeline (it is valid input: raw HTML), which applies exactly the contract's differences (one H1,
  * header row inside tbody, plain <ol>, absolute http(s) links only, servable images only,
  * sanitized raw HTML). Our rendering of the example's Markdown must then give the same HTML,
  * compared after collapsing whitespace between tags.

@@ -1,6 +1,6 @@
 /**
  * CommonMark 0.31.2 and GFM 0.29 spec examples, commonmark.js regressions (corpus markdown/).
- * Each example's Markdown must render like its reference HTML once the SPEC's deliberate
+ * Each example's Markdown must render like its reference HTML once the contract's deliberate
  * differences are applied to the reference (see spec-compare.ts). Measured:
  *
  *   commonmark-spec           645 / 652 agree
@@ -37,11 +37,11 @@ const KNOWN_DIFFERENCES: Record<string, Record<number, string>> = {
     619: 'remark-gfm autolink literals link a URL inside <…> text that the reference leaves as text',
     645: `${PARSER}: CommonMark 0.31 comment syntax (micromark) vs GFM 0.29 (comments with --); comments are removed`,
     646: `${PARSER}: CommonMark 0.31 comment syntax (micromark) vs GFM 0.29 (comments with --); comments are removed`,
-    653: 'SPEC sanitization is stricter than the GFM tagfilter: <title>, <style>, <xmp> are dropped with their content, not escaped',
+    653: 'our sanitization is stricter than the GFM tagfilter: <title>, <style>, <xmp> are dropped with their content, not escaped',
   },
   'gfm-extensions': {
     20: 'upstream crash test whose reference output is empty',
-    22: 'SPEC sanitization is stricter than the GFM tagfilter: <xmp>, <textarea> are dropped with their content, not escaped',
+    22: 'our sanitization is stricter than the GFM tagfilter: <xmp>, <textarea> are dropped with their content, not escaped',
     23: 'remark-gfm footnote markup (adds a "Footnotes" heading) differs from cmark-gfm',
   },
   'commonmark-js-regression': {
@@ -53,7 +53,7 @@ const KNOWN_DIFFERENCES: Record<string, Record<number, string>> = {
   },
 };
 
-describe('spec corpus (CommonMark / GFM) after the SPEC differences', () => {
+describe('spec corpus (CommonMark / GFM) after the contract\'s deliberate differences', () => {
   for (const [suite, examples] of Object.entries(specSuites())) {
     const considered = examples.filter((e) => !e.extensions?.includes('disabled'));
     const known = KNOWN_DIFFERENCES[suite] ?? {};

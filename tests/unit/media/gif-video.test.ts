@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,8 +6,9 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { animatedGifToMp4, defaultFfmpegPath } from '../../../server/media/gif-video';
 import { inspectAndNormalizeImage } from '../../../server/media/image';
+import { readImage } from '../../support/image-corpus';
 
-const read = (file: string) => readFileSync(new URL(`../../../../shared/corpus/images/${file}`, import.meta.url));
+const read = readImage;
 
 /** Top-level ISO-BMFF boxes, in file order. */
 function boxes(mp4: Buffer): string[] {

@@ -18,7 +18,7 @@ async function outcome(buffer: Buffer) {
   }
 }
 
-/** What the manifest flags call for (SPEC POST /media; bombs over the pixel cap are refused too). */
+/** What the manifest flags call for (POST /media's answer; bombs over the pixel cap are refused too). */
 function expected(entry: ManifestEntry): 'stored' | 'animated' | 'bad_request' {
   if (!ACCEPTED.has(entry.format) || entry.valid !== true) return 'bad_request';
   if (entry.animated) return 'animated';

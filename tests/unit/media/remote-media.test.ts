@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllowList } from '../../../server/media/address-policy';
 import { fetchRemoteMedia } from '../../../server/media/remote-media';
+import { readImage } from '../../support/image-corpus';
 import { startLocalServer, type LocalServer } from './helpers/local-server';
 
-const read = (file: string) => readFileSync(new URL(`../../../../shared/corpus/images/${file}`, import.meta.url));
+const read = readImage;
 const fetchOpts = { allowList: parseAllowList('127.0.0.0/8') };
 
 let server: LocalServer;
@@ -26,7 +26,7 @@ describe('fetchRemoteMedia', () => {
     expect(media.sourceUrl).toBe(`${server.origin}/jpeg-baseline.jpg`);
   });
 
-  it('turns an animated GIF into MP4 + poster (CONTRACT from-url)', async () => {
+  it('turns an animated GIF into MP4 + poster (as from-url stores it)', async () => {
     const media = await fetchRemoteMedia(`${server.origin}/gif-animated-rotating-squares.gif`, { fetch: fetchOpts });
     expect(media.kind).toBe('gif');
     if (media.kind !== 'gif') return;

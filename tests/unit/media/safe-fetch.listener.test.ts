@@ -4,9 +4,9 @@
  * open a connection. A control run with 127.0.0.0/8 allowed shows the rewritten URLs really do
  * reach the listener, so the zero is meaningful. Names are answered by a stub resolver.
  */
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllowList } from '../../../server/media/address-policy';
+import { readCorpusJson } from '../../support/corpus-files';
 import { FetchError, safeFetch, type Resolver } from '../../../server/media/safe-fetch';
 import { startLocalServer, type LocalServer } from './helpers/local-server';
 
@@ -16,9 +16,7 @@ interface SsrfEntry {
   target: string;
   whatwg: { hostname?: string; error?: string };
 }
-const corpus: { entries: SsrfEntry[] } = JSON.parse(
-  readFileSync(new URL('../../../../shared/corpus/ssrf/loopback-and-internal.json', import.meta.url), 'utf8'),
-);
+const corpus = readCorpusJson<{ entries: SsrfEntry[] }>('ssrf/loopback-and-internal.json');
 
 const stubResolver: Resolver = async () => [
   { address: '127.0.0.1', family: 4 },

@@ -3,9 +3,9 @@
  * answered by a hostile stub DNS (each resolves to the internal target the corpus names, or to a
  * private address): the real resolver is never asked and the stub connector opens no socket.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseAllowList } from '../../../server/media/address-policy';
+import { readCorpusJson } from '../../support/corpus-files';
 import {
   FetchError,
   safeFetch,
@@ -23,9 +23,7 @@ interface SsrfEntry {
   whatwg: { hostname?: string; error?: string };
 }
 
-const corpus: { entries: SsrfEntry[] } = JSON.parse(
-  readFileSync(new URL('../../../../shared/corpus/ssrf/loopback-and-internal.json', import.meta.url), 'utf8'),
-);
+const corpus = readCorpusJson<{ entries: SsrfEntry[] }>('ssrf/loopback-and-internal.json');
 
 const family = (address: string): 4 | 6 => (address.includes(':') ? 6 : 4);
 
