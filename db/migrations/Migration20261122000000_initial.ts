@@ -3,7 +3,7 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * Initial schema. Written by hand (reviewed SQL beats generated diffs for a first schema);
  * later migrations may be generated. Timestamps are timestamptz(3): JS Dates carry
- * milliseconds, so cursor values round-trip exactly (NOTES.md (b)).
+ * milliseconds, so cursor values round-trip exactly.
  */
 export class Migration20261122000000_initial extends Migration {
   override async up(): Promise<void> {
@@ -95,10 +95,10 @@ export class Migration20261122000000_initial extends Migration {
         updated_at timestamptz(3) NOT NULL,
         deleted_at timestamptz(3)
       );`);
-    // GET /posts: (created_at, id) descending per author, optionally per status (SPEC "GET /posts").
+    // GET /posts: (created_at, id) descending per author, optionally per status (contract: "GET /posts").
     this.addSql(`CREATE INDEX posts_author_feed ON posts (account_id, created_at DESC, id DESC) WHERE deleted_at IS NULL;`);
     this.addSql(`CREATE INDEX posts_author_status_feed ON posts (account_id, status, created_at DESC, id DESC) WHERE deleted_at IS NULL;`);
-    // A slug is unique per author among live articles; soft-deleted ones free it (CONTRACT.md).
+    // A slug is unique per author among live articles; soft-deleted ones free it.
     this.addSql(`CREATE UNIQUE INDEX posts_author_slug_live ON posts (account_id, slug) WHERE deleted_at IS NULL;`);
     this.addSql(`CREATE INDEX posts_pending ON posts (updated_at) WHERE status = 'pending_moderation' AND deleted_at IS NULL;`);
 
@@ -110,7 +110,7 @@ export class Migration20261122000000_initial extends Migration {
         PRIMARY KEY (post_id, tag_id)
       );`);
 
-    // Fixed 60-second windows, one row per account, class and window (SPEC "Limits").
+    // Fixed 60-second windows, one row per account, class and window (contract: "Limits").
     this.addSql(`
       CREATE TABLE rate_windows (
         account_id uuid NOT NULL,

@@ -10,7 +10,7 @@ export interface RequestHeaders {
   get(name: string): string | null;
 }
 
-/** SPEC "Authentication": only `Authorization: Bearer dp_live_…`; everything else is 401. */
+/** the contract "Authentication": only `Authorization: Bearer dp_live_…`; everything else is 401. */
 export function bearerSecret(headers: RequestHeaders): string {
   const header = headers.get('authorization');
   if (!header) throw unauthorized('Authorization: send "Bearer <API token>"');
@@ -33,7 +33,7 @@ export async function identify(headers: RequestHeaders): Promise<Authenticated> 
 }
 
 /**
- * Admits one request of rate class `cls` (SPEC "Authentication" and "Limits"): the token's
+ * Admits one request of rate class `cls` (contract: "Authentication" and "Limits"): the token's
  * account plus one unit of its minute window, in one round trip unless `identified` already
  * holds the account. Writes the RateLimit-* headers (and Retry-After when refused); throws
  * 401 for a bad token and 429 rate_limited when the window is used up.

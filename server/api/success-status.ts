@@ -1,6 +1,6 @@
 /**
- * Success statuses that are not 200 (SPEC "Endpoints"). trpc-to-openapi has no per-route
- * status in its meta, so the adapter looks the procedure up here (NOTES.md (a)).
+ * Success statuses that are not 200 (contract: "Endpoints"). trpc-to-openapi has no per-route
+ * status in its meta, so the adapter looks the procedure up here.
  */
 export const SUCCESS_STATUS: Record<string, 201 | 204> = {
   'posts.create': 201,

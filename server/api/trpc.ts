@@ -1,7 +1,7 @@
 /**
  * tRPC setup for the REST surface (create-t3-app style, one file):
  * 1. the context every procedure sees (the HTTP layer creates it: server/http/rest-api.ts),
- * 2. the error formatter (kept minimal: the REST mount writes SPEC error bodies itself),
+ * 2. the error formatter (kept minimal: the REST mount writes the contract error bodies itself),
  * 3. the procedure builder `rated(class)`: Bearer dp_live_ token → account, plus one unit of
  *    the account's minute window for the class (RateLimit-* headers, 429).
  */
@@ -55,7 +55,7 @@ const NO_ENTITY_MANAGER = new Proxy({} as EntityManager, {
   },
 });
 
-/** An author's procedure of rate class `cls` (SPEC "Authentication", "Limits"). */
+/** An author's procedure of rate class `cls` (contract: "Authentication", "Limits"). */
 export function rated(cls: RateClass) {
   return t.procedure.use(async ({ ctx, type, next }) => {
     const auth = await admit(ctx.headers, cls, (name, value) => ctx.res.setHeader(name, value), ctx.identified);

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { ApiError } from '../errors';
 
 /**
- * The SPEC error body `{error, code?}` on the wire, for Node responses and fetch Responses.
+ * The the contract error body `{error, code?}` on the wire, for Node responses and fetch Responses.
  * Every failure of the REST surface and of /api/media leaves through here.
  */
 const JSON_UTF8 = 'application/json; charset=utf-8';

@@ -1,6 +1,6 @@
 /**
  * GET and HEAD /api/media/{uuid}: stored files, without auth (the uuid is the capability, as in
- * SPEC's "Recommended publishing flow" where `url` goes straight into public HTML).
+ * the contract's "Recommended publishing flow" where `url` goes straight into public HTML).
  *
  * Files never change once stored (a new upload gets a new uuid), hence the year-long immutable
  * cache and a strong ETag from the content hash. The body is streamed from storage, never read

@@ -1,5 +1,5 @@
 /**
- * POST /api/v1/author/media (SPEC POST /media) as a plain handler: trpc-to-openapi parses
+ * POST /api/v1/author/media (contract: POST /media) as a plain handler: trpc-to-openapi parses
  * JSON bodies only, and this one is multipart. Same steps and helpers as the tRPC procedures, in the same order:
  * Bearer token → media minute window (RateLimit-* headers, 429) → body → service; errors go
  * through toApiError and come out as `{error, code?}` like every other route.

@@ -1,12 +1,12 @@
 /**
- * Reads the one file of a `multipart/form-data` request (SPEC POST /media: field `file`) with a
+ * Reads the one file of a `multipart/form-data` request (contract: POST /media: field `file`) with a
  * hard byte cap, streaming: the body goes through @fastify/busboy chunk by chunk and only the
  * file's own bytes are kept, in one buffer sized from Content-Length, so a 50 MiB upload costs
  * one 50 MiB buffer rather than a list of chunks plus their concatenation.
  *
- * Every problem with the request's shape is a 400 without code, as SPEC lists for a missing or
+ * Every problem with the request's shape is a 400 without code, as the contract lists for a missing or
  * oversized file. That includes a body that is not multipart at all: the field `file` is then
- * missing, and SPEC's 422 row ("content-type checks for media") is read as the check of the
+ * missing, and the contract's 422 row ("content-type checks for media") is read as the check of the
  * file's content (an animated image), the only 422 POST /media names.
  */
 import { Readable } from 'node:stream';

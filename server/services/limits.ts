@@ -4,7 +4,7 @@ import { statement, type StatementRunner } from '../../db/statements';
 import type { Authenticated } from './tokens';
 
 /**
- * Per-account limits (SPEC "Limits"): fixed 60-second windows aligned to the minute, and a
+ * Per-account limits (contract: "Limits"): fixed 60-second windows aligned to the minute, and a
  * daily media byte quota that resets at midnight UTC.
  *
  * Counters live in PostgreSQL so every app instance sees the same numbers. Each consume is
@@ -75,7 +75,7 @@ export function windowState(count: number, limit: number, windowStart: number, n
   };
 }
 
-/** Headers of SPEC "Errors": RateLimit-Reset is a Unix time; Retry-After is seconds. */
+/** Headers of the contract "Errors": RateLimit-Reset is a Unix time; Retry-After is seconds. */
 export function rateLimitHeaders(state: WindowState, withRetryAfter: boolean): Record<string, string> {
   const headers: Record<string, string> = {
     'RateLimit-Limit': String(state.limit),

@@ -1,7 +1,7 @@
 import type { Post } from '../../db/entities';
 import { isoTimestamp } from '../../db/statements';
 
-/** AuthorPost as SPEC "Resources and their fields" lists it, in that order. */
+/** AuthorPost as the contract "Resources and their fields" lists it, in that order. */
 export interface AuthorPostJson {
   id: string;
   public_id: string;
@@ -109,7 +109,7 @@ export function authorPostFromRow(row: AuthorPostRow): AuthorPostJson {
 }
 
 /**
- * `published_at` is shown only while the article is published: SPEC says it is null for
+ * `published_at` is shown only while the article is published: the contract says it is null for
  * draft and pending_moderation even when an earlier version is still public.
  * `rehost_failed` and `warnings` are omitted when empty, never `[]`.
  */

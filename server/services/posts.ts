@@ -12,7 +12,7 @@ import { isValidSlug, slugFromText } from './slugs';
 import { findOrCreateTags, normalizeTagNames, replacePostTags } from './tags';
 
 /**
- * Articles of one author (SPEC "AuthorPost", "States and transitions", CONTRACT.md decisions).
+ * Articles of one author (contract: "AuthorPost", "States and transitions", and the decisions in docs/api.md).
  * Knows nothing of HTTP: callers pass the author's id and already-shaped input; every write
  * is one transaction, so nothing is half-applied when the database goes away mid-way.
  */
@@ -61,7 +61,7 @@ async function coverFromAsset(em: EntityManager, accountId: string, assetId: str
 /**
  * Converts the body, rehosts its external images and the cover URL, then substitutes the
  * stored addresses in the converted html (alt kept; no second conversion).
- * Rehost never fails the write (SPEC rehost rule 5).
+ * Rehost never fails the write (contract: rehost rule 5).
  */
 async function prepareBody(
   ctx: WriteContext,
@@ -93,7 +93,7 @@ async function resolveCover(ctx: WriteContext, input: PostWriteInput, outcome: R
   const local = LOCAL_MEDIA_PATH.exec(input.cover_url);
   if (local) return coverFromAsset(ctx.em, ctx.accountId, local[1]!.toLowerCase(), 'cover_url');
   const media = outcome.stored[input.cover_url];
-  // SPEC rehost rule 3: a cover URL that cannot be stored simply creates no cover.
+  // the contract rehost rule 3: a cover URL that cannot be stored simply creates no cover.
   if (!media) return undefined;
   return { assetId: media.id, url: `/api/media/${media.id}`, width: media.width, height: media.height };
 }
@@ -203,7 +203,7 @@ function slugProblem(slug: string) {
 
 async function findOwn(em: EntityManager, accountId: string, id: string, populateBody = false): Promise<Post> {
   // One query whatever the reason a row is missing: absent, deleted and another author's
-  // article are the same 404 (SPEC "GET /posts/{id}").
+  // article are the same 404 (contract: "GET /posts/{id}").
   const post = await em.findOne(
     PostEntity,
     { id, accountId, deletedAt: null },
@@ -259,7 +259,7 @@ export async function updatePost(ctx: WriteContext, id: string, input: PostWrite
         await replacePostTags(tx, post.id, tags);
       }
       post.updatedAt = new Date();
-      // SPEC: a change to a published article waits for the next publish.
+      // the contract: a change to a published article waits for the next publish.
       if (post.status !== 'draft') post.hasUnpublishedChanges = true;
       await tx.flush();
       return post;
@@ -283,7 +283,7 @@ function snapshot(post: Post): PostVersion {
 }
 
 /**
- * publish: allowed from draft and published; 400 from pending_moderation (CONTRACT.md).
+ * publish: allowed from draft and published; 400 from pending_moderation.
  * A moderated account's publish waits in pending_moderation while the last approved
  * version, if any, stays public.
  */
@@ -313,7 +313,7 @@ export async function publishPost(em: EntityManager, accountId: string, id: stri
   return toAuthorPost(post);
 }
 
-/** unpublish: allowed from published and pending_moderation; 400 from draft (CONTRACT.md). */
+/** unpublish: allowed from published and pending_moderation; 400 from draft. */
 export async function unpublishPost(em: EntityManager, accountId: string, id: string): Promise<void> {
   await em.transactional(async (tx) => {
     const post = await tx.findOne(PostEntity, { id, accountId, deletedAt: null }, { lockMode: 4 });
@@ -337,7 +337,7 @@ export async function deletePost(em: EntityManager, accountId: string, id: strin
   if (rows.length === 0) throw notFound('Article not found');
 }
 
-// ---- Moderation (CONTRACT.md "Moderation trigger") ----
+// ---- Moderation (the moderation rule of docs/api.md) ----
 
 export async function listPending(em: EntityManager) {
   const posts = await em.find(

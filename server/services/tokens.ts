@@ -5,7 +5,7 @@ import { ApiTokenEntity, type Account, type ApiToken } from '../../db/entities';
 import { ApiError } from '../errors';
 
 /**
- * API tokens (SPEC "Authentication"). A secret is `dp_live_` + 43 base62 characters
+ * API tokens (contract: "Authentication"). A secret is `dp_live_` + 43 base62 characters
  * (256 bits of entropy). Only its SHA-256 is stored: with that much entropy a slow hash
  * adds nothing, and an index on the digest keeps authentication to one query. The row
  * found is still compared in constant time before it is trusted.
@@ -125,7 +125,7 @@ export async function listTokens(em: EntityManager, accountId: string): Promise<
   return em.find(ApiTokenEntity, { accountId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
 }
 
-/** Creates a token; refused when the account already has five active ones (SPEC rule 4). */
+/** Creates a token; refused when the account already has five active ones (contract: rule 4). */
 export async function createToken(em: EntityManager, accountId: string, name: string): Promise<{ token: ApiToken; secret: string }> {
   return em.transactional(async (tx) => {
     // Serialise token creation per account so two concurrent creations cannot make six.

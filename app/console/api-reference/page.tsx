@@ -4,7 +4,7 @@ export const metadata = { title: 'API reference' };
 
 /**
  * Inside the console layout's <main>. Browsable reference of the served OpenAPI document. Read-only on purpose: "try it out" would
- * ask for a dp_live_ token inside a browser widget, which SPEC forbids (tokens stay server-side).
+ * ask for a dp_live_ token inside a browser widget, which the contract forbids (tokens stay server-side).
  */
 export default function ApiReferencePage() {
   return (
