@@ -4,7 +4,7 @@ export default function Home() {
   return (
     <main>
       <h1>Author Publishing</h1>
-      <p>Authors' integrations manage articles and images through the REST API under <code>/api/v1/author</code>.</p>
+      <p>Authors&apos; integrations manage articles and images through the REST API under <code>/api/v1/author</code>.</p>
       <ul>
         <li>
           <Link href="/console">Console</Link> — sign in with an API token to preview articles, publish them and manage tokens

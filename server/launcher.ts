@@ -32,6 +32,8 @@ async function main() {
   process.env.DATABASE_URL = db.url;
 
   let stopping = false;
+  // Declared before the signal handlers that read it; assigned once the listener exists.
+  // eslint-disable-next-line prefer-const
   let server: http.Server | undefined;
   const shutdown = async (signal: string) => {
     if (stopping) return;

@@ -5,8 +5,8 @@ import { e2eState } from './state';
 
 /** Specs get `baseURL` from the running service, so paths like '/console' just work. */
 export const test = base.extend({
-  baseURL: async ({}, use) => {
-    await use(e2eState().baseUrl);
+  baseURL: async ({}, provide) => {
+    await provide(e2eState().baseUrl);
   },
 });
 export { expect };

@@ -60,5 +60,5 @@ export const ErrorSchema = z
   .meta({ id: 'Error', description: 'Error body. `code` is omitted when there is no stable machine code (400, 409).' });
 
 /** Messages that name the field: a 400 carries no code, so the message must say what was wrong. */
-export const requiredString = (field: string) =>
+export const requiredString = () =>
   z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') });

@@ -12,7 +12,6 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
  */
 export const CONFORMANCE_DIR_ENV = 'OPENAPI_CONFORMANCE_DIR';
 export const DOCUMENT_PATH = '/api/v1/author/openapi.json';
-const API_PREFIX = '/api/v1/author';
 export const COVERAGE_REPORT = path.resolve(import.meta.dirname, '..', '..', 'test-results', 'openapi-coverage.json');
 
 type Json = { [key: string]: any };

@@ -17,4 +17,4 @@ export const MediaSchema = z
   .meta({ id: 'Media', description: 'A stored file. Put `url` into Markdown/HTML and `id` into `cover_asset_id`.' });
 
 /** `POST /media/from-url` body; an empty string is refused by the service with a clearer message. */
-export const FromUrlInput = z.object({ url: requiredString('url') });
+export const FromUrlInput = z.object({ url: requiredString() });

@@ -40,7 +40,6 @@ function textLabel(buffer: Uint8Array): string {
   if (/^<!doctype html|<html[\s>]|<head[\s>]|<body[\s>]|<script[\s>]/.test(head)) return 'html';
   if (head.startsWith('<?xml') || head.startsWith('<')) return 'xml';
   if (/^[{[]/.test(head)) return 'json';
-  // eslint-disable-next-line no-control-regex
   if (head.length > 0 && !/[\u0000-\u0008\u000e-\u001f]/.test(head)) return 'text';
   return 'unknown format';
 }

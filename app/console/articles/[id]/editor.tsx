@@ -47,6 +47,7 @@ export function ArticleEditor({ postId, csrf, initial }: { postId: string; csrf:
     if (changed) {
       setFields(typed);
       setDirty(true);
+      setPreviewState('pending');
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, right after hydration
   }, []);
@@ -55,7 +56,6 @@ export function ArticleEditor({ postId, csrf, initial }: { postId: string; csrf:
   // current fields into the preview frame.
   useEffect(() => {
     if (!dirty) return;
-    setPreviewState('pending');
     const timer = setTimeout(() => {
       previewForm.current?.requestSubmit();
       setPreviewState('live');
@@ -66,6 +66,7 @@ export function ArticleEditor({ postId, csrf, initial }: { postId: string; csrf:
   const update = (name: keyof EditorFields) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
     setFields((f) => ({ ...f, [name]: e.target.value }));
     setDirty(true);
+    setPreviewState('pending');
   };
 
   const save = (e: React.FormEvent<HTMLFormElement>) => {
