@@ -51,7 +51,7 @@ export async function startService(extraEnv: Record<string, string | undefined> 
       const text = chunk.toString('utf8');
       logs.push(text);
       if (logs.length > 2000) logs.splice(0, 1000);
-      const match = /serving on (http:\/\/127\.0\.0\.1:\d+)/.exec(text);
+      const match = /serving on (http:\/\/[0-9.]+:\d+)/.exec(text);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]!);

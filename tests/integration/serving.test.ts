@@ -1,0 +1,154 @@
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, baseUrl, createPost, newAccount, serviceEnv } from '../support/api';
+import { startService, type RunningService } from '../support/service';
+
+/**
+ * What the Node server answers itself, before Next: the bind address, Prometheus metrics,
+ * public article pages with their cache validators, and 401 before a REST body is read.
+ */
+
+const UUID_IN_TEXT = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+
+describe('metrics', () => {
+  it('are Prometheus text with route templates and statuses, never an id or a token in a label', async () => {
+    const { token } = await newAccount();
+    const post = await createPost(token);
+    expect((await api('GET', `/posts/${post.id}`, { token })).status).toBe(200);
+    expect((await api('GET', '/posts/00000000-0000-4000-8000-000000000000', { token })).status).toBe(404);
+
+    const res = await fetch(`${baseUrl()}/api/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await res.text();
+    expect(text).toMatch(/^http_requests_total\{method="GET",route="\/api\/v1\/author\/posts\/\{id\}",status="200"\} \d+$/m);
+    expect(text).toMatch(/^http_requests_total\{method="GET",route="\/api\/v1\/author\/posts\/\{id\}",status="404"\} \d+$/m);
+    expect(text).toMatch(/^http_request_duration_seconds_bucket\{.*le="0\.005".*\} \d+$/m);
+    for (const family of ['rate_limit_refusals_total', 'content_conversion_seconds', 'content_conversion_queue_depth', 'db_pool_connections', 'db_pool_waiting']) {
+      expect(text).toContain(`# TYPE ${family} `);
+    }
+    expect(text).not.toMatch(UUID_IN_TEXT);
+    expect(text).not.toContain('dp_live_');
+    expect(text).not.toContain(post.public_id);
+  });
+
+  it('count rate-limit refusals by class', async () => {
+    const { token } = await newAccount({ limits: { read_per_min: 1 } });
+    const before = refusals(await (await fetch(`${baseUrl()}/api/metrics`)).text(), 'read');
+    expect((await api('GET', '/me', { token })).status).toBe(200);
+    expect((await api('GET', '/me', { token })).status).toBe(429);
+    const after = refusals(await (await fetch(`${baseUrl()}/api/metrics`)).text(), 'read');
+    expect(after).toBe(before + 1);
+  });
+});
+
+function refusals(text: string, cls: string): number {
+  const match = new RegExp(`^rate_limit_refusals_total\\{class="${cls}"\\} (\\d+)$`, 'm').exec(text);
+  return match ? Number(match[1]) : 0;
+}
+
+describe('an instance with HOST and METRICS_TOKEN set', () => {
+  let other: RunningService;
+  const metricsToken = 'metrics-secret-0123456789';
+  beforeAll(async () => {
+    other = await startService({ DATA_DIR: serviceEnv().DATA_DIR, HOST: '127.0.0.2', METRICS_TOKEN: metricsToken });
+  });
+  afterAll(async () => {
+    await other?.stop();
+  });
+
+  it('binds the address HOST names and prints the address it bound', async () => {
+    expect(other.baseUrl).toMatch(/^http:\/\/127\.0\.0\.2:\d+$/);
+    const port = new URL(other.baseUrl).port;
+    expect((await fetch(`${other.baseUrl}/api/health`)).status).toBe(200);
+    // Nothing listens on that port at another loopback address.
+    await expect(fetch(`http://127.0.0.1:${port}/api/health`)).rejects.toThrow();
+  });
+
+  it('answers /api/metrics only to the bearer of METRICS_TOKEN', async () => {
+    const none = await fetch(`${other.baseUrl}/api/metrics`);
+    expect(none.status).toBe(401);
+    expect(await none.json()).toEqual({ error: expect.any(String), code: 'unauthorized' });
+    const wrong = await fetch(`${other.baseUrl}/api/metrics`, { headers: { authorization: `Bearer ${metricsToken}x` } });
+    expect(wrong.status).toBe(401);
+    const right = await fetch(`${other.baseUrl}/api/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
+    expect(right.status).toBe(200);
+    expect(await right.text()).toContain('# TYPE http_requests_total counter');
+  });
+});
+
+describe('public article pages', () => {
+  it('carry a strong ETag, shared-cache Cache-Control and a script-free CSP; 304 on a match', async () => {
+    const { token } = await newAccount();
+    const post = await createPost(token, { title: 'Cached page', markdown: 'Readers see <b>this</b>.\n\n<script>alert(1)</script>' });
+    expect((await api('POST', `/posts/${post.id}/publish`, { token })).status).toBe(200);
+
+    const page = await fetch(`${baseUrl()}${post.canonical_path}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const etag = page.headers.get('etag')!;
+    expect(etag).toMatch(/^"[^"]+"$/);
+    const cacheControl = page.headers.get('cache-control')!;
+    expect(cacheControl).toContain('public');
+    expect(cacheControl).toMatch(/s-maxage=\d+/);
+    expect(cacheControl).toContain('stale-while-revalidate=');
+    const csp = page.headers.get('content-security-policy')!;
+    expect(csp).toContain("script-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    const html = await page.text();
+    expect(html).toContain('<h1');
+    expect(html).toContain('Cached page');
+    expect(html).not.toMatch(/<script/i);
+
+    const again = await fetch(`${baseUrl()}${post.canonical_path}`, { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('etag')).toBe(etag);
+    expect(await again.text()).toBe('');
+
+    // An unpublished change leaves the public page (and its tag) alone; the next publish changes both.
+    expect((await api('PATCH', `/posts/${post.id}`, { token, json: { title: 'Cached page, revised' } })).status).toBe(200);
+    const unchanged = await fetch(`${baseUrl()}${post.canonical_path}`, { headers: { 'if-none-match': etag } });
+    expect(unchanged.status).toBe(304);
+    const republished = await api('POST', `/posts/${post.id}/publish`, { token });
+    expect(republished.status).toBe(200);
+    const fresh = await fetch(`${baseUrl()}${republished.body.canonical_path}`, { headers: { 'if-none-match': etag } });
+    expect(fresh.status).toBe(200);
+    expect(fresh.headers.get('etag')).not.toBe(etag);
+    expect(await fresh.text()).toContain('Cached page, revised');
+  });
+
+  it('redirect a stale slug with 308 and answer 404 for what is not published', async () => {
+    const { token } = await newAccount();
+    const post = await createPost(token, { title: 'First name' });
+    expect((await fetch(`${baseUrl()}${post.canonical_path}`)).status).toBe(404);
+    expect((await api('POST', `/posts/${post.id}/publish`, { token })).status).toBe(200);
+    const stale = await fetch(`${baseUrl()}/some-other-slug-${post.public_id}`, { redirect: 'manual' });
+    expect(stale.status).toBe(308);
+    expect(stale.headers.get('location')).toBe(post.canonical_path);
+    expect((await api('POST', `/posts/${post.id}/unpublish`, { token })).status).toBe(204);
+    const gone = await fetch(`${baseUrl()}${post.canonical_path}`);
+    expect(gone.status).toBe(404);
+    expect(gone.headers.get('content-security-policy')).toContain("script-src 'none'");
+  });
+});
+
+describe('REST requests without a token', () => {
+  it('get 401 before their body is read', async () => {
+    const url = new URL(`${baseUrl()}/api/v1/author/posts`);
+    // Announce 100 MB, send a few bytes and wait: the answer must come without the rest.
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request(
+        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(100 * 1024 * 1024) } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+          req.destroy();
+        },
+      );
+      req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
+      req.write('{"title":');
+      setTimeout(() => reject(new Error('no answer before the body was complete')), 10_000).unref();
+    });
+    expect(status).toBe(401);
+  });
+});
