@@ -26,8 +26,12 @@ process.env.NEXT_TELEMETRY_DISABLED ??= '1';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dev = process.argv.includes('--dev');
 
+/** Set once the database is up, so a failed start stops the embedded cluster it started. */
+let stopDatabase: (() => Promise<void>) | undefined;
+
 async function main() {
   const db = await provideDatabase((msg) => logLine({ level: 'notice', msg }));
+  stopDatabase = () => db.stop();
   // Read by the ORM and the statement pool, in this code and in the code Next loads.
   process.env.DATABASE_URL = db.url;
 
@@ -65,7 +69,14 @@ async function main() {
   server = http.createServer(createRequestListener((req, res) => handle(req, res)));
   server.keepAliveTimeout = 5_000;
   server.requestTimeout = 120_000;
-  await new Promise<void>((resolve) => server!.listen(env.PORT, env.HOST, resolve));
+  // A port in use or an address this machine lacks is a failed start, not a hung process.
+  await new Promise<void>((resolve, reject) => {
+    server!.once('error', reject);
+    server!.listen(env.PORT, env.HOST, () => {
+      server!.off('error', reject);
+      resolve();
+    });
+  });
   if (stopping) return;
   const address = server.address();
   const bound = typeof address === 'object' && address ? address : { address: env.HOST, port: env.PORT, family: 'IPv4' };
@@ -76,6 +87,7 @@ async function main() {
 main().catch(async (err) => {
   logLine({ level: 'error', msg: 'failed to start', error: err instanceof Error ? err.message : String(err) });
   await runShutdownHooks();
+  await stopDatabase?.().catch(() => undefined);
   flushLog();
   process.exit(1);
 });

@@ -1,0 +1,121 @@
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { baseUrl } from '../support/api';
+import { removeDataDir, ROOT, tempDataDir } from '../support/service';
+
+/**
+ * The process tree as an operator (or a container runtime) sees it: `npm start` under SIGTERM
+ * leaves nothing running, and a start that cannot listen exits instead of hanging on.
+ */
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) removeDataDir(dir);
+});
+
+/** pid → parent pid of every process, from /proc. */
+function processTable(): Map<number, { ppid: number; state: string; cmd: string }> {
+  const table = new Map<number, { ppid: number; state: string; cmd: string }>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const afterName = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+      table.set(Number(entry), { state: afterName[0]!, ppid: Number(afterName[1]), cmd });
+    } catch {
+      // The process ended while the table was read.
+    }
+  }
+  return table;
+}
+
+function descendants(root: number): number[] {
+  const table = processTable();
+  const found: number[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    const pid = queue.shift()!;
+    for (const [child, info] of table) if (info.ppid === pid) (found.push(child), queue.push(child));
+  }
+  return found;
+}
+
+/** Alive means present and not a zombie waiting for a parent that may never reap it. */
+function alive(pids: number[]): number[] {
+  const table = processTable();
+  return pids.filter((pid) => table.has(pid) && table.get(pid)!.state !== 'Z');
+}
+
+function waitForLine(child: ReturnType<typeof spawn>, pattern: RegExp, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error(`no ${pattern} in time:\n${seen}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString('utf8');
+      const match = pattern.exec(seen);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[0]);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code}:\n${seen}`));
+    });
+  });
+}
+
+describe('process lifecycle', () => {
+  it('SIGTERM to the npm start process stops the server and its embedded PostgreSQL within 15 s', async () => {
+    const dataDir = tempDataDir('publishing-npm-start-');
+    dirs.push(dataDir);
+    const npm = spawn('npm', ['start'], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const line = await waitForLine(npm, /serving on http:\/\/127\.0\.0\.1:\d+/, 120_000);
+    const url = line.replace('serving on ', '');
+    expect((await fetch(`${url}/api/health`)).status).toBe(200);
+
+    const started = descendants(npm.pid!);
+    const commands = [...processTable()].filter(([pid]) => started.includes(pid)).map(([, info]) => info.cmd);
+    expect(commands.some((cmd) => cmd.includes('dist/launcher.mjs'))).toBe(true);
+    expect(commands.some((cmd) => cmd.includes('postgres') && cmd.includes(dataDir))).toBe(true);
+
+    const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
+    const stopAt = Date.now();
+    npm.kill('SIGTERM');
+    await exited;
+    let left = alive(started);
+    while (left.length > 0 && Date.now() - stopAt < 15_000) {
+      await new Promise((r) => setTimeout(r, 100));
+      left = alive(started);
+    }
+    expect(left).toEqual([]);
+    await expect(fetch(`${url}/api/health`)).rejects.toThrow();
+  });
+
+  it('a port already in use fails the start with exit code 1 and stops the cluster it started', async () => {
+    const dataDir = tempDataDir('publishing-port-taken-');
+    dirs.push(dataDir);
+    const taken = new URL(baseUrl()).port;
+    const child = spawn(process.execPath, ['dist/launcher.mjs'], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dataDir, PORT: taken, HOST: '127.0.0.1', DATABASE_URL: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (c) => (output += c));
+    child.stderr.on('data', (c) => (output += c));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+    expect(code).toBe(1);
+    expect(output).toContain('EADDRINUSE');
+    const clusters = [...processTable().values()].filter((info) => info.cmd.includes('postgres') && info.cmd.includes(dataDir) && info.state !== 'Z');
+    expect(clusters).toEqual([]);
+  });
+});
