@@ -1,0 +1,28 @@
+import { Migration } from '@mikro-orm/migrations';
+
+/**
+ * Rehost memory: per article, which external image URL became which stored file.
+ *
+ * Kept in its own table rather than written into the stored Markdown: the Markdown stays
+ * exactly what the author sent (the console editor shows it, and re-rendering it must not
+ * depend on our own rewrites), while a re-render substitutes every remembered URL without
+ * downloading it again (SPEC: a stored image "is not downloaded again"). Only successes are
+ * remembered, so a URL that failed is tried again by the next write that sends it.
+ *
+ * `source_url` is the canonical form the content pipeline reports (WHATWG `URL.href`), so
+ * `//cdn/x.png` and `https://cdn/x.png` are one source. Rows never change once written (the first
+ * stored copy wins), which keeps "stored html = rendering of stored markdown, title and this
+ * memory" true under concurrent writes.
+ */
+export class Migration20261123000000_post_media_sources extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`
+      CREATE TABLE post_media_sources (
+        post_id uuid NOT NULL REFERENCES posts(id) ON DELETE CASCADE,
+        source_url text NOT NULL,
+        media_id uuid NOT NULL REFERENCES media(id) ON DELETE CASCADE,
+        created_at timestamptz(3) NOT NULL DEFAULT now(),
+        PRIMARY KEY (post_id, source_url)
+      );`);
+  }
+}
