@@ -30,7 +30,12 @@ export async function handleRestRequest(req: Request): Promise<Response> {
     req: normalized,
     createContext: createApiContext as never,
     responseMeta: ({ paths, errors }: { paths?: string[]; errors: unknown[] }) => {
-      if (errors.length > 0) return { status: toApiError(errors[0]).status };
+      if (errors.length > 0) {
+        // A 304 cannot leave the fetch shim with the JSON body it writes (`new Response(body,
+        // {status: 304})` throws): it travels as 400 and finalize() sends it without a body.
+        const status = toApiError(errors[0]).status;
+        return { status: status === 304 ? 400 : status };
+      }
       const status = paths?.[0] ? SUCCESS_STATUS[paths[0]] : undefined;
       return status ? { status } : {};
     },
@@ -102,6 +107,12 @@ async function finalize(response: Response): Promise<Response> {
 }
 
 export function errorResponse(api: ApiError, headers: Headers): Response {
+  if (api.status === 304) {
+    // Conditional GET answered by the procedure (NotModifiedError): headers kept, no body.
+    headers.delete('content-type');
+    headers.delete('content-length');
+    return new Response(null, { status: 304, headers });
+  }
   headers.set('content-type', 'application/json; charset=utf-8');
   headers.delete('content-length');
   return new Response(JSON.stringify(api.toBody()), { status: api.status, headers });
