@@ -10,8 +10,7 @@
  * created through its own CLI; without --project the current checkout is measured alone.
  * Every write has its own title, so no slug collides.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { removeDataDir, ROOT, tempDataDir } from '../tests/support/service';
 import { BENCH_MARKDOWN, BENCH_TITLE } from './support/article';
@@ -40,7 +39,7 @@ interface Instance {
 
 async function start(project: string): Promise<Instance> {
   const dataDir = tempDataDir('publishing-bench-write-');
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', DATABASE_URL: '', NODE_ENV: 'production' };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', DATABASE_URL: '', NODE_ENV: 'production' };
   // Its own process group, so the whole tree (npm, node, PostgreSQL) can be stopped at the end.
   const child = spawn('npm', ['start'], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const baseUrl = await new Promise<string>((resolve, reject) => {

@@ -316,6 +316,8 @@ export interface components {
         "Retry-After": number;
         /** @description Identifies the request in the service logs; a well-formed client-sent value is echoed. */
         "X-Request-Id": string;
+        /** @description Strong entity tag of the article's working version and publication state (beyond SPEC). Send it back in `If-Match` to change the article only if nobody else has since, or in `If-None-Match` to revalidate a GET. */
+        ETag: string;
     };
     pathItems: never;
 }
@@ -523,6 +525,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -616,7 +619,10 @@ export interface operations {
     "posts-get": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional. The ETag of the copy the client has; when it is still current the answer is 304 without a body. */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -631,11 +637,24 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AuthorPostWithHtml"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current version. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad request: invalid JSON, a missing or invalid field, a bad query parameter, a non-UUID path id, a bad cursor or an empty document. `code` is omitted. */
             400: {
@@ -725,7 +744,10 @@ export interface operations {
     "posts-delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional. The ETag of the version this change is based on (from GET /posts/{id} or a previous write). When the article has changed since, the request changes nothing and answers 412 `precondition_failed`. `*` matches any existing article. */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -791,6 +813,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Only with `If-Match` (beyond SPEC): the article has changed since the version named there was read; nothing was changed. GET it again, reapply the change and send the new ETag. `code`: `precondition_failed`. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "If-Match: the article has changed since that version was read; nothing was changed",
+                     *       "code": "precondition_failed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Minute limit or daily media quota exhausted; see the headers for when to retry. `code`: `rate_limited`. */
             429: {
                 headers: {
@@ -832,7 +870,10 @@ export interface operations {
     "posts-update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional. The ETag of the version this change is based on (from GET /posts/{id} or a previous write). When the article has changed since, the request changes nothing and answers 412 `precondition_failed`. `*` matches any existing article. */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -859,6 +900,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -927,6 +969,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Only with `If-Match` (beyond SPEC): the article has changed since the version named there was read; nothing was changed. GET it again, reapply the change and send the new ETag. `code`: `precondition_failed`. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "If-Match: the article has changed since that version was read; nothing was changed",
+                     *       "code": "precondition_failed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Minute limit or daily media quota exhausted; see the headers for when to retry. `code`: `rate_limited`. */
             429: {
                 headers: {
@@ -968,7 +1026,10 @@ export interface operations {
     "posts-publish": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional. The ETag of the version this change is based on (from GET /posts/{id} or a previous write). When the article has changed since, the request changes nothing and answers 412 `precondition_failed`. `*` matches any existing article. */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -983,6 +1044,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1036,6 +1098,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Only with `If-Match` (beyond SPEC): the article has changed since the version named there was read; nothing was changed. GET it again, reapply the change and send the new ETag. `code`: `precondition_failed`. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "If-Match: the article has changed since that version was read; nothing was changed",
+                     *       "code": "precondition_failed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Minute limit or daily media quota exhausted; see the headers for when to retry. `code`: `rate_limited`. */
             429: {
                 headers: {
@@ -1077,7 +1155,10 @@ export interface operations {
     "posts-unpublish": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional. The ETag of the version this change is based on (from GET /posts/{id} or a previous write). When the article has changed since, the request changes nothing and answers 412 `precondition_failed`. `*` matches any existing article. */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1092,6 +1173,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1138,6 +1220,22 @@ export interface operations {
                      * @example {
                      *       "error": "Not found",
                      *       "code": "not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only with `If-Match` (beyond SPEC): the article has changed since the version named there was read; nothing was changed. GET it again, reapply the change and send the new ETag. `code`: `precondition_failed`. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "If-Match: the article has changed since that version was read; nothing was changed",
+                     *       "code": "precondition_failed"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

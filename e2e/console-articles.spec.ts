@@ -1,4 +1,4 @@
-import { createPost } from './support/api';
+import { api, createPost } from './support/api';
 import { confirm, expect, saveEditor, screenshot, signIn, test } from './support/console';
 import { tokenOf } from './support/state';
 
@@ -105,6 +105,39 @@ test('sign in, list, open, preview, edit with live preview, publish, public page
   await expect(page.getByText('Unpublished: the public page is gone')).toBeVisible();
   const gone = await reader.goto(publicPath);
   expect(gone!.status()).toBe(404);
+});
+
+test('save follows the same write rules as the API and never overwrites a change made elsewhere', async ({ page }) => {
+  const token = tokenOf('author');
+  const post = await createPost(token, { title: 'Edited in two places', markdown: 'First text.' });
+  await signIn(page, token);
+  await page.goto(`/console/articles/${post.id}`);
+  await expect(page.getByLabel('Markdown')).toHaveValue('First text.');
+  const problem = page.locator('p.error[role="alert"]');
+
+  // The domain's rule and wording, as PATCH /posts/{id} answers it.
+  await page.getByLabel('Title', { exact: true }).fill('x'.repeat(301));
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(problem).toHaveText('Not saved. Title: at most 300 characters.');
+  await page.getByLabel('Title', { exact: true }).fill('Edited in two places');
+
+  // Meanwhile an integration changes the article through the API.
+  expect((await api(token, 'PATCH', `/posts/${post.id}`, { markdown: 'Changed by the API.' })).status).toBe(200);
+  await page.getByLabel('Markdown').fill('Typed in the console.');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(problem).toContainText('This article was changed elsewhere');
+  await expect(problem).toContainText('reload the page');
+  await screenshot(page, 'article-changed-elsewhere');
+  const stored = await api<{ html: string }>(token, 'GET', `/posts/${post.id}`);
+  expect(stored.body.html).toContain('Changed by the API.');
+  expect(stored.body.html).not.toContain('Typed in the console.');
+
+  // Reloaded, the editor starts from the current version and saves normally.
+  await page.reload();
+  await expect(page.getByLabel('Markdown')).toHaveValue('Changed by the API.');
+  await page.getByLabel('Markdown').fill('Changed by the API, then in the console.');
+  await saveEditor(page);
+  expect((await api<{ html: string }>(token, 'GET', `/posts/${post.id}`)).body.html).toContain('then in the console');
 });
 
 test('status filter, cursor paging and the 404s of the public path', async ({ page, request }) => {

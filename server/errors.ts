@@ -3,7 +3,7 @@
  * `code` is omitted for 400 and 409 and fixed for the other statuses.
  * Domain modules throw these (or their own errors that the transport maps here).
  */
-export type ApiStatus = 400 | 401 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503;
+export type ApiStatus = 304 | 400 | 401 | 404 | 409 | 412 | 413 | 415 | 422 | 429 | 500 | 503;
 
 export class ApiError extends Error {
   constructor(
@@ -17,6 +17,18 @@ export class ApiError extends Error {
 
   toBody(): { error: string; code?: string } {
     return this.code ? { error: this.message, code: this.code } : { error: this.message };
+  }
+}
+
+/**
+ * `If-None-Match` named the current version of GET /posts/{id} (conditional requests, beyond
+ * the contract): not a failure, but it ends the procedure like one; the transport answers 304 with the
+ * headers already set (ETag) and no body.
+ */
+export class NotModifiedError extends ApiError {
+  constructor() {
+    super(304, 'Not modified');
+    this.name = 'NotModifiedError';
   }
 }
 

@@ -27,6 +27,8 @@ export function toApiError(error: unknown): ApiError {
         return new ApiError(400, 'Content-Type: must be application/json');
       case 'PAYLOAD_TOO_LARGE':
         return new ApiError(400, 'body: request body too large');
+      case 'PRECONDITION_FAILED':
+        return new ApiError(412, error.message || 'Precondition failed', 'precondition_failed');
       case 'BAD_REQUEST':
         return new ApiError(400, error.message || 'Bad request');
       default:

@@ -1,15 +1,22 @@
 import { z } from 'zod';
+import { UUID_PATTERN } from '../services/uuid';
 
 /** Schemas shared by several procedures: the contract's resources and the error body. */
 
-export const uuidParam = z.uuid({ error: 'must be a UUID' });
+/**
+ * A UUID as the whole service understands it (services/uuid.ts): any 8-4-4-4-12 hex id, so an
+ * id without RFC version/variant digits is looked up (404) instead of refused (400).
+ */
+export const uuidString = (message = 'must be a UUID') => z.string({ error: message }).regex(UUID_PATTERN, message).meta({ format: 'uuid' });
+
+export const uuidParam = uuidString();
 
 export const TagSchema = z.object({ slug: z.string(), name: z.string() });
 
 /** AuthorPost, fields in the contract's order (docs/api.md "AuthorPost"). */
 export const AuthorPostSchema = z
   .object({
-    id: z.uuid(),
+    id: uuidString(),
     public_id: z.string(),
     canonical_path: z.string(),
     title: z.string(),
@@ -17,7 +24,7 @@ export const AuthorPostSchema = z
     slug: z.string(),
     status: z.enum(['draft', 'pending_moderation', 'published']),
     tags: z.array(TagSchema),
-    cover_asset_id: z.uuid().nullable(),
+    cover_asset_id: uuidString().nullable(),
     cover_url: z.string().nullable(),
     cover_width: z.number().int().nullable(),
     cover_height: z.number().int().nullable(),

@@ -11,6 +11,7 @@ import { ApiError } from '../errors';
 import { createAccount, deleteAccount, findLiveAccount, parseLimitOverride, updateAccount, type LimitOverrides } from '../services/accounts';
 import { approvePost, listPending, rejectPost } from '../services/posts';
 import { createToken, listTokens, reissueToken, revokeToken, summarize } from '../services/tokens';
+import { isUuid } from '../services/uuid';
 
 const USAGE = `usage:
   account create <handle> [--admin] [--moderated] [--limit NAME=N]...
@@ -25,8 +26,6 @@ const USAGE = `usage:
   moderation reject <post-id> [--reason TEXT]`;
 
 class UsageError extends Error {}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function limitsFrom(values: string[] | undefined): LimitOverrides {
   const limits: LimitOverrides = {};
@@ -44,7 +43,7 @@ function need(value: string | undefined, what: string): string {
 
 function needUuid(value: string | undefined, what: string): string {
   const v = need(value, what);
-  if (!UUID.test(v)) throw new UsageError(`${what} must be a UUID, got "${v}"`);
+  if (!isUuid(v)) throw new UsageError(`${what} must be a UUID, got "${v}"`);
   return v.toLowerCase();
 }
 

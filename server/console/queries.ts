@@ -6,7 +6,8 @@ import type { RateClass } from '../services/limits';
 
 /** Console-only reads that have no REST counterpart (and so no service function). */
 
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The service's one UUID pattern, as the REST routes use it. */
+export { UUID_PATTERN } from '../services/uuid';
 
 /** Live articles per status, for the filter tabs. */
 export async function countByStatus(em: EntityManager, accountId: string): Promise<Record<PostStatus, number>> {

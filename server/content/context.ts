@@ -8,6 +8,13 @@ export interface RenderContext {
   title: string;
   rehosted: ReadonlyMap<string, string>;
   externalImages: string[];
+  /**
+   * Markdown image destinations as the author wrote them, by the percent-encoded `src` the
+   * Markdown-to-HTML step gives them (pipeline.ts); raw HTML images keep their own spelling.
+   */
+  authored: Map<string, string[]>;
+  /** Canonical external image URL -> the author's spellings of it, in document order. */
+  writtenAs: Map<string, string[]>;
 }
 
 interface FileLike {

@@ -8,7 +8,7 @@
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
-import remarkRehype from 'remark-rehype';
+import remarkRehype, { defaultHandlers } from 'remark-rehype';
 import rehypeRaw from 'rehype-raw';
 import rehypeSanitize from 'rehype-sanitize';
 import type { Root } from './hast';
@@ -35,10 +35,40 @@ import rehypeNotEmpty from './plugins/not-empty';
 import rehypeH1 from './plugins/h1';
 import { serializeTree } from './serialize';
 
+type Handler = (typeof defaultHandlers)['image'];
+type HandlerState = Parameters<Handler>[0];
+
+/**
+ * Remembers how the author wrote each Markdown image destination: the default handlers
+ * percent-encode it into `src`, and `rehost_failed` must report the URL as written.
+ */
+function noteAuthored(state: HandlerState, result: unknown, authored: string | null | undefined) {
+  const file = (state.options as { file?: { data: Record<string, unknown> } }).file;
+  const src = (result as { type?: string; properties?: { src?: unknown } })?.properties?.src;
+  if (!file || typeof src !== 'string' || typeof authored !== 'string') return;
+  const spellings = renderContext(file).authored;
+  const known = spellings.get(src);
+  if (!known) spellings.set(src, [authored]);
+  else if (!known.includes(authored)) known.push(authored);
+}
+
+const handlers = {
+  image: ((state, node) => {
+    const result = defaultHandlers.image(state, node);
+    noteAuthored(state, result, node.url);
+    return result;
+  }) as Handler,
+  imageReference: ((state, node) => {
+    const result = defaultHandlers.imageReference(state, node);
+    noteAuthored(state, result, state.definitionById.get(String(node.identifier).toUpperCase())?.url);
+    return result;
+  }) as (typeof defaultHandlers)['imageReference'],
+};
+
 const processor = unified()
   .use(remarkParse)
   .use(remarkGfm)
-  .use(remarkRehype, { allowDangerousHtml: true })
+  .use(remarkRehype, { allowDangerousHtml: true, handlers })
   .use(rehypeRaw)
   .use(rehypeSanitize, sanitizeSchema)
   // Order matters: cards before links and images (their favicon is not a body image), figures
@@ -58,7 +88,8 @@ const processor = unified()
   .use(rehypeNotEmpty)
   .use(rehypeH1)
   .use(() => (tree: Root, file) => {
-    renderContext(file).externalImages = collectExternalImages(tree);
+    const context = renderContext(file);
+    context.externalImages = collectExternalImages(tree);
   })
   .freeze();
 
@@ -73,11 +104,15 @@ export function renderArticleSync(input: RenderInput): RenderOutput {
     title: typeof input.title === 'string' ? input.title : '',
     rehosted: new Map(Object.entries(input.rehosted ?? {})),
     externalImages: [],
+    authored: new Map(),
+    writtenAs: new Map(),
   };
   try {
     const file = { value: markdown, data: { render: context } };
     const tree = processor.runSync(processor.parse(file), file) as Root;
-    return { html: serializeTree(tree), externalImages: context.externalImages };
+    const writtenAs: Record<string, string[]> = {};
+    for (const url of context.externalImages) writtenAs[url] = context.writtenAs.get(url) ?? [url];
+    return { html: serializeTree(tree), externalImages: context.externalImages, writtenAs };
   } catch (error) {
     // Deep nesting the pre-scan does not model (raw HTML, emphasis) can still exhaust the stack
     // of the recursive tree walkers; that is a property of the document, not a server fault.

@@ -12,4 +12,9 @@ export interface RenderOutput {
   html: string;
   /** External http(s) body image URLs still present after `rehosted`, in document order, deduped. */
   externalImages: string[];
+  /**
+   * Each of `externalImages` -> the URL(s) as the author wrote them (`//cdn/x.png`,
+   * `http://[::1]/x.png`, non-ASCII paths…), for reporting back in the author's own terms.
+   */
+  writtenAs: Record<string, string[]>;
 }

@@ -21,7 +21,7 @@ export function localMediaPath(uuid: string): string {
  */
 export function absoluteHttpUrl(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
-  const candidate = value.startsWith('//') ? `https:${value}` : value;
+  const candidate = ipv6HostUnescaped(value.startsWith('//') ? `https:${value}` : value);
   if (!/^https?:\/\//i.test(candidate)) return undefined;
   try {
     const url = new URL(candidate);
@@ -31,4 +31,17 @@ export function absoluteHttpUrl(value: unknown): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Markdown destinations reach the tree percent-encoded (mdast-util-to-hast `normalizeUri`), which
+ * turns the brackets of an IPv6 literal host into `%5B…%5D`: `http://[::1]:9/x.png` would no
+ * longer parse as a URL and the image would vanish. Brackets are restored in the authority only
+ * (a `%5B` in a path or query is data and stays escaped).
+ */
+function ipv6HostUnescaped(url: string): string {
+  const match = /^(https?:\/\/)([^/?#]*)/i.exec(url);
+  if (!match || !/%5b/i.test(match[2]!)) return url;
+  const authority = match[2]!.replace(/%5b/gi, '[').replace(/%5d/gi, ']');
+  return match[1] + authority + url.slice(match[0].length);
 }

@@ -3,7 +3,7 @@ import { statements } from '../../db/statements';
 import { PUBLIC_PAGE_CSP, renderArticlePage, renderNotFoundPage } from '../public/article-page';
 import { findPublishedArticle, parseVersion } from '../services/public-articles';
 import { PUBLIC_ID_PATTERN } from '../services/public-id';
-import { strongEtag, matchesIfNoneMatch } from './etag';
+import { ifNoneMatchMatches, strongEtag } from '../entity-tags';
 
 /**
  * `/<slug>-<public_id>`, served by the Node server: readers hit these pages most, and they
@@ -51,7 +51,7 @@ export async function servePublicPage(req: IncomingMessage, res: ServerResponse,
   const etag = strongEtag(found.versionJson, '\n', found.publishedAt ?? '', '\n', found.handle, '\n', origin);
   res.setHeader('etag', etag);
   res.setHeader('cache-control', PUBLIC_CACHE_CONTROL);
-  if (matchesIfNoneMatch(req.headers['if-none-match'], etag)) {
+  if (ifNoneMatchMatches(req.headers['if-none-match'], etag)) {
     res.statusCode = 304;
     res.end();
     return;

@@ -26,7 +26,7 @@ import { ApiError, badRequest, notFound } from '../errors';
 import type { Authenticated } from '../services/tokens';
 import { logLine } from '../log';
 import { sendApiError } from './error-body';
-import { matchesIfNoneMatch } from './etag';
+import { ifNoneMatchMatches } from '../entity-tags';
 import { handleMediaUpload } from './media-upload';
 
 export const API_PREFIX = '/api/v1/author';
@@ -233,7 +233,7 @@ function tooLarge() {
 function serveOpenApi(req: IncomingMessage, res: ServerResponse, method: string): void {
   res.setHeader('cache-control', OPENAPI_CACHE_CONTROL);
   res.setHeader('etag', openApiEtag);
-  if (matchesIfNoneMatch(req.headers['if-none-match'], openApiEtag)) {
+  if (ifNoneMatchMatches(req.headers['if-none-match'], openApiEtag)) {
     res.statusCode = 304;
     res.end();
     return;

@@ -1,31 +1,37 @@
 import { randomUUID } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { MediaEntity, PostEntity, type Post, type PostStatus, type PostVersion } from '../../db/entities';
+import { MediaEntity, PostEntity, type Post, type PostVersion } from '../../db/entities';
 import { sql } from '../../db/sql';
-import { ContentRejectedError, renderArticle, rewriteImageSources } from '../content';
+import { absoluteHttpUrl, ContentRejectedError, renderArticle, rewriteImageSources } from '../content';
 import { ApiError, badRequest, conflict, notFound } from '../errors';
-import { decodeCursor, encodeCursor } from './cursor';
+import { assertIfMatch, postEtag } from './post-etag';
+import { checkPostWrite, LOCAL_MEDIA_PATH, type PostWriteInput } from './post-rules';
 import { toAuthorPost, type AuthorPostJson } from './post-view';
 import { newPublicId } from './public-id';
-import { noRehost, type Rehoster, type RehostOutcome } from './rehost-port';
-import { isValidSlug, slugFromText } from './slugs';
+import { loadRehostMemory, rememberRehosts, substitutions, type RehostMemory } from './rehost-memory';
+import { noRehost, type Rehoster, type RehostOutcome, type StoredImage } from './rehost-port';
+import { slugFromText } from './slugs';
 import { findOrCreateTags, normalizeTagNames, replacePostTags } from './tags';
 
 /**
  * Articles of one author (contract: "AuthorPost", "States and transitions", and the decisions in docs/api.md).
  * Knows nothing of HTTP: callers pass the author's id and already-shaped input; every write
  * is one transaction, so nothing is half-applied when the database goes away mid-way.
+ *
+ * A write happens in three steps, so edits never lose, corrupt or repeat work:
+ * 1. Everything that can refuse it (field rules, 404, If-Match, a taken slug, a missing cover,
+ *    a document empty after conversion) is checked before anything is downloaded: a refused
+ *    write costs its write request and nothing else.
+ * 2. Only images this write sends and this article never stored are downloaded (and charged);
+ *    remembered ones are substituted from the rehost memory (rehost-memory.ts).
+ * 3. Under the row lock (SELECT … FOR UPDATE), the write is applied to the row as it is now.
+ *    The stored html is always the rendering of the stored Markdown and title with the rehost
+ *    memory: if another write changed the Markdown or the title meanwhile, the body is converted
+ *    again from the locked row (nothing is downloaded there).
  */
 
-export interface PostWriteInput {
-  title?: string;
-  markdown?: string;
-  subtitle?: string | null;
-  tags?: string[];
-  slug?: string;
-  cover_asset_id?: string | null;
-  cover_url?: string | null;
-}
+export type { PostWriteInput } from './post-rules';
 
 export interface WriteContext {
   em: EntityManager;
@@ -33,7 +39,12 @@ export interface WriteContext {
   rehoster?: Rehoster;
 }
 
-const LOCAL_MEDIA_PATH = /^\/api\/media\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+/** Conditional requests: the `If-Match` header as sent, checked against the current version. */
+export interface WritePreconditions {
+  ifMatch?: string | null;
+}
+
+const NO_OUTCOME: RehostOutcome = { stored: {}, failed: [], warnings: [] };
 
 /** The content pipeline's rejections are the author's 400s, with its message. */
 async function asBadRequest<T>(work: Promise<T>): Promise<T> {
@@ -45,12 +56,32 @@ async function asBadRequest<T>(work: Promise<T>): Promise<T> {
   }
 }
 
+interface Rendered {
+  markdown: string;
+  title: string;
+  html: string;
+  externalImages: string[];
+  writtenAs: Record<string, string[]>;
+}
+
+/** Converts with every remembered image substituted; what is left external is in `externalImages`. */
+async function render(markdown: string, title: string, memory: RehostMemory): Promise<Rendered> {
+  const out = await asBadRequest(renderArticle({ markdown, title, rehosted: substitutions(memory) }));
+  return { markdown, title, html: out.html, externalImages: out.externalImages, writtenAs: out.writtenAs ?? {} };
+}
+
 interface CoverChoice {
   assetId: string | null;
   url: string | null;
   width: number | null;
   height: number | null;
 }
+
+const NO_COVER: CoverChoice = { assetId: null, url: null, width: null, height: null };
+const coverOf = (image: StoredImage): CoverChoice => ({ assetId: image.id, url: `/api/media/${image.id}`, width: image.width, height: image.height });
+
+/** What a write does to the cover: nothing, set it now, or set it once `url` is downloaded. */
+type CoverPlan = { kind: 'keep' } | { kind: 'set'; cover: CoverChoice } | { kind: 'fetch'; url: string; written: string };
 
 async function coverFromAsset(em: EntityManager, accountId: string, assetId: string, field: string): Promise<CoverChoice> {
   const media = await em.findOne(MediaEntity, { id: assetId, accountId });
@@ -59,63 +90,68 @@ async function coverFromAsset(em: EntityManager, accountId: string, assetId: str
 }
 
 /**
- * Converts the body, rehosts its external images and the cover URL, then substitutes the
- * stored addresses in the converted html (alt kept; no second conversion).
- * Rehost never fails the write (contract: rehost rule 5).
+ * The cover of this write, checked before any download: a missing `cover_asset_id` or local
+ * `/api/media/<uuid>` is a 400 here; a local path is never downloaded, charged or reported.
+ * An external `cover_url` this article already stored is taken from the memory.
  */
-async function prepareBody(
-  ctx: WriteContext,
-  markdown: string,
-  title: string,
-  coverUrl: string | undefined,
-): Promise<{ html: string; outcome: RehostOutcome }> {
-  const first = await asBadRequest(renderArticle({ markdown, title }));
-  const rehoster = ctx.rehoster ?? noRehost;
-  const urls: string[] = coverUrl ? [...first.externalImages, coverUrl] : first.externalImages;
-  if (urls.length === 0) return { html: first.html, outcome: { stored: {}, failed: [], warnings: [] } };
-  const outcome = await rehoster.rehost(ctx.accountId, [...new Set(urls)]);
-  const rewrites: Record<string, string> = {};
-  for (const url of first.externalImages) {
-    const media = outcome.stored[url];
-    if (media) rewrites[url] = `/api/media/${media.id}`;
-  }
-  const html = await asBadRequest(rewriteImageSources(first.html, rewrites));
-  return { html, outcome };
-}
-
-async function resolveCover(ctx: WriteContext, input: PostWriteInput, outcome: RehostOutcome): Promise<CoverChoice | undefined> {
+async function planCover(em: EntityManager, accountId: string, input: PostWriteInput, memory: RehostMemory): Promise<CoverPlan> {
   if (input.cover_asset_id !== undefined) {
-    if (input.cover_asset_id === null) return { assetId: null, url: null, width: null, height: null };
-    return coverFromAsset(ctx.em, ctx.accountId, input.cover_asset_id, 'cover_asset_id');
+    if (input.cover_asset_id === null) return { kind: 'set', cover: NO_COVER };
+    return { kind: 'set', cover: await coverFromAsset(em, accountId, input.cover_asset_id.toLowerCase(), 'cover_asset_id') };
   }
-  if (input.cover_url === undefined) return undefined;
-  if (input.cover_url === null) return { assetId: null, url: null, width: null, height: null };
+  if (input.cover_url === undefined) return { kind: 'keep' };
+  if (input.cover_url === null) return { kind: 'set', cover: NO_COVER };
   const local = LOCAL_MEDIA_PATH.exec(input.cover_url);
-  if (local) return coverFromAsset(ctx.em, ctx.accountId, local[1]!.toLowerCase(), 'cover_url');
-  const media = outcome.stored[input.cover_url];
-  // the contract rehost rule 3: a cover URL that cannot be stored simply creates no cover.
-  if (!media) return undefined;
-  return { assetId: media.id, url: `/api/media/${media.id}`, width: media.width, height: media.height };
+  if (local) return { kind: 'set', cover: await coverFromAsset(em, accountId, local[1]!.toLowerCase(), 'cover_url') };
+  const url = absoluteHttpUrl(input.cover_url) ?? input.cover_url;
+  const known = memory.get(url);
+  if (known) return { kind: 'set', cover: coverOf(known) };
+  return { kind: 'fetch', url, written: input.cover_url };
 }
 
-function validateCoverInput(input: PostWriteInput) {
-  if (input.cover_asset_id != null && input.cover_url != null) {
-    throw badRequest('cover_asset_id and cover_url: send one of them, not both');
+/** Downloads what this write needs and the article does not have yet (the contract's rehost rules). */
+async function rehostMissing(ctx: WriteContext, bodyUrls: string[], cover: CoverPlan): Promise<RehostOutcome> {
+  const urls = cover.kind === 'fetch' ? [...bodyUrls, cover.url] : bodyUrls;
+  if (urls.length === 0) return NO_OUTCOME;
+  return (ctx.rehoster ?? noRehost).rehost(ctx.accountId, [...new Set(urls)]);
+}
+
+/** `rehost_failed` names each URL as the author wrote it, not the canonical form fetched. */
+function failedAsWritten(outcome: RehostOutcome, rendered: Rendered | undefined, cover: CoverPlan): string[] {
+  const out: string[] = [];
+  for (const url of outcome.failed) {
+    const spellings = [...(rendered?.writtenAs[url] ?? [])];
+    if (cover.kind === 'fetch' && cover.url === url) spellings.push(cover.written);
+    for (const spelling of spellings.length > 0 ? spellings : [url]) if (!out.includes(spelling)) out.push(spelling);
   }
-  if (input.cover_url != null && !LOCAL_MEDIA_PATH.test(input.cover_url)) {
-    let url: URL;
-    try {
-      url = new URL(input.cover_url);
-    } catch {
-      throw badRequest('cover_url: must be an absolute http(s) URL');
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badRequest('cover_url: must be an http(s) URL');
+  return out;
+}
+
+/** The contract's rehost rule 3: a cover URL that cannot be stored simply creates no cover. */
+function coverAfterRehost(plan: CoverPlan, outcome: RehostOutcome): CoverChoice | undefined {
+  if (plan.kind === 'set') return plan.cover;
+  if (plan.kind === 'fetch') {
+    const image = outcome.stored[plan.url];
+    return image ? coverOf(image) : undefined;
   }
+  return undefined;
 }
 
 function isUniqueViolation(err: unknown, constraint: string): boolean {
   const e = err as { code?: string; constraint?: string; message?: string };
   return e?.code === '23505' && (e.constraint === constraint || (e.message ?? '').includes(constraint));
+}
+
+const slugTaken = (slug: string) => conflict(`slug: "${slug}" is already used by one of your articles`);
+
+/** A requested slug already used by another live article of the author: 409 before any work. */
+async function assertSlugFree(em: EntityManager, accountId: string, slug: string, exceptId?: string): Promise<void> {
+  const rows = await sql<{ id: string }[]>(
+    em,
+    `SELECT id FROM posts WHERE account_id = ? AND slug = ? AND deleted_at IS NULL ${exceptId ? 'AND id <> ?' : ''} LIMIT 1`,
+    exceptId ? [accountId, slug, exceptId] : [accountId, slug],
+  );
+  if (rows.length > 0) throw slugTaken(slug);
 }
 
 /** Serialises derivations of one base slug per author until the transaction ends. */
@@ -136,12 +172,18 @@ async function freeDerivedSlug(em: EntityManager, accountId: string, base: strin
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
-export async function createPost(ctx: WriteContext, input: Required<Pick<PostWriteInput, 'title' | 'markdown'>> & PostWriteInput) {
-  validateCoverInput(input);
-  if (input.slug !== undefined && !isValidSlug(input.slug)) throw badRequest(slugProblem(input.slug));
+export async function createPost(ctx: WriteContext, rawInput: Required<Pick<PostWriteInput, 'title' | 'markdown'>> & PostWriteInput) {
+  // 1. Everything that can refuse the write, before anything is downloaded.
+  const input = checkPostWrite(rawInput, 'create');
   const tagNames = normalizeTagNames(input.tags ?? []);
-  const { html, outcome } = await prepareBody(ctx, input.markdown, input.title, input.cover_url ?? undefined);
-  const cover = await resolveCover(ctx, input, outcome);
+  if (input.slug !== undefined) await assertSlugFree(ctx.em, ctx.accountId, input.slug);
+  const memory: RehostMemory = new Map(); // a new article has stored nothing yet
+  const coverPlan = await planCover(ctx.em, ctx.accountId, input, memory);
+  const rendered = await render(input.markdown, input.title, memory);
+  // 2. Downloads.
+  const outcome = await rehostMissing(ctx, rendered.externalImages, coverPlan);
+  const html = await asBadRequest(rewriteImageSources(rendered.html, storedSubstitutions(outcome)));
+  const cover = coverAfterRehost(coverPlan, outcome);
 
   // A derived slug is picked inside the transaction under a per-author, per-base-slug advisory
   // lock, so concurrent writes with one title take -2, -3… in turn instead of colliding. A
@@ -186,67 +228,102 @@ export async function createPost(ctx: WriteContext, input: Required<Pick<PostWri
         });
         await tx.flush();
         await replacePostTags(tx, post.id, tags);
+        await rememberRehosts(tx, post.id, outcome.stored);
         return post;
       });
-      return toAuthorPost(post, { rehostFailed: outcome.failed, warnings: outcome.warnings });
+      return toAuthorPost(post, { rehostFailed: failedAsWritten(outcome, rendered, coverPlan), warnings: outcome.warnings });
     } catch (err) {
       if (!isUniqueViolation(err, 'posts_author_slug_live')) throw err;
-      if (input.slug !== undefined) throw conflict(`slug: "${input.slug}" is already used by one of your articles`);
+      if (input.slug !== undefined) throw slugTaken(input.slug);
       if (attempt >= 3) throw conflict('slug: could not derive a free slug from the title; send one');
     }
   }
 }
 
-function slugProblem(slug: string) {
-  return `slug: "${slug.slice(0, 120)}" is not a valid slug (lowercase letters, digits and single hyphens, at most 100 characters)`;
+function storedSubstitutions(outcome: RehostOutcome): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [url, image] of Object.entries(outcome.stored)) out[url] = `/api/media/${image.id}`;
+  return out;
 }
+
+const BODY_COLUMNS = ['html', 'markdown', 'publishedVersion', 'submittedVersion'] as never;
 
 async function findOwn(em: EntityManager, accountId: string, id: string, populateBody = false): Promise<Post> {
   // One query whatever the reason a row is missing: absent, deleted and another author's
   // article are the same 404 (contract: "GET /posts/{id}").
-  const post = await em.findOne(
-    PostEntity,
-    { id, accountId, deletedAt: null },
-    populateBody ? { populate: ['html', 'markdown', 'publishedVersion', 'submittedVersion'] as never } : {},
-  );
+  const post = await em.findOne(PostEntity, { id, accountId, deletedAt: null }, populateBody ? { populate: BODY_COLUMNS } : {});
   if (!post) throw notFound('Article not found');
   return post;
 }
 
-/** The working version with its Markdown, for the console editor. */
-export async function getPostForEditing(em: EntityManager, accountId: string, id: string) {
-  const post = await findOwn(em, accountId, id, true);
-  return { post: toAuthorPost(post, { html: post.html }), markdown: post.markdown, publishedVersion: post.publishedVersion, submittedVersion: post.submittedVersion, moderationNote: post.moderationNote };
+/**
+ * The row under a write lock until the transaction ends, with its current values. A plain
+ * FOR UPDATE waits for a concurrent writer: SKIP LOCKED (LockMode.PESSIMISTIC_PARTIAL_WRITE,
+ * the "4" this used to pass) would report an existing article as absent while another write
+ * holds it.
+ */
+async function lockOwn(tx: EntityManager, id: string, accountId: string | null, populate?: never): Promise<Post | null> {
+  const where = accountId === null ? { id, deletedAt: null } : { id, accountId, deletedAt: null };
+  return tx.findOne(PostEntity, where, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true, ...(populate ? { populate } : {}) });
 }
 
-export async function updatePost(ctx: WriteContext, id: string, input: PostWriteInput) {
-  const fields = Object.keys(input).filter((k) => (input as Record<string, unknown>)[k] !== undefined);
-  if (fields.length === 0) throw badRequest('body: send at least one field to change');
-  validateCoverInput(input);
-  if (input.slug !== undefined && !isValidSlug(input.slug)) throw badRequest(slugProblem(input.slug));
+/** Strictly later than the previous value, so every change of the working version gets its own ETag. */
+function nextUpdatedAt(previous: Date): Date {
+  const now = Date.now();
+  return new Date(Math.max(now, previous.getTime() + 1));
+}
+
+/** The working version with its Markdown, for the console editor; `etag` is what a save sends back. */
+export async function getPostForEditing(em: EntityManager, accountId: string, id: string) {
+  const post = await findOwn(em, accountId, id, true);
+  const view = toAuthorPost(post, { html: post.html });
+  return { post: view, etag: postEtag(view), markdown: post.markdown, publishedVersion: post.publishedVersion, submittedVersion: post.submittedVersion, moderationNote: post.moderationNote };
+}
+
+export async function updatePost(ctx: WriteContext, id: string, rawInput: PostWriteInput, pre: WritePreconditions = {}) {
+  // 1. Everything that can refuse the write, before anything is downloaded.
+  const input = checkPostWrite(rawInput, 'update');
   const tagNames = input.tags !== undefined ? normalizeTagNames(input.tags) : undefined;
-
   const current = await findOwn(ctx.em, ctx.accountId, id, true);
-  const title = input.title ?? current.title;
-  let html: string | undefined;
-  let outcome: RehostOutcome = { stored: {}, failed: [], warnings: [] };
-  if (input.markdown !== undefined || input.title !== undefined || input.cover_url) {
-    // The inserted H1 comes from the title, so a new title re-renders the body too.
-    const prepared = await prepareBody(ctx, input.markdown ?? current.markdown, title, input.cover_url ?? undefined);
-    html = prepared.html;
-    outcome = prepared.outcome;
-  }
-  const cover = await resolveCover(ctx, input, outcome);
+  assertIfMatch(pre.ifMatch, toAuthorPost(current));
+  if (input.slug !== undefined && input.slug !== current.slug) await assertSlugFree(ctx.em, ctx.accountId, input.slug, id);
+  const memory = await loadRehostMemory(ctx.em, id);
+  const coverPlan = await planCover(ctx.em, ctx.accountId, input, memory);
+  // The inserted H1 comes from the title, so a new title converts the body again too (with the
+  // memory: nothing is downloaded for it).
+  const rendered =
+    input.markdown !== undefined || input.title !== undefined
+      ? await render(input.markdown ?? current.markdown, input.title ?? current.title, memory)
+      : undefined;
 
+  // 2. Downloads: only images of Markdown this write sends (a URL that failed before is tried
+  // again) and an external cover_url; a title-only or subtitle-only PATCH fetches nothing.
+  const outcome = await rehostMissing(ctx, input.markdown !== undefined && rendered ? rendered.externalImages : [], coverPlan);
+  const cover = coverAfterRehost(coverPlan, outcome);
+
+  // 3. Under the row lock.
   try {
     const post = await ctx.em.transactional(async (tx) => {
-      const post = await tx.findOne(PostEntity, { id, accountId: ctx.accountId, deletedAt: null }, { lockMode: 4 /* PESSIMISTIC_WRITE */ });
+      const post = await lockOwn(tx, id, ctx.accountId, ['markdown', 'html'] as never);
       if (!post) throw notFound('Article not found');
+      assertIfMatch(pre.ifMatch, toAuthorPost(post));
+      await rememberRehosts(tx, id, outcome.stored);
+      if (rendered) {
+        const title = input.title ?? post.title;
+        const markdown = input.markdown ?? post.markdown;
+        const memoryNow = await loadRehostMemory(tx, id);
+        // Converted from what is stored now: another write may have changed the Markdown or
+        // the title since step 1. Remembered rows never change, so substituting the memory read
+        // under the lock into the step-1 conversion equals converting with it.
+        post.html =
+          title === rendered.title && markdown === rendered.markdown
+            ? await asBadRequest(rewriteImageSources(rendered.html, substitutions(memoryNow)))
+            : (await render(markdown, title, memoryNow)).html;
+      }
       if (input.title !== undefined) post.title = input.title;
       if (input.subtitle !== undefined) post.subtitle = input.subtitle;
       if (input.slug !== undefined) post.slug = input.slug;
       if (input.markdown !== undefined) post.markdown = input.markdown;
-      if (html !== undefined) post.html = html;
       if (cover) {
         post.coverAssetId = cover.assetId;
         post.coverUrl = cover.url;
@@ -258,15 +335,15 @@ export async function updatePost(ctx: WriteContext, id: string, input: PostWrite
         post.tags = tags.map((t) => ({ slug: t.slug, name: t.name }));
         await replacePostTags(tx, post.id, tags);
       }
-      post.updatedAt = new Date();
-      // the contract: a change to a published article waits for the next publish.
+      post.updatedAt = nextUpdatedAt(post.updatedAt);
+      // The contract: a change to a published article waits for the next publish.
       if (post.status !== 'draft') post.hasUnpublishedChanges = true;
       await tx.flush();
       return post;
     });
-    return toAuthorPost(post, { rehostFailed: outcome.failed, warnings: outcome.warnings });
+    return toAuthorPost(post, { rehostFailed: failedAsWritten(outcome, rendered, coverPlan), warnings: outcome.warnings });
   } catch (err) {
-    if (isUniqueViolation(err, 'posts_author_slug_live')) throw conflict(`slug: "${input.slug}" is already used by one of your articles`);
+    if (isUniqueViolation(err, 'posts_author_slug_live')) throw slugTaken(input.slug ?? '');
     throw err;
   }
 }
@@ -285,15 +362,18 @@ function snapshot(post: Post): PostVersion {
 /**
  * publish: allowed from draft and published; 400 from pending_moderation.
  * A moderated account's publish waits in pending_moderation while the last approved
- * version, if any, stays public.
+ * version, if any, stays public. Publishing what readers already see (published, no
+ * unpublished changes) changes nothing: published_at stays, no moderation round trip.
  */
-export async function publishPost(em: EntityManager, accountId: string, id: string, moderated: boolean) {
+export async function publishPost(em: EntityManager, accountId: string, id: string, moderated: boolean, pre: WritePreconditions = {}) {
   const post = await em.transactional(async (tx) => {
-    const post = await tx.findOne(PostEntity, { id, accountId, deletedAt: null }, { lockMode: 4, populate: ['html', 'publishedVersion', 'submittedVersion'] as never });
+    const post = await lockOwn(tx, id, accountId, ['html', 'publishedVersion', 'submittedVersion'] as never);
     if (!post) throw notFound('Article not found');
+    assertIfMatch(pre.ifMatch, toAuthorPost(post));
     if (post.status === 'pending_moderation') {
       throw badRequest('status: the article is waiting for moderation and cannot be published again until it is decided');
     }
+    if (post.status === 'published' && !post.hasUnpublishedChanges) return post;
     if (!post.html.trim()) throw badRequest('markdown: the working document is empty');
     const version = snapshot(post);
     if (moderated) {
@@ -314,10 +394,11 @@ export async function publishPost(em: EntityManager, accountId: string, id: stri
 }
 
 /** unpublish: allowed from published and pending_moderation; 400 from draft. */
-export async function unpublishPost(em: EntityManager, accountId: string, id: string): Promise<void> {
-  await em.transactional(async (tx) => {
-    const post = await tx.findOne(PostEntity, { id, accountId, deletedAt: null }, { lockMode: 4 });
+export async function unpublishPost(em: EntityManager, accountId: string, id: string, pre: WritePreconditions = {}): Promise<AuthorPostJson> {
+  const post = await em.transactional(async (tx) => {
+    const post = await lockOwn(tx, id, accountId);
     if (!post) throw notFound('Article not found');
+    assertIfMatch(pre.ifMatch, toAuthorPost(post));
     if (post.status === 'draft') throw badRequest('status: a draft is not published');
     post.status = 'draft';
     post.publishedVersion = null;
@@ -325,10 +406,22 @@ export async function unpublishPost(em: EntityManager, accountId: string, id: st
     post.publishedAt = null;
     post.hasUnpublishedChanges = false;
     await tx.flush();
+    return post;
   });
+  return toAuthorPost(post);
 }
 
-export async function deletePost(em: EntityManager, accountId: string, id: string): Promise<void> {
+export async function deletePost(em: EntityManager, accountId: string, id: string, pre: WritePreconditions = {}): Promise<void> {
+  if (pre.ifMatch !== undefined && pre.ifMatch !== null) {
+    // Conditional: the version is compared and the row deleted under one lock.
+    await em.transactional(async (tx) => {
+      const post = await lockOwn(tx, id, accountId);
+      if (!post) throw notFound('Article not found');
+      assertIfMatch(pre.ifMatch, toAuthorPost(post));
+      await sql(tx, `UPDATE posts SET deleted_at = now() WHERE id = ?`, [post.id]);
+    });
+    return;
+  }
   const rows = await sql<{ id: string }[]>(
     em,
     `UPDATE posts SET deleted_at = now() WHERE id = ? AND account_id = ? AND deleted_at IS NULL RETURNING id`,
@@ -351,7 +444,7 @@ export async function listPending(em: EntityManager) {
 /** Approve: the submitted version becomes public, published_at is the approval time. */
 export async function approvePost(em: EntityManager, id: string): Promise<Post> {
   return em.transactional(async (tx) => {
-    const post = await tx.findOne(PostEntity, { id, deletedAt: null }, { lockMode: 4, populate: ['submittedVersion', 'publishedVersion'] as never });
+    const post = await lockOwn(tx, id, null, ['submittedVersion', 'publishedVersion'] as never);
     if (!post) throw notFound(`No article ${id}`);
     if (post.status !== 'pending_moderation' || !post.submittedVersion) throw new ApiError(400, `Article ${id} is not waiting for moderation`);
     post.publishedVersion = post.submittedVersion;
@@ -367,7 +460,7 @@ export async function approvePost(em: EntityManager, id: string): Promise<Post> 
 /** Reject: back to draft, or to published when an earlier version is still public; text kept. */
 export async function rejectPost(em: EntityManager, id: string, reason: string | null): Promise<Post> {
   return em.transactional(async (tx) => {
-    const post = await tx.findOne(PostEntity, { id, deletedAt: null }, { lockMode: 4, populate: ['submittedVersion', 'publishedVersion'] as never });
+    const post = await lockOwn(tx, id, null, ['submittedVersion', 'publishedVersion'] as never);
     if (!post) throw notFound(`No article ${id}`);
     if (post.status !== 'pending_moderation') throw new ApiError(400, `Article ${id} is not waiting for moderation`);
     post.submittedVersion = null;

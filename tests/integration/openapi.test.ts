@@ -19,16 +19,20 @@ type Json = Record<string, any>;
 
 const MISSING = '00000000-0000-4000-8000-000000000000';
 
-/** The contract's routes (docs/api.md "Routes"): success status first, then the error statuses. */
+/**
+ * The contract's routes (docs/api.md "Routes"): success status first, then the documented error
+ * statuses. Beyond the contract, conditional requests add 304 (If-None-Match) to GET /posts/{id} and 412 (If-Match) to the
+ * article writes; clients that do not send those headers never see them.
+ */
 const ROUTES: Record<string, number[]> = {
   'GET /me': [200, 401, 429, 503],
   'GET /posts': [200, 400, 401, 429, 503],
-  'GET /posts/{id}': [200, 400, 401, 404, 429, 503],
+  'GET /posts/{id}': [200, 304, 400, 401, 404, 429, 503],
   'POST /posts': [201, 400, 401, 409, 429, 503],
-  'PATCH /posts/{id}': [200, 400, 401, 404, 409, 429, 503],
-  'POST /posts/{id}/publish': [200, 400, 401, 404, 429, 503],
-  'POST /posts/{id}/unpublish': [204, 400, 401, 404, 429, 503],
-  'DELETE /posts/{id}': [204, 400, 401, 404, 429, 503],
+  'PATCH /posts/{id}': [200, 400, 401, 404, 409, 412, 429, 503],
+  'POST /posts/{id}/publish': [200, 400, 401, 404, 412, 429, 503],
+  'POST /posts/{id}/unpublish': [204, 400, 401, 404, 412, 429, 503],
+  'DELETE /posts/{id}': [204, 400, 401, 404, 412, 429, 503],
   'POST /media': [200, 400, 401, 422, 429, 503],
   // 422 animated_image: from-url turns only animated GIFs into video; other animated images are refused.
   'POST /media/from-url': [200, 400, 401, 422, 429, 503],
@@ -97,10 +101,12 @@ describe('the served OpenAPI document', () => {
 
   it('declares Retry-After and RateLimit-* on 429, RateLimit-* on successes, RateLimit-Reset as Unix time', () => {
     const names = (response: Json) => Object.keys(response.headers ?? {}).sort();
+    const withEtag = ['GET /posts/{id}', 'POST /posts', 'PATCH /posts/{id}', 'POST /posts/{id}/publish', 'POST /posts/{id}/unpublish'];
     for (const { key, op: o } of operations()) {
       expect(names(o.responses['429']), key).toEqual(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'X-Request-Id']);
       const success = Object.keys(o.responses).find((s) => Number(s) < 300)!;
-      expect(names(o.responses[success]), key).toEqual(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-Request-Id']);
+      const etag = withEtag.includes(key) ? ['ETag'] : [];
+      expect(names(o.responses[success]), key).toEqual([...etag, 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-Request-Id']);
     }
     const reset = doc.components.headers['RateLimit-Reset'];
     expect(reset.schema.type).toBe('integer');
@@ -151,6 +157,18 @@ describe('the served OpenAPI document', () => {
     }
   });
 
+  it('declares the conditional request headers: If-None-Match and a bodyless 304 on GET /posts/{id}, If-Match and 412 on the writes', () => {
+    const header = (key: string, name: string) => (op(key).parameters ?? []).find((p: Json) => p.in === 'header' && p.name === name);
+    expect(header('GET /posts/{id}', 'If-None-Match')).toMatchObject({ required: false, schema: { type: 'string' } });
+    expect(op('GET /posts/{id}').responses['304']).not.toHaveProperty('content');
+    expect(Object.keys(op('GET /posts/{id}').responses['304'].headers)).toContain('ETag');
+    for (const key of ['PATCH /posts/{id}', 'POST /posts/{id}/publish', 'POST /posts/{id}/unpublish', 'DELETE /posts/{id}']) {
+      expect(header(key, 'If-Match'), key).toMatchObject({ required: false, schema: { type: 'string' } });
+      expect(op(key).responses['412'].description, key).toMatch(/precondition_failed/);
+    }
+    expect(doc.components.headers.ETag.schema).toMatchObject({ type: 'string' });
+  });
+
   it('takes no request body on GET, DELETE, publish and unpublish', () => {
     for (const key of ['GET /me', 'GET /posts', 'GET /posts/{id}', 'DELETE /posts/{id}', 'POST /posts/{id}/publish', 'POST /posts/{id}/unpublish']) {
       expect(op(key).requestBody, key).toBeUndefined();
@@ -160,7 +178,7 @@ describe('the served OpenAPI document', () => {
 
 describe('the conformance check', () => {
   const headers = (extra: Record<string, string> = {}) =>
-    new Headers({ 'content-type': 'application/json', 'x-request-id': 'r', 'ratelimit-limit': '60', 'ratelimit-remaining': '59', 'ratelimit-reset': '1900000000', ...extra });
+    new Headers({ 'content-type': 'application/json', 'x-request-id': 'r', 'ratelimit-limit': '60', 'ratelimit-remaining': '59', 'ratelimit-reset': '1900000000', etag: '"v1"', ...extra });
   const check = (method: string, path: string, status: number, body: unknown, h = headers()) =>
     checkAgainst(buildChecker(doc), { method, path, status, headers: h, text: body === undefined ? '' : JSON.stringify(body) }, { recordPair: false });
 
@@ -179,6 +197,11 @@ describe('the conformance check', () => {
     expect(() => check('DELETE', `/posts/${post.id}`, 204, {})).toThrow(/no body/);
     expect(() => check('GET', `/posts/${post.id}`, 404, { error: 'Not found', code: 'not_found', issues: [] })).toThrow(/additional properties/);
     expect(() => check('GET', '/me', 429, { error: 'x', code: 'rate_limited' })).toThrow(/Retry-After/);
+    const noEtag = headers();
+    noEtag.delete('etag');
+    expect(() => check('POST', '/posts', 201, post, noEtag)).toThrow(/ETag/);
+    expect(() => check('GET', `/posts/${post.id}`, 304, undefined)).not.toThrow();
+    expect(() => check('GET', `/posts/${post.id}`, 304, {})).toThrow(/no body/);
     expect(() => check('GET', '/me', 429, { error: 'x', code: 'rate_limited' }, headers({ 'retry-after': 'soon' }))).toThrow(/Retry-After/);
     expect(() => check('PUT', `/posts/${post.id}`, 404, { error: 'Not found', code: 'not_found' })).not.toThrow();
     expect(() => check('PUT', `/posts/${post.id}`, 200, {})).toThrow(/does not declare/);
@@ -203,6 +226,11 @@ describe('contract sweep: every (route, status) pair the document declares', () 
     await expectStatus(400, 'POST', '/posts', { token, json: { title: '' } });
     await expectStatus(409, 'POST', '/posts', { token, json: { title: 't', markdown: 'm', slug: p.slug } });
     await expectStatus(200, 'PATCH', `/posts/${p.id}`, { token, json: { title: 'Renamed' } });
+    const etag = (await api('GET', `/posts/${p.id}`, { token })).headers.get('etag')!;
+    await expectStatus(304, 'GET', `/posts/${p.id}`, { token, headers: { 'if-none-match': etag } });
+    for (const [method, path] of [['PATCH', `/posts/${p.id}`], ['POST', `/posts/${p.id}/publish`], ['POST', `/posts/${p.id}/unpublish`], ['DELETE', `/posts/${p.id}`]] as const) {
+      await expectStatus(412, method, path, { token, json: method === 'PATCH' ? { title: 'x' } : undefined, headers: { 'if-match': '"stale"' } });
+    }
     await expectStatus(400, 'PATCH', `/posts/${p.id}`, { token, json: {} });
     await expectStatus(404, 'PATCH', `/posts/${MISSING}`, { token, json: { title: 'x' } });
     await expectStatus(409, 'PATCH', `/posts/${other.id}`, { token, json: { slug: p.slug } });

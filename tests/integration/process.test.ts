@@ -37,7 +37,11 @@ function descendants(root: number): number[] {
   const queue = [root];
   while (queue.length > 0) {
     const pid = queue.shift()!;
-    for (const [child, info] of table) if (info.ppid === pid) (found.push(child), queue.push(child));
+    for (const [child, info] of table) {
+      if (info.ppid !== pid) continue;
+      found.push(child);
+      queue.push(child);
+    }
   }
   return found;
 }

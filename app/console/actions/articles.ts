@@ -3,6 +3,7 @@
 import { redirect } from 'next/navigation';
 import { revalidatePath } from 'next/cache';
 import { createPost, deletePost, publishPost, unpublishPost, updatePost, type PostWriteInput } from '@/server/services/posts';
+import { postEtag } from '@/server/services/post-etag';
 import { rehosterFor } from '@/server/services/rehost-wiring';
 import { formString, runConsoleAction, type ActionOutcome } from '@/server/console/action';
 import { ConsoleProblem } from '@/server/console/problems';
@@ -27,25 +28,33 @@ function tagList(text: string): string[] {
     .filter(Boolean);
 }
 
-export type SaveOutcome = ActionOutcome<{ updatedAt: string; rehostFailed: string[]; warnings: string[] }>;
+export type SaveOutcome = ActionOutcome<{ updatedAt: string; version: string; rehostFailed: string[]; warnings: string[] }>;
 
-/** Saves the editor's fields exactly as PATCH /posts/{id} would. */
+/**
+ * Saves the editor's fields exactly as PATCH /posts/{id} would: the domain applies the same write
+ * rules and answers the same 400s. The form carries the version (ETag) the editor loaded, sent
+ * as If-Match: when the article changed elsewhere since (another tab, the API, a moderator),
+ * nothing is overwritten and the editor says so.
+ */
 export async function saveArticle(formData: FormData): Promise<SaveOutcome> {
   return runConsoleAction(formData, 'write', async ({ em, session }) => {
     const id = articleId(formData);
-    const subtitle = formString(formData, 'subtitle').trim();
     const input: PostWriteInput = {
       title: formString(formData, 'title'),
-      subtitle: subtitle ? subtitle : null,
+      subtitle: formString(formData, 'subtitle'),
       slug: formString(formData, 'slug').trim() || undefined, // empty: keep the current slug
       tags: tagList(formString(formData, 'tags')),
       markdown: formString(formData, 'markdown'),
     };
-    if (!input.title?.trim()) throw new ConsoleProblem('The title must not be empty.');
-    if (!input.markdown?.trim()) throw new ConsoleProblem('The Markdown must not be empty.');
-    const post = await updatePost({ em, accountId: session.auth.account.id, rehoster: rehosterFor(em, session.auth) }, id, input);
+    const version = formString(formData, 'version');
+    const post = await updatePost(
+      { em, accountId: session.auth.account.id, rehoster: rehosterFor(em, session.auth) },
+      id,
+      input,
+      { ifMatch: version || null },
+    );
     revalidatePath(`/console/articles/${id}`);
-    return { updatedAt: post.updated_at, rehostFailed: post.rehost_failed ?? [], warnings: post.warnings ?? [] };
+    return { updatedAt: post.updated_at, version: postEtag(post), rehostFailed: post.rehost_failed ?? [], warnings: post.warnings ?? [] };
   });
 }
 
@@ -57,8 +66,6 @@ export async function createArticle(_prev: NewArticleState, formData: FormData):
   const outcome = await runConsoleAction(formData, 'write', async ({ em, session }) => {
     const title = formString(formData, 'title');
     const markdown = formString(formData, 'markdown');
-    if (!title.trim()) throw new ConsoleProblem('The title must not be empty.');
-    if (!markdown.trim()) throw new ConsoleProblem('The Markdown must not be empty.');
     const post = await createPost({ em, accountId: session.auth.account.id, rehoster: rehosterFor(em, session.auth) }, { title, markdown });
     createdId = post.id;
     return {};

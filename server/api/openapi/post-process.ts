@@ -41,10 +41,33 @@ const HEADERS: JsonObject = {
     required: true,
     schema: { type: 'string' },
   },
+  ETag: {
+    description:
+      'Strong entity tag of the article\'s working version and publication state (beyond the contract). Send it back in `If-Match` to change the article only if nobody else has since, or in `If-None-Match` to revalidate a GET.',
+    required: true,
+    schema: { type: 'string', pattern: '^"[^"]*"$' },
+  },
 };
 const SUCCESS_HEADERS = ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
 const LIMITED_HEADERS = ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
 const ERROR_HEADERS = ['X-Request-Id'];
+
+/** Conditional request headers (beyond the contract, opt-in): without them every route behaves as the contract says. */
+const IF_MATCH_PARAMETER: JsonObject = {
+  name: 'If-Match',
+  in: 'header',
+  required: false,
+  description:
+    'Optional. The ETag of the version this change is based on (from GET /posts/{id} or a previous write). When the article has changed since, the request changes nothing and answers 412 `precondition_failed`. `*` matches any existing article.',
+  schema: { type: 'string' },
+};
+const IF_NONE_MATCH_PARAMETER: JsonObject = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description: 'Optional. The ETag of the copy the client has; when it is still current the answer is 304 without a body.',
+  schema: { type: 'string' },
+};
 
 const headerRefs = (names: string[]) => Object.fromEntries(names.map((n) => [n, ref('headers', n)]));
 
@@ -56,6 +79,7 @@ export const API_DESCRIPTION = [
   '- External images in `markdown` and `cover_url` are copied into the service at write time (rehost). A failed or stopped rehost never fails the write: see `rehost_failed` and `warnings`.',
   '- `POST /posts/{id}/publish` may answer `pending_moderation`: poll `GET /posts/{id}` for the outcome. There are no webhooks.',
   '- `Idempotency-Key` is not supported: after a timeout on a write, check with `GET /posts/{id}` before retrying.',
+  '- Conditional requests (optional, beyond the contract): `GET /posts/{id}` and the article writes return an `ETag`; send it in `If-Match` on `PATCH`, `publish`, `unpublish` or `DELETE` to get 412 `precondition_failed` instead of overwriting a change made elsewhere, or in `If-None-Match` on `GET /posts/{id}` to get 304 when nothing changed.',
 ].join('\n');
 
 export function postProcess(generated: JsonObject): JsonObject {
@@ -132,16 +156,23 @@ function shapeOperation(operation: JsonObject, route: SpecRoute) {
   }
 
   const generatedSuccess = operation.responses?.['200'] ?? {};
+  const successHeaders = route.conditional?.etag ? [...SUCCESS_HEADERS, 'ETag'] : SUCCESS_HEADERS;
   const success: JsonObject = {
     description: successDescription(route, generatedSuccess.description),
-    headers: headerRefs(SUCCESS_HEADERS),
+    headers: headerRefs(successHeaders),
   };
   // 204 has no `content` at all: client generators choke on an empty one.
   if (route.success !== 204) success.content = generatedSuccess.content;
 
   const responses: JsonObject = { [route.success]: success };
+  if (route.conditional?.read) {
+    responses['304'] = { description: 'Not modified: `If-None-Match` names the current version. No body.', headers: headerRefs(successHeaders) };
+  }
   for (const status of route.errors) responses[status] = errorResponse(status);
   operation.responses = responses;
+
+  const conditionalParameter = route.conditional?.write ? IF_MATCH_PARAMETER : route.conditional?.read ? IF_NONE_MATCH_PARAMETER : undefined;
+  if (conditionalParameter) operation.parameters = [...(operation.parameters ?? []), conditionalParameter];
 }
 
 function successDescription(route: SpecRoute, generated?: string): string {

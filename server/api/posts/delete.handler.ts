@@ -2,8 +2,10 @@ import type { z } from 'zod';
 import { deletePost } from '../../services/posts';
 import type { AuthorContext } from '../trpc';
 import type { PostIdInput } from './by-id.schema';
+import { writePreconditions } from './conditional';
 
 export const deletePostHandler = async ({ ctx, input }: { ctx: AuthorContext; input: z.infer<typeof PostIdInput> }) => {
-  await deletePost(ctx.em, ctx.auth.account.id, input.id);
+  // No ETag afterwards: there is no article left to have a version.
+  await deletePost(ctx.em, ctx.auth.account.id, input.id, writePreconditions(ctx));
   return undefined; // 204: no body
 };

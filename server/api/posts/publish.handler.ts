@@ -2,6 +2,10 @@ import type { z } from 'zod';
 import { publishPost } from '../../services/posts';
 import type { AuthorContext } from '../trpc';
 import type { PostIdInput } from './by-id.schema';
+import { sendEtag, writePreconditions } from './conditional';
 
-export const publishPostHandler = ({ ctx, input }: { ctx: AuthorContext; input: z.infer<typeof PostIdInput> }) =>
-  publishPost(ctx.em, ctx.auth.account.id, input.id, ctx.auth.account.isModerated);
+export const publishPostHandler = async ({ ctx, input }: { ctx: AuthorContext; input: z.infer<typeof PostIdInput> }) => {
+  const post = await publishPost(ctx.em, ctx.auth.account.id, input.id, ctx.auth.account.isModerated, writePreconditions(ctx));
+  sendEtag(ctx, post);
+  return post;
+};

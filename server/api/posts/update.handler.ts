@@ -2,9 +2,17 @@ import type { z } from 'zod';
 import { updatePost } from '../../services/posts';
 import { rehosterFor } from '../../services/rehost-wiring';
 import type { AuthorContext } from '../trpc';
+import { sendEtag, writePreconditions } from './conditional';
 import type { UpdatePostInput } from './write.schema';
 
-export const updatePostHandler = ({ ctx, input }: { ctx: AuthorContext; input: z.infer<typeof UpdatePostInput> }) => {
+export const updatePostHandler = async ({ ctx, input }: { ctx: AuthorContext; input: z.infer<typeof UpdatePostInput> }) => {
   const { id, ...fields } = input;
-  return updatePost({ em: ctx.em, accountId: ctx.auth.account.id, rehoster: rehosterFor(ctx.em, ctx.auth) }, id, fields);
+  const post = await updatePost(
+    { em: ctx.em, accountId: ctx.auth.account.id, rehoster: rehosterFor(ctx.em, ctx.auth) },
+    id,
+    fields,
+    writePreconditions(ctx),
+  );
+  sendEtag(ctx, post);
+  return post;
 };

@@ -1,31 +1,32 @@
 import { z } from 'zod';
-import { uuidParam } from '../shared.schema';
+import { MARKDOWN_MAX, RULE_TEXT, SUBTITLE_MAX, TITLE_MAX } from '../../services/post-rules';
+import { TAGS_MAX } from '../../services/tags';
+import { uuidParam, uuidString } from '../shared.schema';
 
 /**
- * Body fields of POST /posts and PATCH /posts/{id}. Limits the contract leaves to the service
- * are ours: title ≤ 300, subtitle ≤ 500, Markdown ≤ 2,000,000 characters, tags ≤ 20 names.
+ * Body fields of POST /posts and PATCH /posts/{id}. The limits and their messages are the
+ * domain's (services/post-rules.ts), which enforces them again for every caller, console
+ * included; here they shape the 400s of the REST surface and the OpenAPI document.
  * Unknown fields (cover_width, cover_height included: they are computed) are refused.
  */
-export const TITLE_MAX = 300;
-export const SUBTITLE_MAX = 500;
-export const MARKDOWN_MAX = 2_000_000;
+export { MARKDOWN_MAX, SUBTITLE_MAX, TITLE_MAX };
 
-const stringField = () => z.string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') });
+const stringField = () => z.string({ error: (i) => (i.input === undefined ? RULE_TEXT.required : RULE_TEXT.notString) });
 
-export const titleField = stringField().trim().min(1, 'must not be empty').max(TITLE_MAX, `at most ${TITLE_MAX} characters`);
+export const titleField = stringField().trim().min(1, RULE_TEXT.empty).max(TITLE_MAX, RULE_TEXT.tooLong(TITLE_MAX));
 export const markdownField = stringField()
-  .max(MARKDOWN_MAX, `at most ${MARKDOWN_MAX} characters`)
-  .refine((s) => s.trim().length > 0, 'must not be empty');
+  .max(MARKDOWN_MAX, RULE_TEXT.tooLong(MARKDOWN_MAX))
+  .refine((s) => s.trim().length > 0, RULE_TEXT.empty);
 export const subtitleField = z
-  .string({ error: 'must be a string or null' })
+  .string({ error: RULE_TEXT.notStringOrNull })
   .trim()
-  .max(SUBTITLE_MAX, `at most ${SUBTITLE_MAX} characters`)
+  .max(SUBTITLE_MAX, RULE_TEXT.tooLong(SUBTITLE_MAX))
   .transform((s) => (s === '' ? null : s))
   .nullable();
-export const tagsField = z.array(z.string({ error: 'must be a string' }), { error: 'must be an array of tag names' }).max(20, 'at most 20 tags');
-export const slugField = z.string({ error: 'must be a string' });
-export const coverAssetField = z.uuid({ error: 'must be a UUID or null' }).nullable();
-export const coverUrlField = z.string({ error: 'must be a string or null' }).trim().min(1, 'must not be empty').nullable();
+export const tagsField = z.array(z.string({ error: RULE_TEXT.notString }), { error: RULE_TEXT.notTagList }).max(TAGS_MAX, RULE_TEXT.tooManyTags);
+export const slugField = z.string({ error: RULE_TEXT.notString });
+export const coverAssetField = uuidString(RULE_TEXT.notUuidOrNull).nullable();
+export const coverUrlField = z.string({ error: RULE_TEXT.notStringOrNull }).trim().min(1, RULE_TEXT.empty).nullable();
 
 /** Unknown fields are refused by name: "cover_width: unknown field" (they are computed). */
 const unknownField = (i: { code: string; keys?: string[] }) =>

@@ -19,11 +19,17 @@ export function resolveImageSrc(raw: unknown, rehosted: RenderContext['rehosted'
 
 export default function rehypeImages() {
   return (tree: Root, file: { data: Record<string, unknown> }) => {
-    const { rehosted } = renderContext(file);
+    const { rehosted, authored, writtenAs } = renderContext(file);
     rewriteElements(tree, (el) => {
       if (el.tagName !== 'img' || isBuilt(el)) return el; // link-card favicons are already rebuilt
-      const src = resolveImageSrc(el.properties.src, rehosted);
+      const raw = el.properties.src;
+      const src = resolveImageSrc(raw, rehosted);
       if (!src) return undefined;
+      if (typeof raw === 'string' && !localMediaUuid(src)) {
+        const spellings = writtenAs.get(src) ?? [];
+        for (const spelling of authored.get(raw) ?? [raw]) if (!spellings.includes(spelling)) spellings.push(spelling);
+        writtenAs.set(src, spellings);
+      }
       const properties: Element['properties'] = { src };
       if (typeof el.properties.alt === 'string') properties.alt = el.properties.alt;
       if (el.properties.width !== undefined) properties.width = el.properties.width;

@@ -97,6 +97,18 @@ describe('generic embed div.dp-embed[data-dp-embed]', () => {
       '<div class="dp-embed" data-dp-embed=""><iframe src="https://codepen.io/team/embed/abc"></iframe></div>',
     );
   });
+  it('lifts an allowlisted iframe written inside a paragraph out of it, splitting the paragraph', () => {
+    const embed = '<div class="dp-embed" data-dp-embed=""><iframe src="https://codepen.io/team/embed/abc"></iframe></div>';
+    expect(body('see <iframe src="https://codepen.io/team/embed/abc"></iframe> here')).toBe(`<p>see</p>\n${embed}\n<p>here</p>`);
+    expect(body('see *it <iframe src="https://codepen.io/team/embed/abc"></iframe> now*')).toBe(`<p>see <em>it </em></p>\n${embed}\n<p><em> now</em></p>`);
+    expect(body('> quoted <iframe src="https://codepen.io/team/embed/abc"></iframe>')).toBe(`<blockquote>\n<p>quoted</p>${embed}\n</blockquote>`);
+    // The lifted form is what the service returns, so it must read back unchanged (round trip).
+    const lifted = body('a <iframe src="https://codepen.io/team/embed/abc"></iframe> b');
+    expect(body(lifted)).toBe(lifted);
+  });
+  it('still removes a disallowed iframe inside a paragraph, keeping the text', () => {
+    expect(body('see <iframe src="https://evil.example/x"></iframe> here')).toBe('<p>see  here</p>');
+  });
   it('removes iframes from other hosts, wrapper included', () => {
     expect(body('<div class="dp-embed" data-dp-embed><iframe src="https://evil.example/x"></iframe></div>\n\n<iframe src="https://figma.com.evil.example/"></iframe>\n\nx')).toBe('<p>x</p>');
   });
@@ -176,7 +188,11 @@ describe('GIF div.dp-gif', () => {
 
 describe('video elements outside islands', () => {
   it('removes an external file src (sanitization rule 2)', () => {
-    expect(body('<video src="https://e.com/v.mp4" controls><source src="https://e.com/v.webm"></video>')).toBe('<p><video></video></p>');
+    expect(body('<video src="https://e.com/v.mp4" controls><source src="https://e.com/v.webm"></video>\n\nx')).toBe('<p><video></video></p>\n<p>x</p>');
+  });
+  it('a video that lost its src is not content: a body of only that is empty after conversion (rule 3)', () => {
+    expect(() => body('<video src="https://e.com/v.mp4" controls><source src="https://e.com/v.webm"></video>')).toThrow(/empty after conversion/);
+    expect(() => body('<p><video src="https://e.com/a.mp4"></video> <video src="https://e.com/b.mp4"></video></p>')).toThrow(/empty after conversion/);
   });
   it('keeps a stored media src', () => {
     expect(body(`<video src="/api/media/${U1}" loop></video>`)).toBe(`<p><video src="/api/media/${U1}" loop></video></p>`);

@@ -108,6 +108,23 @@ describe('images', () => {
     );
     expect(out.externalImages).toEqual(['https://c.com/3.png']);
   });
+  it('keeps IPv6 literal hosts: the image stays and is reported (the brackets survive Markdown escaping)', () => {
+    const out = render('![a](http://[::1]:9/x.png) ![c](http://[2001:db8::1]/z.png) <img src="https://[2001:db8::2]/h.png">');
+    expect(out.externalImages).toEqual(['http://[::1]:9/x.png', 'http://[2001:db8::1]/z.png', 'https://[2001:db8::2]/h.png']);
+    expect(out.html).toContain('<img src="http://[::1]:9/x.png" alt="a">');
+    expect(out.html).toContain('<img src="http://[2001:db8::1]/z.png" alt="c">');
+    const stored = render('![a](http://[::1]:9/x.png)', { rehosted: { 'http://[::1]:9/x.png': `/api/media/${uuid}` } });
+    expect(stored.html).toContain(`<img src="/api/media/${uuid}" alt="a">`);
+  });
+  it('tells how the author wrote each external image URL (writtenAs), for rehost_failed', () => {
+    const out = render('![a](//cdn.example.com/x.png) ![b](https://cdn.example.com/x.png) ![c][ref] ![d](http://Example.com/ä.png)\n\n[ref]: http://[::1]/r.png');
+    expect(out.externalImages).toEqual(['https://cdn.example.com/x.png', 'http://[::1]/r.png', 'http://example.com/%C3%A4.png']);
+    expect(out.writtenAs).toEqual({
+      'https://cdn.example.com/x.png': ['//cdn.example.com/x.png', 'https://cdn.example.com/x.png'],
+      'http://[::1]/r.png': ['http://[::1]/r.png'],
+      'http://example.com/%C3%A4.png': ['http://Example.com/ä.png'],
+    });
+  });
   it('keeps local media paths and does not report them', () => {
     const out = render(`![l](/api/media/${uuid})`);
     expect(out.html).toContain(`<img src="/api/media/${uuid}" alt="l">`);

@@ -17,10 +17,12 @@ const PREVIEW_DELAY_MS = 600;
  * Markdown on the left, the rendered article on the right. The preview is converted on the
  * server (the same pipeline as a write) and shown in a sandboxed frame: typing posts the draft
  * to /console/preview/live into that frame after a pause; nothing is saved until "Save", which
- * goes through the same rules as PATCH /posts/{id}.
+ * goes through the same rules as PATCH /posts/{id}. Save sends the version it started from
+ * (`version`, the article's ETag): a change made elsewhere meanwhile is never overwritten.
  */
-export function ArticleEditor({ postId, csrf, initial }: { postId: string; csrf: string; initial: EditorFields }) {
+export function ArticleEditor({ postId, csrf, version: loadedVersion, initial }: { postId: string; csrf: string; version: string; initial: EditorFields }) {
   const [fields, setFields] = useState(initial);
+  const [version, setVersion] = useState(loadedVersion);
   const [dirty, setDirty] = useState(false);
   const [outcome, setOutcome] = useState<SaveOutcome | null>(null);
   const [saving, startSaving] = useTransition();
@@ -52,6 +54,20 @@ export function ArticleEditor({ postId, csrf, initial }: { postId: string; csrf:
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, right after hydration
   }, []);
 
+  // The page is rendered again after this page's own actions (publish, unpublish, save), which
+  // give the article a new version. With nothing unsaved, the editor takes the stored fields and
+  // that version; with unsaved text it keeps the version the text was based on, so a change made
+  // elsewhere is refused on save instead of overwritten.
+  // Adjusted while rendering (React's pattern for state that follows a prop), not in an effect.
+  const [seenVersion, setSeenVersion] = useState(loadedVersion);
+  if (loadedVersion !== seenVersion) {
+    setSeenVersion(loadedVersion);
+    if (!dirty) {
+      setVersion(loadedVersion);
+      setFields(initial);
+    }
+  }
+
   // Debounced live preview: each change restarts the timer; the hidden form then posts the
   // current fields into the preview frame.
   useEffect(() => {
@@ -77,6 +93,7 @@ export function ArticleEditor({ postId, csrf, initial }: { postId: string; csrf:
       setOutcome(result);
       if (result.ok) {
         setDirty(false);
+        setVersion(result.version);
         setSavedVersion(result.updatedAt);
         setPreviewState('saved');
       }
@@ -91,6 +108,7 @@ export function ArticleEditor({ postId, csrf, initial }: { postId: string; csrf:
       <form ref={editForm} className="editor__form" onSubmit={save} aria-label="Edit article">
         <input type="hidden" name="id" value={postId} />
         <input type="hidden" name="csrf" value={csrf} />
+        <input type="hidden" name="version" value={version} />
         <label htmlFor="title">Title</label>
         <input id="title" name="title" value={fields.title} onChange={update('title')} required />
         <label htmlFor="subtitle">Subtitle</label>

@@ -35,7 +35,7 @@ export default async function ArticlePage({ params, searchParams }: { params: Pa
     if (err instanceof ApiError && err.status === 404) notFound();
     return <Problem title="Article" message={describeProblem(err)} />;
   }
-  const { post, markdown, publishedVersion, submittedVersion, moderationNote } = data;
+  const { post, etag, markdown, publishedVersion, submittedVersion, moderationNote } = data;
   const fields = { id: post.id, csrf: session.csrfToken };
   const publicPath = publishedVersion ? canonicalPath(publishedVersion.slug, post.public_id) : null;
   const showPublished = Boolean(publishedVersion) && (post.has_unpublished_changes || post.status === 'pending_moderation');
@@ -122,6 +122,7 @@ export default async function ArticlePage({ params, searchParams }: { params: Pa
       <ArticleEditor
         postId={post.id}
         csrf={session.csrfToken}
+        version={etag}
         initial={{
           title: post.title,
           subtitle: post.subtitle ?? '',

@@ -1,0 +1,26 @@
+import { NotModifiedError } from '../../errors';
+import { ifNoneMatchMatches } from '../../entity-tags';
+import { postEtag, type EtagFields } from '../../services/post-etag';
+import type { WritePreconditions } from '../../services/posts';
+import type { AuthorContext } from '../trpc';
+
+/**
+ * Conditional requests on articles (beyond the contract, opt-in): the headers are read and written here,
+ * in the procedures; the versions are compared by the domain (services/post-etag.ts), under the
+ * row lock for writes. Without these headers every route behaves exactly as the contract describes.
+ */
+export function writePreconditions(ctx: AuthorContext): WritePreconditions {
+  return { ifMatch: ctx.headers.get('if-match') };
+}
+
+/** Every response that shows (or changes) an article carries the ETag of its current version. */
+export function sendEtag(ctx: AuthorContext, post: EtagFields): string {
+  const etag = postEtag(post);
+  ctx.res.setHeader('ETag', etag);
+  return etag;
+}
+
+/** GET with a matching If-None-Match: 304 with the ETag and no body. */
+export function answerNotModifiedIfCurrent(ctx: AuthorContext, etag: string): void {
+  if (ifNoneMatchMatches(ctx.headers.get('if-none-match'), etag)) throw new NotModifiedError();
+}

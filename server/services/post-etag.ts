@@ -1,0 +1,41 @@
+import { ifMatchHolds, strongEtag } from '../entity-tags';
+import { ApiError } from '../errors';
+
+/**
+ * Conditional requests on articles (beyond the contract, opt-in): a strong entity tag of the working
+ * version and the publication state, so integrations editing from several places can refuse to
+ * overwrite a change they have not seen (`If-Match`) and revalidate cheaply (`If-None-Match`).
+ *
+ * The tag is computed from fields every AuthorPost carries, so any read path can produce it
+ * without loading anything else: `updated_at` moves on every change of the working version
+ * (writes keep it strictly increasing per article, see posts.ts), and `status`,
+ * `published_at` and `has_unpublished_changes` cover publish, unpublish and moderation.
+ * Counters (likes, reads…) are not part of it: readers' activity is not an edit and must not
+ * make an author's If-Match fail.
+ */
+export interface EtagFields {
+  id: string;
+  status: string;
+  has_unpublished_changes: boolean;
+  /** ISO strings as in AuthorPost, or Dates. */
+  updated_at: string | Date;
+  published_at: string | Date | null;
+}
+
+const iso = (value: string | Date | null) => (value === null ? '' : typeof value === 'string' ? new Date(value).toISOString() : value.toISOString());
+
+export function postEtag(post: EtagFields): string {
+  return strongEtag([post.id.toLowerCase(), iso(post.updated_at), post.status, post.has_unpublished_changes ? '1' : '0', iso(post.published_at)].join('\n'));
+}
+
+export const preconditionFailed = () =>
+  new ApiError(
+    412,
+    'If-Match: the article has changed since that version was read; nothing was changed. GET it again, reapply your change and send the new ETag',
+    'precondition_failed',
+  );
+
+/** Throws 412 when the client's `If-Match` does not name the current version. */
+export function assertIfMatch(header: string | null | undefined, post: EtagFields): void {
+  if (!ifMatchHolds(header, postEtag(post))) throw preconditionFailed();
+}
