@@ -316,7 +316,7 @@ export interface components {
         "Retry-After": number;
         /** @description Identifies the request in the service logs; a well-formed client-sent value is echoed. */
         "X-Request-Id": string;
-        /** @description Strong entity tag of the article's working version and publication state (beyond SPEC). Send it back in `If-Match` to change the article only if nobody else has since, or in `If-None-Match` to revalidate a GET. */
+        /** @description Strong entity tag of the article's working version and publication state (beyond the contract). Send it back in `If-Match` to change the article only if nobody else has since, or in `If-None-Match` to revalidate a GET. */
         ETag: string;
     };
     pathItems: never;
@@ -813,7 +813,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Only with `If-Match` (beyond SPEC): the article has changed since the version named there was read; nothing was changed. GET it again, reapply the change and send the new ETag. `code`: `precondition_failed`. */
+            /** @description Only with `If-Match` (beyond the contract): the article has changed since the version named there was read; nothing was changed. GET it again, reapply the change and send the new ETag. `code`: `precondition_failed`. */
             412: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -969,7 +969,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Only with `If-Match` (beyond SPEC): the article has changed since the version named there was read; nothing was changed. GET it again, reapply the change and send the new ETag. `code`: `precondition_failed`. */
+            /** @description Only with `If-Match` (beyond the contract): the article has changed since the version named there was read; nothing was changed. GET it again, reapply the change and send the new ETag. `code`: `precondition_failed`. */
             412: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1098,7 +1098,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Only with `If-Match` (beyond SPEC): the article has changed since the version named there was read; nothing was changed. GET it again, reapply the change and send the new ETag. `code`: `precondition_failed`. */
+            /** @description Only with `If-Match` (beyond the contract): the article has changed since the version named there was read; nothing was changed. GET it again, reapply the change and send the new ETag. `code`: `precondition_failed`. */
             412: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1225,7 +1225,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Only with `If-Match` (beyond SPEC): the article has changed since the version named there was read; nothing was changed. GET it again, reapply the change and send the new ETag. `code`: `precondition_failed`. */
+            /** @description Only with `If-Match` (beyond the contract): the article has changed since the version named there was read; nothing was changed. GET it again, reapply the change and send the new ETag. `code`: `precondition_failed`. */
             412: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
