@@ -4,7 +4,7 @@ import { ApiError } from '../errors';
 import { isDatabaseUnavailable } from '../db-errors';
 
 /**
- * Maps every failure to the the contract error body `{error, code?}` and its status. tRPC wraps any
+ * Maps every failure to the contract's error body `{error, code?}` and its status. tRPC wraps any
  * thrown value in a TRPCError whose `cause` is the original; trpc-to-openapi's own failures
  * (unknown route, bad JSON, wrong content type) arrive as TRPCError codes.
  */

@@ -249,7 +249,6 @@ describe('contract sweep: every (route, status) pair the document declares', () 
     // 401 on every declared route, media included once they exist.
     for (const key of Object.keys(ROUTES)) {
       const [method, template] = key.split(' ') as [string, string];
-      if (template.startsWith('/media') && !(await mediaRoutesExist())) continue;
       await expectStatus(401, method, template.replace('{id}', MISSING), {});
     }
   });
@@ -258,7 +257,6 @@ describe('contract sweep: every (route, status) pair the document declares', () 
     const { token } = await newAccount({ limits: { read_per_min: 0, write_per_min: 0, publish_per_min: 0, media_per_min: 0 } });
     for (const key of Object.keys(ROUTES)) {
       const [method, template] = key.split(' ') as [string, string];
-      if (template.startsWith('/media') && !(await mediaRoutesExist())) continue;
       const json = method === 'PATCH' || key === 'POST /posts' ? { title: 't', markdown: 'm' } : template === '/media/from-url' ? { url: 'https://example.com/a.png' } : undefined;
       const body = template === '/media' ? mediaForm(new Uint8Array([1, 2, 3])) : undefined;
       const res = await api(method, template.replace('{id}', MISSING), { token, json, body });
@@ -293,8 +291,7 @@ describe('contract sweep: the media routes', () => {
   });
   afterAll(() => new Promise<void>((resolve) => (files ? files.close(() => resolve()) : resolve())));
 
-  it('answers 200, 400 and 422 as declared', async (ctx) => {
-    if (!(await mediaRoutesExist())) return ctx.skip('media routes not built yet');
+  it('answers 200, 400 and 422 as declared', async () => {
     const { token } = await newAccount();
     const upload = await api('POST', '/media', { token, body: mediaForm(png) });
     expect(upload.status).toBe(200);
@@ -333,7 +330,6 @@ describe('contract sweep: 503 on every route while PostgreSQL is down', () => {
     await pg!.stop();
     for (const key of Object.keys(ROUTES)) {
       const [method, template] = key.split(' ') as [string, string];
-      if (template.startsWith('/media') && !(await mediaRoutesExist())) continue;
       const routePath = template.replace('{id}', MISSING);
       const json = method === 'PATCH' || key === 'POST /posts' ? { title: 't', markdown: 'm' } : template === '/media/from-url' ? { url: 'https://example.com/a.png' } : undefined;
       const res = await fetch(`${service!.baseUrl}/api/v1/author${routePath}`, {
@@ -349,12 +345,7 @@ describe('contract sweep: 503 on every route while PostgreSQL is down', () => {
   });
 });
 
-let mediaProbe: Promise<boolean> | undefined;
 /** POST /media and from-url are built separately; until they answer, their sweeps wait. */
-function mediaRoutesExist(): Promise<boolean> {
-  mediaProbe ??= fetch(`${baseUrl()}/api/v1/author/media/from-url`, { method: 'POST' }).then((r) => r.status !== 404);
-  return mediaProbe;
-}
 
 function mediaForm(bytes: Uint8Array, name = 'image.png', type = 'image/png'): FormData {
   const form = new FormData();
