@@ -345,8 +345,6 @@ describe('contract sweep: 503 on every route while PostgreSQL is down', () => {
   });
 });
 
-/** POST /media and from-url are built separately; until they answer, their sweeps wait. */
-
 function mediaForm(bytes: Uint8Array, name = 'image.png', type = 'image/png'): FormData {
   const form = new FormData();
   form.set('file', new Blob([new Uint8Array(bytes)], { type }), name);
