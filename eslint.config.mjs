@@ -8,11 +8,24 @@ import nextTs from 'eslint-config-next/typescript';
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
-  globalIgnores(['.next/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.data/**', 'next-env.d.ts', 'docs/author-api.d.ts', 'tests/fixtures/**']),
+  globalIgnores([
+    '.next/**',
+    'dist/**',
+    'node_modules/**',
+    'test-results/**',
+    'playwright-report/**',
+    '.data/**',
+    'next-env.d.ts',
+    'docs/author-api.d.ts',
+    'tests/fixtures/**',
+  ]),
   {
     rules: {
       // `_`-prefixed names mark parameters kept for a signature's shape.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
   {

@@ -21,7 +21,14 @@ export default defineConfig({
     screenshot: 'on',
     launchOptions: {
       executablePath: systemChromium,
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-gpu',
+        '--no-first-run',
+      ],
     },
   },
 });

@@ -56,9 +56,14 @@ function table(headers: string[], rows: (string | number)[][]): void {
 // 1. Throughput ------------------------------------------------------------------------------
 function throughput(): void {
   const dir = corpusPath('articles');
-  const docs = readdirSync(dir).filter((f) => f.endsWith('.md')).map((f) => readFileSync(path.join(dir, f), 'utf8'));
+  const docs = readdirSync(dir)
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => readFileSync(path.join(dir, f), 'utf8'));
   const bytes = docs.reduce((sum, d) => sum + Buffer.byteLength(d), 0);
-  for (const d of docs) { renderOurs(d); renderPlain(d); } // warm-up (JIT)
+  for (const d of docs) {
+    renderOurs(d);
+    renderPlain(d);
+  } // warm-up (JIT)
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
   let ours = 0;
   let stock = 0;
@@ -74,31 +79,53 @@ function throughput(): void {
   }
   const oursMBs = (bytes * rounds) / MB / (ours / 1000);
   const plainMBs = (bytes * rounds) / MB / (stock / 1000);
-  console.log(`\n## Throughput over ${docs.length} corpus articles (${(bytes / MB).toFixed(2)} MB x ${rounds} rounds)\n`);
-  table(['pipeline', 'MB/s'], [
-    ['ours (renderArticleSync)', oursMBs.toFixed(2)],
-    ['plain unified', plainMBs.toFixed(2)],
-    ['ratio ours/plain (target >= 0.7)', (oursMBs / plainMBs).toFixed(2)],
-  ]);
+  console.log(
+    `\n## Throughput over ${docs.length} corpus articles (${(bytes / MB).toFixed(2)} MB x ${rounds} rounds)\n`,
+  );
+  table(
+    ['pipeline', 'MB/s'],
+    [
+      ['ours (renderArticleSync)', oursMBs.toFixed(2)],
+      ['plain unified', plainMBs.toFixed(2)],
+      ['ratio ours/plain (target >= 0.7)', (oursMBs / plainMBs).toFixed(2)],
+    ],
+  );
 }
 
 // 2. Growth ------------------------------------------------------------------------------------
-type Part = { text: string } | { repeat: string; times: number | string } | { sequence: { var: string; from: number; to: number; item: Part[] } };
+type Part =
+  | { text: string }
+  | { repeat: string; times: number | string }
+  | { sequence: { var: string; from: number; to: number; item: Part[] } };
 
 function build(parts: Part[], env: Record<string, number> = {}): string {
-  return parts.map((p) =>
-    'text' in p ? p.text
-    : 'repeat' in p ? p.repeat.repeat(typeof p.times === 'string' ? env[p.times]! : p.times)
-    : Array.from({ length: p.sequence.to - p.sequence.from + 1 }, (_, k) => build(p.sequence.item, { [p.sequence.var]: p.sequence.from + k })).join(''),
-  ).join('');
+  return parts
+    .map((p) =>
+      'text' in p
+        ? p.text
+        : 'repeat' in p
+          ? p.repeat.repeat(typeof p.times === 'string' ? env[p.times]! : p.times)
+          : Array.from({ length: p.sequence.to - p.sequence.from + 1 }, (_, k) =>
+              build(p.sequence.item, { [p.sequence.var]: p.sequence.from + k }),
+            ).join(''),
+    )
+    .join('');
 }
 
 /** The recipe with every repetition count (and sequence length) multiplied by `factor`. */
 function scale(parts: Part[], factor: number): Part[] {
   return parts.map((p) =>
-    'text' in p ? p
-    : 'repeat' in p ? { ...p, times: typeof p.times === 'string' ? p.times : Math.max(1, Math.round(p.times * factor)) }
-    : { sequence: { ...p.sequence, to: p.sequence.from + Math.max(1, Math.round((p.sequence.to - p.sequence.from + 1) * factor)) - 1, item: scale(p.sequence.item, 1) } },
+    'text' in p
+      ? p
+      : 'repeat' in p
+        ? { ...p, times: typeof p.times === 'string' ? p.times : Math.max(1, Math.round(p.times * factor)) }
+        : {
+            sequence: {
+              ...p.sequence,
+              to: p.sequence.from + Math.max(1, Math.round((p.sequence.to - p.sequence.from + 1) * factor)) - 1,
+              item: scale(p.sequence.item, 1),
+            },
+          },
   );
 }
 
@@ -110,7 +137,8 @@ const ADVERSARIAL_PATTERNS: Record<string, (bytes: number) => string> = {
   'mismatched emphasis': (n) => '*a_ '.repeat(Math.ceil(n / 4)),
   'nested > blockquotes': (n) => '> '.repeat(Math.ceil(n / 2)) + 'a',
   'deep list on one line': (n) => '- '.repeat(Math.ceil(n / 2)) + 'a',
-  'deep indented list': (n) => Array.from({ length: Math.floor(Math.sqrt(n)) }, (_, i) => `${'  '.repeat(i)}- a\n`).join(''),
+  'deep indented list': (n) =>
+    Array.from({ length: Math.floor(Math.sqrt(n)) }, (_, i) => `${'  '.repeat(i)}- a\n`).join(''),
   'nested emphasis': (n) => '*a **a '.repeat(Math.ceil(n / 14)) + 'b' + ' a** a*'.repeat(Math.ceil(n / 14)),
 };
 
@@ -122,15 +150,23 @@ async function pooled(markdown: string): Promise<{ ms: number; result: string }>
   } catch (error) {
     if (!(error instanceof ContentRejectedError)) throw error;
     const m = error.message;
-    const reason = m.includes('nesting') ? 'refused: nesting'
-      : m.includes('time budget') ? 'refused: budget'
-      : m.includes('emphasis delimiters in one paragraph') ? 'refused: paragraph * _'
-      : m.includes('unmatched [ in one paragraph') ? 'refused: paragraph ['
-      : m.includes('link destinations or titles') ? 'refused: paragraph ]('
-      : m.includes('unmatched ] in one paragraph') ? 'refused: paragraph ]'
-      : m.includes('labels or links in one paragraph') ? 'refused: paragraph [ ]'
-      : m.includes('too large') ? 'refused: too large'
-      : `refused: ${m.slice(10, 50)}`;
+    const reason = m.includes('nesting')
+      ? 'refused: nesting'
+      : m.includes('time budget')
+        ? 'refused: budget'
+        : m.includes('emphasis delimiters in one paragraph')
+          ? 'refused: paragraph * _'
+          : m.includes('unmatched [ in one paragraph')
+            ? 'refused: paragraph ['
+            : m.includes('link destinations or titles')
+              ? 'refused: paragraph ]('
+              : m.includes('unmatched ] in one paragraph')
+                ? 'refused: paragraph ]'
+                : m.includes('labels or links in one paragraph')
+                  ? 'refused: paragraph [ ]'
+                  : m.includes('too large')
+                    ? 'refused: too large'
+                    : `refused: ${m.slice(10, 50)}`;
     return { ms: performance.now() - t, result: reason };
   }
 }
@@ -147,7 +183,12 @@ async function batchMs(markdown: string, batch: number): Promise<number> {
  * other processes on this shared machine hits both alike. Inputs converting in a few ms are timed
  * in batches (a single run of a few ms measures scheduler slices, not the parser).
  */
-async function minPoolMs(small: string, large: string, first: [number, number], repeats = 5): Promise<[number, number]> {
+async function minPoolMs(
+  small: string,
+  large: string,
+  first: [number, number],
+  repeats = 5,
+): Promise<[number, number]> {
   const batch = Math.min(50, Math.max(1, Math.ceil(25 / Math.max(Math.min(...first), 0.5))));
   let tn = batch === 1 ? first[0] : Infinity;
   let t2n = batch === 1 ? first[1] : Infinity;
@@ -177,8 +218,12 @@ async function growth(): Promise<void> {
     small: c.recipe ? build(scale(c.recipe.parts, 0.5)) : referenceFlood(Math.round(c.generator!.count / 2)),
     large: c.recipe ? build(c.recipe.parts) : referenceFlood(c.generator!.count),
   }));
-  for (const [name, make] of [...Object.entries(ADVERSARIAL_PATTERNS).map(([n, m]) => [`pattern: ${n}`, m] as const), ...Object.entries(EXTRA_PATTERNS).map(([n, m]) => [`extra: ${n}`, m] as const)]) {
-    for (const kb of [10, 20, 40]) inputs.push({ name: `${name} ${kb}->${2 * kb} KB`, small: make(kb * 1000), large: make(2 * kb * 1000) });
+  for (const [name, make] of [
+    ...Object.entries(ADVERSARIAL_PATTERNS).map(([n, m]) => [`pattern: ${n}`, m] as const),
+    ...Object.entries(EXTRA_PATTERNS).map(([n, m]) => [`extra: ${n}`, m] as const),
+  ]) {
+    for (const kb of [10, 20, 40])
+      inputs.push({ name: `${name} ${kb}->${2 * kb} KB`, small: make(kb * 1000), large: make(2 * kb * 1000) });
   }
   const filter = process.env.BENCH_FILTER;
   const rows: (string | number)[][] = [];
@@ -203,9 +248,21 @@ async function growth(): Promise<void> {
     } else if (a.result === 'converted') verdict = 'ok (2n refused)';
     else if (b.result === 'converted') verdict = 'odd (n refused, 2n converted)';
     else verdict = 'ok (refused)';
-    rows.push([input.name, input.small.length, input.large.length, a.result, b.result, tn.toFixed(1), t2n.toFixed(1), ratio, verdict]);
+    rows.push([
+      input.name,
+      input.small.length,
+      input.large.length,
+      a.result,
+      b.result,
+      tn.toFixed(1),
+      t2n.toFixed(1),
+      ratio,
+      verdict,
+    ]);
   }
-  console.log('\n## Growth time(2n)/time(n) in the worker pool (when both sizes convert: min of 5 interleaved rounds, inputs under 25 ms batched; target <= 2.5)\n');
+  console.log(
+    '\n## Growth time(2n)/time(n) in the worker pool (when both sizes convert: min of 5 interleaved rounds, inputs under 25 ms batched; target <= 2.5)\n',
+  );
   table(['input', 'n chars', '2n chars', 'n result', '2n result', 'n ms', '2n ms', 'ratio', 'verdict'], rows);
   console.log(`\nworst ratio among converted inputs: ${worst.toFixed(2)}; inputs over 2.5: ${failures}`);
 }
@@ -222,20 +279,24 @@ async function latencyUnderLoad(): Promise<void> {
   const get = () =>
     new Promise<number>((resolve, reject) => {
       const t = performance.now();
-      http.get({ host: '127.0.0.1', port, path: '/api/v1/author/me', agent }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(performance.now() - t));
-      }).on('error', reject);
+      http
+        .get({ host: '127.0.0.1', port, path: '/api/v1/author/me', agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(performance.now() - t));
+        })
+        .on('error', reject);
     });
   const load = async (ms: number) => {
     const latencies: number[] = [];
     const until = performance.now() + ms;
-    await Promise.all(Array.from({ length: 4 }, async () => {
-      while (performance.now() < until) {
-        latencies.push(await get());
-        await new Promise((r) => setTimeout(r, 5)); // steady, not saturating
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (performance.now() < until) {
+          latencies.push(await get());
+          await new Promise((r) => setTimeout(r, 5)); // steady, not saturating
+        }
+      }),
+    );
     latencies.sort((a, b) => a - b);
     return latencies[Math.floor(latencies.length * 0.99)]!;
   };
@@ -250,23 +311,28 @@ async function latencyUnderLoad(): Promise<void> {
   const quiet = await load(5000);
   let writing = true;
   let written = 0;
-  const writers = Promise.all(Array.from({ length: 2 }, async () => {
-    while (writing) {
-      await renderArticle({ markdown: article, title: 'Big' }).catch(() => undefined);
-      written++;
-    }
-  }));
+  const writers = Promise.all(
+    Array.from({ length: 2 }, async () => {
+      while (writing) {
+        await renderArticle({ markdown: article, title: 'Big' }).catch(() => undefined);
+        written++;
+      }
+    }),
+  );
   const busy = await load(8000);
   writing = false;
   await writers;
   server.close();
   agent.destroy();
   console.log(`\n## p99 latency of a GET /me-like endpoint (4 steady clients), 1 MB articles converting alongside\n`);
-  table(['phase', 'p99 ms'], [
-    ['without writes', quiet.toFixed(2)],
-    [`with 1 MB writes (${written} converted)`, busy.toFixed(2)],
-    ['ratio (target <= 2)', (busy / quiet).toFixed(2)],
-  ]);
+  table(
+    ['phase', 'p99 ms'],
+    [
+      ['without writes', quiet.toFixed(2)],
+      [`with 1 MB writes (${written} converted)`, busy.toFixed(2)],
+      ['ratio (target <= 2)', (busy / quiet).toFixed(2)],
+    ],
+  );
 }
 
 execFileSync(process.execPath, ['scripts/build-server.mjs'], { stdio: 'ignore' });

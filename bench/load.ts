@@ -43,7 +43,14 @@ export async function runLoad(
     new Promise<number>((resolve) => {
       const t0 = process.hrtime.bigint();
       const r = http.request(
-        { host: url.hostname, port: url.port, path: req.path, method: req.method ?? 'GET', headers: req.headers, agent },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: req.path,
+          method: req.method ?? 'GET',
+          headers: req.headers,
+          agent,
+        },
         (res) => {
           res.resume();
           res.on('end', () => {
@@ -91,7 +98,8 @@ export function mergeResults(parts: LoadResult[]): LoadResult {
   const latencies = parts.flatMap((p) => p.latencies).sort((a, b) => a - b);
   const seconds = parts.reduce((sum, p) => sum + p.seconds, 0);
   const statuses: Record<number, number> = {};
-  for (const p of parts) for (const [k, v] of Object.entries(p.statuses)) statuses[Number(k)] = (statuses[Number(k)] ?? 0) + v;
+  for (const p of parts)
+    for (const [k, v] of Object.entries(p.statuses)) statuses[Number(k)] = (statuses[Number(k)] ?? 0) + v;
   const pct = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor((q / 100) * latencies.length))] ?? NaN;
   return {
     requests: latencies.length,

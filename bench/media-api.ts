@@ -33,29 +33,56 @@ function rssOf(pid: number): number {
 async function main() {
   const dataDir = tempDataDir('publishing-media-bench-');
   const db = await startEmbeddedPostgres(path.join(dataDir, 'bench-pg'), () => {});
-  const service = await startService({ DATA_DIR: dataDir, DATABASE_URL: db.url, LOG_LEVEL: 'silent', ALLOWED_PRIVATE_ADDRESSES: '127.0.0.0/8' });
+  const service = await startService({
+    DATA_DIR: dataDir,
+    DATABASE_URL: db.url,
+    LOG_LEVEL: 'silent',
+    ALLOWED_PRIVATE_ADDRESSES: '127.0.0.0/8',
+  });
   const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: db.url };
   const L = '--limit';
-  const account = (await cli(env, ['account', 'create', 'media-bench', L, 'media_per_min=100000', L, 'write_per_min=100000', L, 'daily_media_bytes=100000000000'])).json as { token: string };
+  const account = (
+    await cli(env, [
+      'account',
+      'create',
+      'media-bench',
+      L,
+      'media_per_min=100000',
+      L,
+      'write_per_min=100000',
+      L,
+      'daily_media_bytes=100000000000',
+    ])
+  ).json as { token: string };
   const auth = { authorization: `Bearer ${account.token}` };
   const pid = service.process.pid!;
 
   try {
     // 1. Upload ---------------------------------------------------------------------------
     const side = 4000; // 4000² RGB noise ≈ 46 MiB as PNG
-    const big = await sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer();
+    const big = await sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } })
+      .png({ compressionLevel: 1 })
+      .toBuffer();
     const form = (bytes: Buffer) => {
       const f = new FormData();
       f.set('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'big.png');
       return f;
     };
     const upload = async (bytes: Buffer) => {
-      const res = await fetch(`${service.baseUrl}/api/v1/author/media`, { method: 'POST', headers: auth, body: form(bytes) });
+      const res = await fetch(`${service.baseUrl}/api/v1/author/media`, {
+        method: 'POST',
+        headers: auth,
+        body: form(bytes),
+      });
       const body = (await res.json()) as { byte_size?: number; error?: string };
       if (res.status !== 200) throw new Error(`upload: ${res.status} ${JSON.stringify(body)}`);
       return body;
     };
-    await upload(await sharp({ create: { width: 64, height: 64, channels: 3, background: '#888' } }).png().toBuffer()); // warm-up
+    await upload(
+      await sharp({ create: { width: 64, height: 64, channels: 3, background: '#888' } })
+        .png()
+        .toBuffer(),
+    ); // warm-up
     for (let run = 0; run < RUNS; run++) {
       const baseline = rssOf(pid);
       let peak = baseline;
@@ -82,17 +109,25 @@ async function main() {
 
     // 2. A write with 20 external images at 200 ms each -----------------------------------
     const LATENCY = 200;
-    const photo = await sharp(randomBytes(1200 * 800 * 3), { raw: { width: 1200, height: 800, channels: 3 } }).jpeg({ quality: 80 }).toBuffer();
+    const photo = await sharp(randomBytes(1200 * 800 * 3), { raw: { width: 1200, height: 800, channels: 3 } })
+      .jpeg({ quality: 80 })
+      .toBuffer();
     let hits = 0;
     const images = createServer((_req, res) => {
       hits++;
-      setTimeout(() => res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': photo.length }).end(photo), LATENCY);
+      setTimeout(
+        () => res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': photo.length }).end(photo),
+        LATENCY,
+      );
     });
     await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
     const port = (images.address() as AddressInfo).port;
     try {
       for (let run = 0; run < RUNS; run++) {
-        const markdown = Array.from({ length: 20 }, (_, i) => `![photo ${i}](http://127.0.0.1:${port}/r${run}/photo-${i}.jpg)`).join('\n\n');
+        const markdown = Array.from(
+          { length: 20 },
+          (_, i) => `![photo ${i}](http://127.0.0.1:${port}/r${run}/photo-${i}.jpg)`,
+        ).join('\n\n');
         hits = 0;
         const started = performance.now();
         const res = await fetch(`${service.baseUrl}/api/v1/author/posts`, {

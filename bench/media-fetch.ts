@@ -45,8 +45,18 @@ async function pool<T>(items: string[], limit: number, work: (item: string) => P
 
 for (const limit of [1, 4, 8, 20]) {
   const started = performance.now();
-  const results = await pool(urls, limit, (url) => fetchRemoteMedia(url, { fetch: fetchOptions, animatedGif: 'refuse' }));
+  const results = await pool(urls, limit, (url) =>
+    fetchRemoteMedia(url, { fetch: fetchOptions, animatedGif: 'refuse' }),
+  );
   const elapsed = performance.now() - started;
-  console.log(JSON.stringify({ images: results.length, latencyMs: LATENCY_MS, concurrency: limit, totalMs: Math.round(elapsed), imageKiB: Math.round(image.length / 1024) }));
+  console.log(
+    JSON.stringify({
+      images: results.length,
+      latencyMs: LATENCY_MS,
+      concurrency: limit,
+      totalMs: Math.round(elapsed),
+      imageKiB: Math.round(image.length / 1024),
+    }),
+  );
 }
 server.close();

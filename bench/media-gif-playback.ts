@@ -23,7 +23,8 @@ v.addEventListener('timeupdate', () => { if (v.currentTime > 0.2) report('playin
 </script></body>`;
 
 const server = createServer((req, res) => {
-  if (req.url === '/v.mp4') return res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': video.mp4.length }).end(video.mp4);
+  if (req.url === '/v.mp4')
+    return res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': video.mp4.length }).end(video.mp4);
   res.writeHead(200, { 'content-type': 'text/html' }).end(page);
 });
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -35,14 +36,31 @@ try {
     import('node:child_process').then(({ execFile }) =>
       execFile(
         process.env.CHROMIUM ?? 'chromium',
-        ['--headless', '--no-sandbox', '--disable-gpu', '--autoplay-policy=no-user-gesture-required', '--virtual-time-budget=4000', '--dump-dom', `http://127.0.0.1:${port}/`],
+        [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--autoplay-policy=no-user-gesture-required',
+          '--virtual-time-budget=4000',
+          '--dump-dom',
+          `http://127.0.0.1:${port}/`,
+        ],
         { timeout: 60_000 },
         (err, stdout) => (err ? reject(err) : resolve(stdout)),
       ),
     );
   });
   const state = dom.match(/data-state="([^"]*)"/)?.[1] ?? 'no state';
-  console.log(JSON.stringify({ mp4Bytes: video.mp4.length, size: `${video.width}x${video.height}`, chromium: execFileSync(process.env.CHROMIUM ?? 'chromium', ['--version']).toString().trim(), state }));
+  console.log(
+    JSON.stringify({
+      mp4Bytes: video.mp4.length,
+      size: `${video.width}x${video.height}`,
+      chromium: execFileSync(process.env.CHROMIUM ?? 'chromium', ['--version'])
+        .toString()
+        .trim(),
+      state,
+    }),
+  );
   if (!state.startsWith('playing')) process.exitCode = 1;
 } finally {
   server.close();

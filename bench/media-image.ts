@@ -14,8 +14,16 @@ import { FsMediaStorage } from '../server/media/storage';
 const dir = mkdtempSync(join(tmpdir(), 'bench-media-'));
 const sources = [
   // Random noise barely compresses: 4000² RGB PNG ≈ 46 MiB, just under the 50 MiB cap.
-  { name: 'png-noise-4000', file: join(dir, 'noise.png'), make: `sharp(noise(4000,4000),{raw:{width:4000,height:4000,channels:3}}).png({compressionLevel:1}).toFile(out)` },
-  { name: 'jpeg-noise-6000', file: join(dir, 'noise.jpg'), make: `sharp(noise(6000,6000),{raw:{width:6000,height:6000,channels:3}}).jpeg({quality:100}).toFile(out)` },
+  {
+    name: 'png-noise-4000',
+    file: join(dir, 'noise.png'),
+    make: `sharp(noise(4000,4000),{raw:{width:4000,height:4000,channels:3}}).png({compressionLevel:1}).toFile(out)`,
+  },
+  {
+    name: 'jpeg-noise-6000',
+    file: join(dir, 'noise.jpg'),
+    make: `sharp(noise(6000,6000),{raw:{width:6000,height:6000,channels:3}}).jpeg({quality:100}).toFile(out)`,
+  },
 ];
 
 for (const source of sources) {

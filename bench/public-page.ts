@@ -37,10 +37,21 @@ async function main() {
   const db = await startEmbeddedPostgres(path.join(dataDir, 'bench-pg'), () => {});
   const service = await startService({ DATA_DIR: dataDir, DATABASE_URL: db.url, LOG_LEVEL: 'silent' });
   const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: db.url };
-  const high = ['--limit', 'read_per_min=100000000', '--limit', 'write_per_min=100000000', '--limit', 'publish_per_min=100000000'];
+  const high = [
+    '--limit',
+    'read_per_min=100000000',
+    '--limit',
+    'write_per_min=100000000',
+    '--limit',
+    'publish_per_min=100000000',
+  ];
   const account = (await cli(env, ['account', 'create', 'bench', ...high])).json as { token: string };
   const auth = { authorization: `Bearer ${account.token}` };
-  const bare = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/support/bare-read-server.ts'), db.url], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const bare = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT, 'bench/support/bare-read-server.ts'), db.url],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   try {
     const created = await fetch(`${service.baseUrl}/api/v1/author/posts`, {
       method: 'POST',
@@ -48,21 +59,42 @@ async function main() {
       body: JSON.stringify({ title: BENCH_TITLE, markdown: BENCH_MARKDOWN, tags: ['performance', 'postgresql'] }),
     });
     const post = (await created.json()) as { id: string; canonical_path: string };
-    const published = await fetch(`${service.baseUrl}/api/v1/author/posts/${post.id}/publish`, { method: 'POST', headers: auth });
-    if (created.status !== 201 || published.status !== 200) throw new Error(`seeding failed: ${created.status} / ${published.status}`);
+    const published = await fetch(`${service.baseUrl}/api/v1/author/posts/${post.id}/publish`, {
+      method: 'POST',
+      headers: auth,
+    });
+    if (created.status !== 201 || published.status !== 200)
+      throw new Error(`seeding failed: ${created.status} / ${published.status}`);
     const page = await fetch(`${service.baseUrl}${post.canonical_path}`);
     const etag = page.headers.get('etag')!;
     const pageBytes = (await page.arrayBuffer()).byteLength;
-    const barePort = await new Promise<number>((resolve) => bare.stdout!.once('data', (chunk: Buffer) => resolve(JSON.parse(chunk.toString()).port)));
+    const barePort = await new Promise<number>((resolve) =>
+      bare.stdout!.once('data', (chunk: Buffer) => resolve(JSON.parse(chunk.toString()).port)),
+    );
     const bareUrl = `http://127.0.0.1:${barePort}`;
     const check = await fetch(`${bareUrl}/api/v1/author/posts/${post.id}`, { headers: auth });
     if (check.status !== 200) throw new Error(`bare server answered ${check.status}`);
 
     const scenarios: { name: string; base: string; request: LoadRequest; expect: number }[] = [
-      { name: 'bare GET /posts/{id}', base: bareUrl, request: { path: `/api/v1/author/posts/${post.id}`, headers: auth }, expect: 200 },
+      {
+        name: 'bare GET /posts/{id}',
+        base: bareUrl,
+        request: { path: `/api/v1/author/posts/${post.id}`, headers: auth },
+        expect: 200,
+      },
       { name: 'public page', base: service.baseUrl, request: { path: post.canonical_path }, expect: 200 },
-      { name: 'public page, If-None-Match (304)', base: service.baseUrl, request: { path: post.canonical_path, headers: { 'if-none-match': etag } }, expect: 304 },
-      { name: 'service GET /posts/{id}', base: service.baseUrl, request: { path: `/api/v1/author/posts/${post.id}`, headers: auth }, expect: 200 },
+      {
+        name: 'public page, If-None-Match (304)',
+        base: service.baseUrl,
+        request: { path: post.canonical_path, headers: { 'if-none-match': etag } },
+        expect: 304,
+      },
+      {
+        name: 'service GET /posts/{id}',
+        base: service.baseUrl,
+        request: { path: `/api/v1/author/posts/${post.id}`, headers: auth },
+        expect: 200,
+      },
     ];
     const perRound: LoadResult[][] = [];
     for (let round = 0; round < ROUNDS; round++) {
@@ -72,7 +104,8 @@ async function main() {
       for (let slice = 0; slice < SLICES; slice++) {
         for (const s of slice % 2 === 0 ? order : [...order].reverse()) {
           const r = await runLoad(s.base, () => s.request, { concurrency: CONCURRENCY, durationMs: SLICE_MS });
-          if (Object.keys(r.statuses).some((k) => Number(k) !== s.expect)) throw new Error(`${s.name}: unexpected statuses ${JSON.stringify(r.statuses)}`);
+          if (Object.keys(r.statuses).some((k) => Number(k) !== s.expect))
+            throw new Error(`${s.name}: unexpected statuses ${JSON.stringify(r.statuses)}`);
           parts.get(s.name)!.push(r);
         }
       }
@@ -81,9 +114,14 @@ async function main() {
     }
 
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    const fmt = (xs: number[]) => `${Math.min(...xs).toFixed(2)} / **${median(xs).toFixed(2)}** / ${Math.max(...xs).toFixed(2)}`;
-    console.log(`\n${ROUNDS} rounds × ${SLICES} interleaved slices of ${SLICE_MS / 1000} s, concurrency ${CONCURRENCY}; public page ${pageBytes} bytes\n`);
-    console.log('| scenario | req/s (median) | p50 ms | p99 ms | req/s ÷ bare read (min / median / max) | p99 ÷ bare read (median) |');
+    const fmt = (xs: number[]) =>
+      `${Math.min(...xs).toFixed(2)} / **${median(xs).toFixed(2)}** / ${Math.max(...xs).toFixed(2)}`;
+    console.log(
+      `\n${ROUNDS} rounds × ${SLICES} interleaved slices of ${SLICE_MS / 1000} s, concurrency ${CONCURRENCY}; public page ${pageBytes} bytes\n`,
+    );
+    console.log(
+      '| scenario | req/s (median) | p50 ms | p99 ms | req/s ÷ bare read (min / median / max) | p99 ÷ bare read (median) |',
+    );
     console.log('| --- | ---: | ---: | ---: | :---: | :---: |');
     scenarios.forEach((s, i) => {
       const rps = perRound.map((r) => r[i]!.rps);

@@ -39,7 +39,14 @@ interface Instance {
 
 async function start(project: string): Promise<Instance> {
   const dataDir = tempDataDir('publishing-bench-write-');
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', DATABASE_URL: '', NODE_ENV: 'production' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: '',
+    NODE_ENV: 'production',
+  };
   // Its own process group, so the whole tree (npm, node, PostgreSQL) can be stopped at the end.
   const child = spawn('npm', ['start'], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const baseUrl = await new Promise<string>((resolve, reject) => {
@@ -56,8 +63,15 @@ async function start(project: string): Promise<Instance> {
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
   });
-  const limits = ['read_per_min', 'write_per_min', 'publish_per_min'].flatMap((name) => ['--limit', `${name}=100000000`]);
-  const out = execFileSync('npm', ['run', '--silent', 'cli', '--', 'account', 'create', 'bench', ...limits], { cwd: project, env, encoding: 'utf8' });
+  const limits = ['read_per_min', 'write_per_min', 'publish_per_min'].flatMap((name) => [
+    '--limit',
+    `${name}=100000000`,
+  ]);
+  const out = execFileSync('npm', ['run', '--silent', 'cli', '--', 'account', 'create', 'bench', ...limits], {
+    cwd: project,
+    env,
+    encoding: 'utf8',
+  });
   const token = (JSON.parse(out.trim().split('\n').pop()!) as { token: string }).token;
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: project, encoding: 'utf8' }).trim();
   return { project, label: `${project} (${commit})`, baseUrl, token, dataDir, child };
@@ -82,27 +96,37 @@ async function main() {
           method: 'POST',
           path: '/api/v1/author/posts',
           headers: { authorization: `Bearer ${inst.token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ title: `${BENCH_TITLE} ${serial++}`, markdown: BENCH_MARKDOWN, tags: ['performance', 'postgresql'] }),
+          body: JSON.stringify({
+            title: `${BENCH_TITLE} ${serial++}`,
+            markdown: BENCH_MARKDOWN,
+            tags: ['performance', 'postgresql'],
+          }),
         }),
         { concurrency: CONCURRENCY, durationMs: SLICE_MS },
       );
-    for (const inst of instances) await runLoad(inst.baseUrl, () => ({ path: '/api/health' }), { concurrency: 2, durationMs: 500 });
+    for (const inst of instances)
+      await runLoad(inst.baseUrl, () => ({ path: '/api/health' }), { concurrency: 2, durationMs: 500 });
     for (const inst of instances) await slice(inst); // warm-up: JIT, worker threads, statement caches
     const parts = new Map<Instance, LoadResult[]>(instances.map((i) => [i, []]));
     for (let round = 0; round < ROUNDS; round++) {
       for (const inst of round % 2 === 0 ? instances : [...instances].reverse()) {
         const r = await slice(inst);
-        if (Object.keys(r.statuses).some((k) => k !== '201')) throw new Error(`${inst.label}: statuses ${JSON.stringify(r.statuses)}`);
+        if (Object.keys(r.statuses).some((k) => k !== '201'))
+          throw new Error(`${inst.label}: statuses ${JSON.stringify(r.statuses)}`);
         parts.get(inst)!.push(r);
       }
       process.stderr.write(`round ${round + 1}/${ROUNDS} done\n`);
     }
-    console.log(`\nPOST /posts of the benchmark article, concurrency ${CONCURRENCY}, ${ROUNDS} interleaved slices of ${SLICE_MS / 1000} s each\n`);
+    console.log(
+      `\nPOST /posts of the benchmark article, concurrency ${CONCURRENCY}, ${ROUNDS} interleaved slices of ${SLICE_MS / 1000} s each\n`,
+    );
     console.log('| project | writes | req/s | p50 ms | p90 ms | p99 ms |');
     console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
     for (const inst of instances) {
       const r = mergeResults(parts.get(inst)!);
-      console.log(`| ${inst.label} | ${r.requests} | ${r.rps.toFixed(1)} | ${r.p50.toFixed(1)} | ${r.p90.toFixed(1)} | ${r.p99.toFixed(1)} |`);
+      console.log(
+        `| ${inst.label} | ${r.requests} | ${r.rps.toFixed(1)} | ${r.p50.toFixed(1)} | ${r.p90.toFixed(1)} | ${r.p99.toFixed(1)} |`,
+      );
     }
   } finally {
     for (const inst of instances) await stop(inst);

@@ -74,7 +74,9 @@ export async function startEmbeddedPostgres(
   try {
     await pg.start();
   } catch (err) {
-    throw new Error(`embedded PostgreSQL failed to start: ${err instanceof Error ? err.message : ''}\n${output.join('').slice(-4000)}`);
+    throw new Error(
+      `embedded PostgreSQL failed to start: ${err instanceof Error ? err.message : ''}\n${output.join('').slice(-4000)}`,
+    );
   }
   const url = urlFor(port, password);
   await ensureDatabase(port, password);

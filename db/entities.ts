@@ -63,7 +63,7 @@ export const MediaEntity = defineEntity({
 });
 export type Media = InferEntity<typeof MediaEntity>;
 
-export const TagEntity = defineEntity({
+const TagEntity = defineEntity({
   name: 'Tag',
   tableName: 'tags',
   properties: (p) => ({
@@ -72,9 +72,8 @@ export const TagEntity = defineEntity({
     name: p.text(),
   }),
 });
-export type Tag = InferEntity<typeof TagEntity>;
 
-export const PostTagEntity = defineEntity({
+const PostTagEntity = defineEntity({
   name: 'PostTag',
   tableName: 'post_tags',
   properties: (p) => ({

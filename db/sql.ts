@@ -5,6 +5,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  * one (`Connection.execute` runs outside it unless handed the transaction context).
  * Used for the statements the ORM cannot express in one round trip (upserts, CTEs).
  */
-export function sql<T = Record<string, unknown>[]>(em: EntityManager, query: string, params: unknown[] = []): Promise<T> {
-  return em.getConnection().execute(query, params as never[], 'all', em.getTransactionContext()) as unknown as Promise<T>;
+export function sql<T = Record<string, unknown>[]>(
+  em: EntityManager,
+  query: string,
+  params: unknown[] = [],
+): Promise<T> {
+  return em
+    .getConnection()
+    .execute(query, params as never[], 'all', em.getTransactionContext()) as unknown as Promise<T>;
 }

@@ -60,7 +60,9 @@ class PgStatementRunner implements StatementRunner {
   }
 }
 
-const holder = globalThis as unknown as { __publishingStatements?: { url: string; runner: PgStatementRunner; pool: pg.Pool } };
+const holder = globalThis as unknown as {
+  __publishingStatements?: { url: string; runner: PgStatementRunner; pool: pg.Pool };
+};
 
 /**
  * The process's statement pool for DATABASE_URL. Short timeouts as for the ORM's pool: with

@@ -12,7 +12,11 @@ import { pathToFileURL } from 'node:url';
 import createClient from 'openapi-fetch';
 import type { paths } from './author-api';
 
-export async function createPreviewAndPublish(opts: { baseUrl: string; token: string; fetch?: (request: Request) => Promise<Response> }) {
+export async function createPreviewAndPublish(opts: {
+  baseUrl: string;
+  token: string;
+  fetch?: (request: Request) => Promise<Response>;
+}) {
   const client = createClient<paths>({
     baseUrl: `${opts.baseUrl}/api/v1/author`,
     headers: { Authorization: `Bearer ${opts.token}` },
@@ -21,7 +25,11 @@ export async function createPreviewAndPublish(opts: { baseUrl: string; token: st
 
   // 1. Create a draft (201). Body fields are checked by the compiler against the document.
   const created = await client.POST('/posts', {
-    body: { title: 'Hello from a typed client', markdown: 'Written with **openapi-fetch**.\n\n- typed\n- checked', tags: ['api'] },
+    body: {
+      title: 'Hello from a typed client',
+      markdown: 'Written with **openapi-fetch**.\n\n- typed\n- checked',
+      tags: ['api'],
+    },
   });
   if (!created.data) throw new Error(`create failed: ${created.response.status} ${created.error?.error}`);
   const id = created.data.id;
@@ -36,12 +44,17 @@ export async function createPreviewAndPublish(opts: { baseUrl: string; token: st
   const published = await client.POST('/posts/{id}/publish', { params: { path: { id } } });
   if (!published.data) {
     const retryAfter = published.response.headers.get('Retry-After');
-    throw new Error(`publish failed: ${published.response.status} ${published.error?.error}${retryAfter ? `; retry in ${retryAfter} s` : ''}`);
+    throw new Error(
+      `publish failed: ${published.response.status} ${published.error?.error}${retryAfter ? `; retry in ${retryAfter} s` : ''}`,
+    );
   }
   return { id, html: preview.data.html, status: published.data.status, canonicalPath: published.data.canonical_path };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const result = await createPreviewAndPublish({ baseUrl: process.env.AUTHOR_API_URL ?? 'http://localhost:3000', token: process.env.AUTHOR_API_TOKEN ?? '' });
+  const result = await createPreviewAndPublish({
+    baseUrl: process.env.AUTHOR_API_URL ?? 'http://localhost:3000',
+    token: process.env.AUTHOR_API_TOKEN ?? '',
+  });
   console.log(JSON.stringify(result, null, 2));
 }

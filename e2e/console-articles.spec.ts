@@ -7,7 +7,10 @@ import { tokenOf } from './support/state';
  * preview, publish, see the public page, change the working text (readers keep the
  * published version), unpublish (the public page is gone).
  */
-test('sign in, list, open, preview, edit with live preview, publish, public page, unpublish', async ({ page, request }) => {
+test('sign in, list, open, preview, edit with live preview, publish, public page, unpublish', async ({
+  page,
+  request,
+}) => {
   const token = tokenOf('author');
   const post = await createPost(token, {
     title: 'Field notes from the harbour',
@@ -89,7 +92,9 @@ test('sign in, list, open, preview, edit with live preview, publish, public page
   await expect(page.locator('.article-row__meta').getByText('Unpublished changes')).toBeVisible();
   const published = page.frameLocator('iframe[title="Published version"]');
   await expect(published.getByRole('heading', { name: 'Published section' })).toBeVisible();
-  await expect(page.frameLocator('iframe[title="Working version"]').getByRole('heading', { name: 'Unpublished rewrite' })).toBeVisible();
+  await expect(
+    page.frameLocator('iframe[title="Working version"]').getByRole('heading', { name: 'Unpublished rewrite' }),
+  ).toBeVisible();
   await screenshot(page, 'article-versions');
   await reader.reload();
   await expect(reader.getByRole('heading', { name: 'Published section' })).toBeVisible();
@@ -142,7 +147,8 @@ test('save follows the same write rules as the API and never overwrites a change
 
 test('status filter, cursor paging and the 404s of the public path', async ({ page, request }) => {
   const token = tokenOf('pager');
-  for (let i = 1; i <= 23; i++) await createPost(token, { title: `Paged article ${String(i).padStart(2, '0')}`, markdown: `Body ${i}` });
+  for (let i = 1; i <= 23; i++)
+    await createPost(token, { title: `Paged article ${String(i).padStart(2, '0')}`, markdown: `Body ${i}` });
   await signIn(page, token);
   await expect(page.getByRole('link', { name: /All\s*23/ })).toBeVisible();
   await expect(page.locator('.article-row')).toHaveCount(20);

@@ -7,10 +7,15 @@ import { tokenOf } from './support/state';
 
 /** A small real PNG, different per call so each upload is its own file. */
 function png(width: number, height: number, color: { r: number; g: number; b: number }): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: color } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: color } })
+    .png()
+    .toBuffer();
 }
 
-test('media: upload with progress, drag-and-drop, store from URL, copy the snippet; stored images show in the sandboxed preview', async ({ page, context }) => {
+test('media: upload with progress, drag-and-drop, store from URL, copy the snippet; stored images show in the sandboxed preview', async ({
+  page,
+  context,
+}) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const token = tokenOf('author');
   await signIn(page, token);
@@ -18,7 +23,11 @@ test('media: upload with progress, drag-and-drop, store from URL, copy the snipp
   await expect(page.getByRole('heading', { name: 'Media', level: 1 })).toBeVisible();
 
   // Upload through the file picker.
-  await page.setInputFiles('#media-file', { name: 'red.png', mimeType: 'image/png', buffer: await png(64, 48, { r: 200, g: 30, b: 30 }) });
+  await page.setInputFiles('#media-file', {
+    name: 'red.png',
+    mimeType: 'image/png',
+    buffer: await png(64, 48, { r: 200, g: 30, b: 30 }),
+  });
   await expect(page.getByText('Stored red.png (64×48).')).toBeVisible();
   const snippet = (await page.locator('.stored .snippet').textContent())!;
   expect(snippet).toMatch(/^!\[\]\(\/api\/media\/[0-9a-f-]{36}\)$/);
@@ -37,7 +46,11 @@ test('media: upload with progress, drag-and-drop, store from URL, copy the snipp
   await expect(page.getByText('Stored blue.png (32×32).')).toBeVisible();
 
   // A file that is not an image is refused in words.
-  await page.setInputFiles('#media-file', { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') });
+  await page.setInputFiles('#media-file', {
+    name: 'notes.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from('not an image'),
+  });
   await expect(page.locator('.dropzone ~ .error, section .error').first()).toBeVisible();
   await expect(page.locator('section .error').first()).not.toContainText('{');
 

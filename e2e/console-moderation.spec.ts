@@ -52,5 +52,7 @@ test('moderation queue: approve publishes, reject returns the article with a rea
   await signOut(page);
   await signIn(page, author);
   await page.goto(`/console/articles/${bad.id}`);
-  await expect(page.getByText('A moderator rejected the last submitted version: Please tone it down and cite sources.')).toBeVisible();
+  await expect(
+    page.getByText('A moderator rejected the last submitted version: Please tone it down and cite sources.'),
+  ).toBeVisible();
 });

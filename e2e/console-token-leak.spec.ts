@@ -8,9 +8,17 @@ import { tokenOf } from './support/state';
  * every response the browser receives (bodies and headers), every URL it requests, its
  * cookies and storage, and every page's final DOM, and looks for the token in all of them.
  */
-test('the API token appears in no response, header, cookie, URL or storage of a whole console session', async ({ page, context }) => {
+test('the API token appears in no response, header, cookie, URL or storage of a whole console session', async ({
+  page,
+  context,
+}) => {
   const token = tokenOf('leaky');
-  const needles = [token, token.slice('dp_live_'.length), Buffer.from(token).toString('base64'), Buffer.from(token).toString('base64url')];
+  const needles = [
+    token,
+    token.slice('dp_live_'.length),
+    Buffer.from(token).toString('base64'),
+    Buffer.from(token).toString('base64url'),
+  ];
 
   const recorded: { url: string; what: string; text: string }[] = [];
   const pending: Promise<void>[] = [];
@@ -50,7 +58,9 @@ test('the API token appears in no response, header, cookie, URL or storage of a 
   // type once it has, as a person would.
   await page.waitForLoadState('networkidle');
   await page.getByLabel('Markdown').fill('First body, edited live.');
-  await expect(page.frameLocator('iframe[title="Article preview"]').getByText('First body, edited live.')).toBeVisible();
+  await expect(
+    page.frameLocator('iframe[title="Article preview"]').getByText('First body, edited live.'),
+  ).toBeVisible();
   await snapshotDom(page);
   await saveEditor(page);
   await confirm(page, 'Publish');
@@ -58,7 +68,9 @@ test('the API token appears in no response, header, cookie, URL or storage of a 
   await page.getByLabel('Markdown').fill('Second body.');
   await saveEditor(page);
   await page.reload();
-  await expect(page.frameLocator('iframe[title="Published version"]').getByText('First body, edited live.')).toBeVisible();
+  await expect(
+    page.frameLocator('iframe[title="Published version"]').getByText('First body, edited live.'),
+  ).toBeVisible();
   await snapshotDom(page);
   const publicPath = await page.getByRole('link', { name: /^\/leak-check-/ }).getAttribute('href');
   await page.goto(publicPath!);
@@ -76,7 +88,9 @@ test('the API token appears in no response, header, cookie, URL or storage of a 
   await snapshotDom(page);
 
   const state = await context.storageState({ indexedDB: true });
-  const storage = await page.evaluate(() => JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage } }));
+  const storage = await page.evaluate(() =>
+    JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage } }),
+  );
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page.getByLabel('API token', { exact: true })).toBeVisible();
   await screenshot(page, 'signed-out');

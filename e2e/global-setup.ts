@@ -36,7 +36,12 @@ export default async function globalSetup(_config: FullConfig) {
     await service.stop();
     throw err;
   }
-  const state: E2EState = { baseUrl: service.baseUrl, dataDir: service.dataDir, serviceEnv: { DATA_DIR: service.dataDir }, accounts };
+  const state: E2EState = {
+    baseUrl: service.baseUrl,
+    dataDir: service.dataDir,
+    serviceEnv: { DATA_DIR: service.dataDir },
+    accounts,
+  };
   const file = path.join(service.dataDir, 'e2e-state.json');
   writeFileSync(file, JSON.stringify(state), { mode: 0o600 });
   process.env[STATE_ENV] = file;

@@ -20,7 +20,10 @@ function outputs(): { label: string; html: string }[] {
   for (const { source, label, payload } of xssPayloads()) {
     for (const [where, wrap] of wrappers) {
       try {
-        out.push({ label: `${source} ${label} (${where})`, html: renderArticleSync({ markdown: wrap(payload), title: 'T' }).html });
+        out.push({
+          label: `${source} ${label} (${where})`,
+          html: renderArticleSync({ markdown: wrap(payload), title: 'T' }).html,
+        });
       } catch (error) {
         if (!(error instanceof ContentRejectedError)) throw error;
       }
@@ -62,19 +65,24 @@ async function observe(page: Page): Promise<Observed> {
 
 async function renderBatch(page: Page, htmls: string[]): Promise<string[]> {
   const body = htmls.map((html, i) => `<section data-case="${i}">\n${html}\n</section>`).join('\n');
-  await page.setContent(`<!doctype html><html><head><meta charset="utf-8"><title>xss</title></head><body>${body}</body></html>`, {
-    waitUntil: 'load',
-  });
+  await page.setContent(
+    `<!doctype html><html><head><meta charset="utf-8"><title>xss</title></head><body>${body}</body></html>`,
+    {
+      waitUntil: 'load',
+    },
+  );
   // Give timers, media errors and animation/transition handlers a moment to fire.
   await page.waitForTimeout(250);
   // DOM-level re-check with Chromium's own parser: no handlers, no script URLs, no scripts.
   return page.evaluate(() => {
     const problems: string[] = [];
     for (const el of Array.from(document.body.querySelectorAll('*'))) {
-      if (['SCRIPT', 'OBJECT', 'EMBED', 'BASE', 'META', 'LINK', 'FORM', 'STYLE'].includes(el.tagName)) problems.push(`<${el.tagName}>`);
+      if (['SCRIPT', 'OBJECT', 'EMBED', 'BASE', 'META', 'LINK', 'FORM', 'STYLE'].includes(el.tagName))
+        problems.push(`<${el.tagName}>`);
       for (const attr of Array.from(el.attributes)) {
         if (/^on/i.test(attr.name)) problems.push(`${el.tagName} ${attr.name}`);
-        if (/^\s*(javascript|vbscript|data):/i.test(attr.value.replace(/[\s\u0000-\u001f]/g, ''))) problems.push(`${el.tagName} ${attr.name}=${attr.value}`);
+        if (/^\s*(javascript|vbscript|data):/i.test(attr.value.replace(/[\s\u0000-\u001f]/g, '')))
+          problems.push(`${el.tagName} ${attr.name}=${attr.value}`);
       }
     }
     return problems;
@@ -83,7 +91,10 @@ async function renderBatch(page: Page, htmls: string[]): Promise<string[]> {
 
 test('the detectors see injected script execute (control)', async ({ page }) => {
   const seen = await observe(page);
-  await renderBatch(page, ['<img src="https://x.invalid/a.png" onerror="alert(1)">', '<script>console.log("ran")</script>']);
+  await renderBatch(page, [
+    '<img src="https://x.invalid/a.png" onerror="alert(1)">',
+    '<script>console.log("ran")</script>',
+  ]);
   expect(seen.dialogs.length + seen.console.length).toBeGreaterThan(0);
 });
 
@@ -95,7 +106,10 @@ test('no XSS corpus output executes anything in Chromium', async ({ page }) => {
   const domProblems: string[] = [];
   for (let start = 0; start < cases.length; start += BATCH) {
     const batch = cases.slice(start, start + BATCH);
-    const problems = await renderBatch(page, batch.map((c) => c.html));
+    const problems = await renderBatch(
+      page,
+      batch.map((c) => c.html),
+    );
     domProblems.push(...problems.map((p) => `batch ${start / BATCH}: ${p}`));
   }
   expect(seen.dialogs, 'dialogs').toEqual([]);

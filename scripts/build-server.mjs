@@ -31,6 +31,10 @@ await Promise.all([
     outExtension: { '.js': '.mjs' },
     packages: 'external',
   }),
-  build({ ...common, entryPoints: [path.join(root, 'server/content/worker.ts')], outfile: path.join(root, 'dist/content-worker.mjs') }),
+  build({
+    ...common,
+    entryPoints: [path.join(root, 'server/content/worker.ts')],
+    outfile: path.join(root, 'dist/content-worker.mjs'),
+  }),
 ]);
 console.log('built dist/launcher.mjs, dist/cli.mjs, dist/content-worker.mjs');

@@ -4,7 +4,15 @@
  * that tells them to retry rather than an opaque failure. Connection refused or reset,
  * pool acquisition timeouts, server shutdown and connection-class SQLSTATEs all count.
  */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'EAI_AGAIN',
+]);
 const SQLSTATE_UNAVAILABLE = /^(08|57P0[1-3]|53300)/; // connection exceptions, admin/crash shutdown, cannot connect now, too many connections
 
 export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {

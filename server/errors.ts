@@ -33,12 +33,9 @@ export class NotModifiedError extends ApiError {
 }
 
 export const badRequest = (message: string) => new ApiError(400, message);
-export const unauthorized = (message = 'Missing or invalid API token') =>
-  new ApiError(401, message, 'unauthorized');
+export const unauthorized = (message = 'Missing or invalid API token') => new ApiError(401, message, 'unauthorized');
 export const notFound = (message = 'Not found') => new ApiError(404, message, 'not_found');
 export const conflict = (message: string) => new ApiError(409, message);
-export const unprocessable = (message: string, code: string) => new ApiError(422, message, code);
-export const rateLimited = (message = 'Rate limit exceeded') =>
-  new ApiError(429, message, 'rate_limited');
+export const rateLimited = (message = 'Rate limit exceeded') => new ApiError(429, message, 'rate_limited');
 export const serviceUnavailable = (message = 'Service temporarily unavailable') =>
   new ApiError(503, message, 'service_unavailable');

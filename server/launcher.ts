@@ -79,7 +79,8 @@ async function main() {
   });
   if (stopping) return;
   const address = server.address();
-  const bound = typeof address === 'object' && address ? address : { address: env.HOST, port: env.PORT, family: 'IPv4' };
+  const bound =
+    typeof address === 'object' && address ? address : { address: env.HOST, port: env.PORT, family: 'IPv4' };
   const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
   logLine({ level: 'notice', msg: `serving on http://${host}:${bound.port}`, host: bound.address, port: bound.port });
 }

@@ -17,7 +17,12 @@ function metric<T>(name: string, make: () => T): T {
 
 export const httpRequests = metric(
   'http_requests_total',
-  () => new client.Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by route template and status', labelNames: ['method', 'route', 'status'] as const }),
+  () =>
+    new client.Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests answered, by route template and status',
+      labelNames: ['method', 'route', 'status'] as const,
+    }),
 );
 
 export const httpDuration = metric(
@@ -33,7 +38,12 @@ export const httpDuration = metric(
 
 export const rateLimitRefusals = metric(
   'rate_limit_refusals_total',
-  () => new client.Counter({ name: 'rate_limit_refusals_total', help: 'Requests refused with 429, by rate class', labelNames: ['class'] as const }),
+  () =>
+    new client.Counter({
+      name: 'rate_limit_refusals_total',
+      help: 'Requests refused with 429, by rate class',
+      labelNames: ['class'] as const,
+    }),
 );
 
 export const conversionSeconds = metric(

@@ -8,12 +8,16 @@ import { observeGauge } from './metrics';
  * writes and the console, and the prepared-statement pool for the hot reads).
  */
 export function observeRuntimeGauges(): void {
-  observeGauge('content_conversion_queue_depth', 'Markdown documents waiting for a conversion worker', [], () => [{ value: contentQueueDepth() }]);
+  observeGauge('content_conversion_queue_depth', 'Markdown documents waiting for a conversion worker', [], () => [
+    { value: contentQueueDepth() },
+  ]);
 
   let ormPool: { numUsed(): number; numFree(): number; numPendingAcquires(): number } | undefined;
   void getOrm()
     .then((orm) => {
-      const knex = (orm.em.getConnection() as unknown as { getKnex(): { client: { pool?: typeof ormPool } } }).getKnex();
+      const knex = (
+        orm.em.getConnection() as unknown as { getKnex(): { client: { pool?: typeof ormPool } } }
+      ).getKnex();
       ormPool = knex.client.pool;
     })
     .catch(() => {});

@@ -30,6 +30,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
             <NavLink href="/console/account">Account</NavLink>
             {session.auth.account.isAdmin && <NavLink href="/console/moderation">Moderation</NavLink>}
             <NavLink href="/console/api-reference">API reference</NavLink>
+            <NavLink href="/console/api-guide">API guide</NavLink>
             <span className="who" title="Signed in account">
               @{session.auth.account.handle}
             </span>

@@ -8,10 +8,14 @@ export function SignInForm({ notice }: { notice?: string }) {
   return (
     <form action={action} className="card sign-in" aria-describedby="sign-in-help">
       <h1>Sign in to the console</h1>
-      {notice && !state && <p className="notice" role="status">{notice}</p>}
+      {notice && !state && (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      )}
       <p id="sign-in-help" className="muted">
-        Paste one of your API tokens. It is checked once and stays on the server: this browser only receives a
-        session cookie, and the token is never shown again here.
+        Paste one of your API tokens. It is checked once and stays on the server: this browser only receives a session
+        cookie, and the token is never shown again here.
       </p>
       <label htmlFor="token">API token</label>
       <input

@@ -12,7 +12,10 @@ import pg from 'pg';
 
 const pool = new pg.Pool({ connectionString: process.argv[2], max: 10 });
 const keepText = (v: string) => v;
-const types = { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === 1184 ? keepText : pg.types.getTypeParser(oid, format ?? 'text')) };
+const types = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+    oid === 1184 ? keepText : pg.types.getTypeParser(oid, format ?? 'text'),
+};
 
 const AUTH = {
   name: 'auth',
@@ -53,7 +56,9 @@ const server = http.createServer(async (req, res) => {
       created_at: iso(row.created_at),
       updated_at: iso(row.updated_at),
     });
-    res.writeHead(200, { 'content-type': 'application/json', 'ratelimit-limit': String(account.read_per_min) }).end(body);
+    res
+      .writeHead(200, { 'content-type': 'application/json', 'ratelimit-limit': String(account.read_per_min) })
+      .end(body);
   } catch {
     res.writeHead(500).end();
   }

@@ -96,11 +96,17 @@ export class Migration20261122000000_initial extends Migration {
         deleted_at timestamptz(3)
       );`);
     // GET /posts: (created_at, id) descending per author, optionally per status (contract: "GET /posts").
-    this.addSql(`CREATE INDEX posts_author_feed ON posts (account_id, created_at DESC, id DESC) WHERE deleted_at IS NULL;`);
-    this.addSql(`CREATE INDEX posts_author_status_feed ON posts (account_id, status, created_at DESC, id DESC) WHERE deleted_at IS NULL;`);
+    this.addSql(
+      `CREATE INDEX posts_author_feed ON posts (account_id, created_at DESC, id DESC) WHERE deleted_at IS NULL;`,
+    );
+    this.addSql(
+      `CREATE INDEX posts_author_status_feed ON posts (account_id, status, created_at DESC, id DESC) WHERE deleted_at IS NULL;`,
+    );
     // A slug is unique per author among live articles; soft-deleted ones free it.
     this.addSql(`CREATE UNIQUE INDEX posts_author_slug_live ON posts (account_id, slug) WHERE deleted_at IS NULL;`);
-    this.addSql(`CREATE INDEX posts_pending ON posts (updated_at) WHERE status = 'pending_moderation' AND deleted_at IS NULL;`);
+    this.addSql(
+      `CREATE INDEX posts_pending ON posts (updated_at) WHERE status = 'pending_moderation' AND deleted_at IS NULL;`,
+    );
 
     this.addSql(`
       CREATE TABLE post_tags (

@@ -13,17 +13,28 @@ export interface ApiPost {
   has_unpublished_changes: boolean;
 }
 
-export async function api<T = unknown>(token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+export async function api<T = unknown>(
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
   const res = await fetch(`${e2eState().baseUrl}/api/v1/author${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     body: body !== undefined ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
 }
 
-export async function createPost(token: string, input: { title: string; markdown: string; subtitle?: string; tags?: string[] }): Promise<ApiPost> {
+export async function createPost(
+  token: string,
+  input: { title: string; markdown: string; subtitle?: string; tags?: string[] },
+): Promise<ApiPost> {
   const res = await api<ApiPost>(token, 'POST', '/posts', input);
   if (res.status !== 201) throw new Error(`POST /posts → ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body;

@@ -28,7 +28,11 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /** Opens a ConfirmAction's dialog and confirms it. */
-export async function confirm(page: Page, buttonName: string, scope: Page | ReturnType<Page['locator']> = page): Promise<void> {
+export async function confirm(
+  page: Page,
+  buttonName: string,
+  scope: Page | ReturnType<Page['locator']> = page,
+): Promise<void> {
   await scope.getByRole('button', { name: buttonName, exact: true }).first().click();
   const dialog = page.getByRole('dialog');
   await expect(dialog).toBeVisible();

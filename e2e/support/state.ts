@@ -15,7 +15,10 @@ let cached: E2EState | undefined;
 export function e2eState(): E2EState {
   if (!cached) {
     const file = process.env[STATE_ENV];
-    if (!file) throw new Error(`${STATE_ENV} is not set: run the specs through playwright.config.ts (its globalSetup starts the service)`);
+    if (!file)
+      throw new Error(
+        `${STATE_ENV} is not set: run the specs through playwright.config.ts (its globalSetup starts the service)`,
+      );
     cached = JSON.parse(readFileSync(file, 'utf8')) as E2EState;
   }
   return cached;

@@ -11,7 +11,7 @@ export interface RequestHeaders {
 }
 
 /** the contract "Authentication": only `Authorization: Bearer dp_live_…`; everything else is 401. */
-export function bearerSecret(headers: RequestHeaders): string {
+function bearerSecret(headers: RequestHeaders): string {
   const header = headers.get('authorization');
   if (!header) throw unauthorized('Authorization: send "Bearer <API token>"');
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
@@ -58,6 +58,9 @@ export async function admit(
   }
   for (const [name, value] of Object.entries(rateLimitHeaders(window, !window.allowed))) setHeader(name, value);
   if (!window.allowed) rateLimitRefusals.inc({ class: cls });
-  if (!window.allowed) throw rateLimited(`${cls} limit of ${window.limit} requests per minute reached; retry after ${window.retryAfter} s`);
+  if (!window.allowed)
+    throw rateLimited(
+      `${cls} limit of ${window.limit} requests per minute reached; retry after ${window.retryAfter} s`,
+    );
   return auth;
 }

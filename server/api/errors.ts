@@ -14,9 +14,12 @@ export function toApiError(error: unknown): ApiError {
   // Input validation is the caller's 400; a response that fails its own schema (tRPC's
   // "Output validation failed", an INTERNAL_SERVER_ERROR) is our bug and stays a 500.
   const isZod = cause instanceof ZodError || (cause instanceof Error && cause.name === 'ZodError');
-  if (isZod && error instanceof TRPCError && error.code === 'BAD_REQUEST') return new ApiError(400, describeZodError(cause as ZodError));
-  if (isDatabaseUnavailable(cause)) return new ApiError(503, 'Database temporarily unavailable; retry shortly', 'service_unavailable');
-  if (cause instanceof Error && cause.name === 'StorageUnavailableError') return new ApiError(503, 'Media storage temporarily unavailable; retry shortly', 'service_unavailable');
+  if (isZod && error instanceof TRPCError && error.code === 'BAD_REQUEST')
+    return new ApiError(400, describeZodError(cause as ZodError));
+  if (isDatabaseUnavailable(cause))
+    return new ApiError(503, 'Database temporarily unavailable; retry shortly', 'service_unavailable');
+  if (cause instanceof Error && cause.name === 'StorageUnavailableError')
+    return new ApiError(503, 'Media storage temporarily unavailable; retry shortly', 'service_unavailable');
   if (error instanceof TRPCError) {
     switch (error.code) {
       case 'NOT_FOUND':

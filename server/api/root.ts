@@ -9,5 +9,3 @@ export const appRouter = router({
   posts: postsRouter,
   media: mediaRouter,
 });
-
-export type AppRouter = typeof appRouter;

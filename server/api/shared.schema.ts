@@ -7,11 +7,12 @@ import { UUID_PATTERN } from '../services/uuid';
  * A UUID as the whole service understands it (services/uuid.ts): any 8-4-4-4-12 hex id, so an
  * id without RFC version/variant digits is looked up (404) instead of refused (400).
  */
-export const uuidString = (message = 'must be a UUID') => z.string({ error: message }).regex(UUID_PATTERN, message).meta({ format: 'uuid' });
+export const uuidString = (message = 'must be a UUID') =>
+  z.string({ error: message }).regex(UUID_PATTERN, message).meta({ format: 'uuid' });
 
 export const uuidParam = uuidString();
 
-export const TagSchema = z.object({ slug: z.string(), name: z.string() });
+const TagSchema = z.object({ slug: z.string(), name: z.string() });
 
 /** AuthorPost, fields in the contract's order (docs/api.md "AuthorPost"). */
 export const AuthorPostSchema = z
@@ -45,11 +46,9 @@ export const AuthorPostSchema = z
 
 /** Write responses: never `html`; `rehost_failed` and `warnings` only when non-empty. */
 export const AuthorPostWriteSchema = AuthorPostSchema.extend({
-  rehost_failed: z
-    .array(z.string())
-    .min(1)
-    .optional()
-    .meta({ description: 'External image URLs that could not be stored; their `src` stays external. Omitted when empty.' }),
+  rehost_failed: z.array(z.string()).min(1).optional().meta({
+    description: 'External image URLs that could not be stored; their `src` stays external. Omitted when empty.',
+  }),
   warnings: z
     .array(z.string())
     .min(1)
@@ -59,7 +58,9 @@ export const AuthorPostWriteSchema = AuthorPostSchema.extend({
 
 /** `GET /posts/{id}`: the only response with `html`. */
 export const AuthorPostWithHtmlSchema = AuthorPostSchema.extend({
-  html: z.string().meta({ description: 'Sanitized HTML of the working version (may differ from what readers see until publish).' }),
+  html: z
+    .string()
+    .meta({ description: 'Sanitized HTML of the working version (may differ from what readers see until publish).' }),
 }).meta({ id: 'AuthorPostWithHtml' });
 
 export const ErrorSchema = z

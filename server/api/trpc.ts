@@ -16,7 +16,7 @@ import { admit, type RequestHeaders } from './authenticate';
 
 // 1. Context -----------------------------------------------------------------------------
 
-export interface ResponseHeaderSink {
+interface ResponseHeaderSink {
   setHeader(name: string, value: string | string[]): void;
 }
 

@@ -8,7 +8,14 @@ import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { ormOptions } from '../../db/orm';
 import { provideDatabase } from '../database';
 import { ApiError } from '../errors';
-import { createAccount, deleteAccount, findLiveAccount, parseLimitOverride, updateAccount, type LimitOverrides } from '../services/accounts';
+import {
+  createAccount,
+  deleteAccount,
+  findLiveAccount,
+  parseLimitOverride,
+  updateAccount,
+  type LimitOverrides,
+} from '../services/accounts';
 import { approvePost, listPending, rejectPost } from '../services/posts';
 import { createToken, listTokens, reissueToken, revokeToken, summarize } from '../services/tokens';
 import { isUuid } from '../services/uuid';
@@ -72,7 +79,8 @@ async function run(em: EntityManager, argv: string[]): Promise<unknown> {
       return { id: account.id, handle: account.handle, token: secret };
     }
     case 'account update': {
-      if (values.moderated && values['no-moderated']) throw new UsageError('--moderated and --no-moderated exclude each other');
+      if (values.moderated && values['no-moderated'])
+        throw new UsageError('--moderated and --no-moderated exclude each other');
       const account = await updateAccount(em, need(arg, '<handle>'), {
         moderated: values.moderated ? true : values['no-moderated'] ? false : undefined,
         admin: values.admin ? true : values['no-admin'] ? false : undefined,
@@ -154,7 +162,13 @@ async function main() {
     code = 1;
     if (err instanceof UsageError) process.stderr.write(`error: ${err.message}\n${USAGE}\n`);
     else if (err instanceof ApiError) process.stderr.write(`error: ${err.message}\n`);
-    else if (err instanceof Error && err.name === 'TypeError' && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS')) process.stderr.write(`error: ${err.message}\n${USAGE}\n`);
+    else if (
+      err instanceof Error &&
+      err.name === 'TypeError' &&
+      'code' in err &&
+      String(err.code).startsWith('ERR_PARSE_ARGS')
+    )
+      process.stderr.write(`error: ${err.message}\n${USAGE}\n`);
     else process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
   } finally {
     await orm?.close(true).catch(() => {});

@@ -13,7 +13,7 @@ import { csrfMatches, type ConsoleSession } from './session-store';
  * CSRF token against the session's (on top of Next's own Origin check for actions), spends
  * the account's limit for its class, and turns any failure into a sentence.
  */
-export type ActionFailure = { ok: false; error: string };
+type ActionFailure = { ok: false; error: string };
 export type ActionOutcome<T extends object = object> = ({ ok: true } & T) | ActionFailure;
 
 export interface ActionContext {

@@ -48,7 +48,7 @@ export function excerpt(html: string, max = 180): string {
  * document an opaque origin with no scripts, forms or popups, even if the frame is opened on
  * its own; nothing loads but our own media and the allow-listed embed players.
  */
-export const PREVIEW_CSP = [
+const PREVIEW_CSP = [
   'sandbox',
   "default-src 'none'",
   "img-src 'self'",

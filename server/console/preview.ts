@@ -16,17 +16,25 @@ export function parseVersion(value: string | null): PreviewVersion | null {
   return value === 'published' || value === 'submitted' ? value : null;
 }
 
-export function workingView(post: Post): ArticleView {
+function workingView(post: Post): ArticleView {
   return {
     title: post.title,
     subtitle: post.subtitle ?? null,
     html: post.html,
     tags: post.tags,
-    cover: post.coverUrl && post.coverWidth && post.coverHeight ? { url: post.coverUrl, width: post.coverWidth, height: post.coverHeight } : null,
+    cover:
+      post.coverUrl && post.coverWidth && post.coverHeight
+        ? { url: post.coverUrl, width: post.coverWidth, height: post.coverHeight }
+        : null,
   };
 }
 
-export async function findPreview(em: EntityManager, session: ConsoleSession, id: string, version: PreviewVersion): Promise<ArticleView | null> {
+export async function findPreview(
+  em: EntityManager,
+  session: ConsoleSession,
+  id: string,
+  version: PreviewVersion,
+): Promise<ArticleView | null> {
   if (!UUID_PATTERN.test(id)) return null;
   const post = await em.findOne(
     PostEntity,

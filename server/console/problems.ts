@@ -25,8 +25,13 @@ export function describeProblem(err: unknown): string {
     if (err.status < 500) return sentence(err.message);
   }
   if (isDatabaseUnavailable(err)) return 'The database is not answering right now. Try again in a moment.';
-  if (err instanceof Error && err.name === 'StorageUnavailableError') return 'Media storage is unavailable right now. Try again in a moment.';
-  logLine({ level: 'error', msg: 'console action failed', error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
+  if (err instanceof Error && err.name === 'StorageUnavailableError')
+    return 'Media storage is unavailable right now. Try again in a moment.';
+  logLine({
+    level: 'error',
+    msg: 'console action failed',
+    error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+  });
   return 'Something went wrong on our side. Try again; if it keeps happening, tell the operator.';
 }
 

@@ -37,7 +37,9 @@ export async function usedThisMinute(em: EntityManager, accountId: string): Prom
 /** Handles of the authors of the given accounts, for the moderation queue. */
 export async function handlesOf(em: EntityManager, accountIds: string[]): Promise<Map<string, string>> {
   if (accountIds.length === 0) return new Map();
-  const rows = await sql<{ id: string; handle: string }[]>(em, `SELECT id, handle FROM accounts WHERE id IN (${accountIds.map(() => '?').join(', ')})`,
+  const rows = await sql<{ id: string; handle: string }[]>(
+    em,
+    `SELECT id, handle FROM accounts WHERE id IN (${accountIds.map(() => '?').join(', ')})`,
     accountIds,
   );
   return new Map(rows.map((r) => [r.id, r.handle]));

@@ -31,7 +31,10 @@ function hashSessionValue(value: string): Buffer {
 
 const COOKIE_VALUE = /^[A-Za-z0-9_-]{43}$/;
 
-export async function openSession(em: EntityManager, auth: Authenticated): Promise<{ cookieValue: string; expiresAt: Date }> {
+export async function openSession(
+  em: EntityManager,
+  auth: Authenticated,
+): Promise<{ cookieValue: string; expiresAt: Date }> {
   const cookieValue = randomBytes(32).toString('base64url');
   const csrfToken = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + SESSION_TTL_SECONDS * 1000);

@@ -21,10 +21,6 @@ interface FileLike {
   data: Record<string, unknown>;
 }
 
-export function setRenderContext(file: FileLike, context: RenderContext): void {
-  file.data.render = context;
-}
-
 export function renderContext(file: FileLike): RenderContext {
   const context = file.data.render as RenderContext | undefined;
   if (!context) throw new Error('content pipeline: render context missing');

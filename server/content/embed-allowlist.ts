@@ -16,11 +16,19 @@ export interface VideoProvider {
 }
 
 export const VIDEO_PROVIDERS: readonly VideoProvider[] = [
-  { id: 'youtube', hosts: ['www.youtube.com', 'youtube.com', 'www.youtube-nocookie.com', 'youtube-nocookie.com'], embedPath: /^\/embed\/[\w-]{6,20}$/ },
+  {
+    id: 'youtube',
+    hosts: ['www.youtube.com', 'youtube.com', 'www.youtube-nocookie.com', 'youtube-nocookie.com'],
+    embedPath: /^\/embed\/[\w-]{6,20}$/,
+  },
   { id: 'vimeo', hosts: ['player.vimeo.com'], embedPath: /^\/video\/\d{1,12}$/ },
   { id: 'rutube', hosts: ['rutube.ru'], embedPath: /^\/play\/embed\/[\w-]{6,64}\/?$/ },
   { id: 'vk', hosts: ['vk.com', 'vkvideo.ru', 'vk.ru'], embedPath: /^\/video_ext\.php$/, requiredQuery: ['oid', 'id'] },
-  { id: 'dailymotion', hosts: ['www.dailymotion.com', 'dailymotion.com'], embedPath: /^\/embed\/video\/[a-zA-Z0-9]{4,20}$/ },
+  {
+    id: 'dailymotion',
+    hosts: ['www.dailymotion.com', 'dailymotion.com'],
+    embedPath: /^\/embed\/video\/[a-zA-Z0-9]{4,20}$/,
+  },
   { id: 'dzen', hosts: ['dzen.ru'], embedPath: /^\/embed\/[\w-]{6,64}$/ },
   { id: 'ok', hosts: ['ok.ru'], embedPath: /^\/videoembed\/\d{1,20}$/ },
   { id: 'kinescope', hosts: ['kinescope.io'], embedPath: /^\/embed\/[\w-]{4,64}$/ },

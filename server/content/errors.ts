@@ -12,10 +12,8 @@ export class ContentRejectedError extends Error {
 
 export const REJECT = {
   empty: 'markdown: document is empty after conversion',
-  tooLarge: (limitBytes: number) =>
-    `markdown: document too large (more than ${limitBytes} bytes)`,
-  nesting: (what: string, limit: number) =>
-    `markdown: nesting too deep (more than ${limit} levels of ${what})`,
+  tooLarge: (limitBytes: number) => `markdown: document too large (more than ${limitBytes} bytes)`,
+  nesting: (what: string, limit: number) => `markdown: nesting too deep (more than ${limit} levels of ${what})`,
   delimiterRun: (limit: number) =>
     `markdown: nesting too deep (a run of more than ${limit} * or _ emphasis delimiters)`,
   paragraphDelimiters: (limit: number) =>

@@ -3,18 +3,9 @@ import type { Element, ElementContent, Parents, Properties, Root, RootContent, T
 
 export type { Element, ElementContent, Parents, Properties, Root, RootContent, Text };
 
-export function isElement(node: unknown, tagName?: string): node is Element {
-  return (
-    typeof node === 'object' &&
-    node !== null &&
-    (node as Element).type === 'element' &&
-    (tagName === undefined || (node as Element).tagName === tagName)
-  );
-}
-
-export function classList(node: Element): string[] {
+function classList(node: Element): string[] {
   const value = node.properties.className;
-  return Array.isArray(value) ? value.map(String) : typeof value === "string" ? (value as string).split(/\s+/) : [];
+  return Array.isArray(value) ? value.map(String) : typeof value === 'string' ? (value as string).split(/\s+/) : [];
 }
 
 export function hasClass(node: Element, name: string): boolean {
@@ -40,7 +31,12 @@ export function textContent(node: ElementContent | Root): string {
 }
 
 export function isWhitespaceText(node: unknown): boolean {
-  return typeof node === 'object' && node !== null && (node as Text).type === 'text' && /^[ \t\n\f\r]*$/.test((node as Text).value);
+  return (
+    typeof node === 'object' &&
+    node !== null &&
+    (node as Text).type === 'text' &&
+    /^[ \t\n\f\r]*$/.test((node as Text).value)
+  );
 }
 
 /** Depth-first pre-order list of element descendants (not the node itself). */

@@ -1,5 +1,5 @@
 /** Content pipeline: Markdown + HTML islands -> sanitized HTML (docs/api.md "Article body"). */
-export type { RenderInput, RenderOutput } from './types';
+export type { RenderInput } from './types';
 export { ContentRejectedError } from './errors';
 export { renderArticleSync } from './pipeline';
 export { renderArticle, rewriteImageSources, closeContentPool } from './pool';

@@ -58,12 +58,26 @@ const PAREN_CLOSE = 0x29;
 const PUNCTUATION = /[\p{P}\p{S}]/u;
 
 function isAsciiPunctuation(code: number): boolean {
-  return (code >= 0x21 && code <= 0x2f) || (code >= 0x3a && code <= 0x40) || (code >= 0x5b && code <= 0x60) || (code >= 0x7b && code <= 0x7e);
+  return (
+    (code >= 0x21 && code <= 0x2f) ||
+    (code >= 0x3a && code <= 0x40) ||
+    (code >= 0x5b && code <= 0x60) ||
+    (code >= 0x7b && code <= 0x7e)
+  );
 }
 
 function isWhitespace(code: number): boolean {
   // NaN (outside the line) counts as whitespace, as a line ending does for micromark.
-  return Number.isNaN(code) || code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d || code === 0x0c || code === 0xa0 || (code > 0x7f && /\s/.test(String.fromCharCode(code)));
+  return (
+    Number.isNaN(code) ||
+    code === 0x20 ||
+    code === 0x09 ||
+    code === 0x0a ||
+    code === 0x0d ||
+    code === 0x0c ||
+    code === 0xa0 ||
+    (code > 0x7f && /\s/.test(String.fromCharCode(code)))
+  );
 }
 
 function isAlphanumeric(code: number): boolean {
@@ -102,7 +116,9 @@ export class ParagraphCounter {
         const before = i > start ? source.charCodeAt(i - 1) : Number.NaN;
         const after = j < end ? source.charCodeAt(j) : Number.NaN;
         // Neither opener nor closer: whitespace on both sides, or intraword `_`.
-        const inert = (isWhitespace(before) && isWhitespace(after)) || (code === UNDERSCORE && isAlphanumeric(before) && isAlphanumeric(after));
+        const inert =
+          (isWhitespace(before) && isWhitespace(after)) ||
+          (code === UNDERSCORE && isAlphanumeric(before) && isAlphanumeric(after));
         if (!inert && ++this.runs > this.limits.delimiterRuns) return 'delimiterRuns';
         i = j - 1;
         continue;

@@ -74,7 +74,10 @@ export function contentQueueDepth(): number {
 }
 
 export async function renderArticle(input: RenderInput): Promise<RenderOutput> {
-  const result = (await runBudgeted(Buffer.byteLength(input.markdown ?? '', 'utf8'), (started) => ({ input, started }))) as RenderResult;
+  const result = (await runBudgeted(Buffer.byteLength(input.markdown ?? '', 'utf8'), (started) => ({
+    input,
+    started,
+  }))) as RenderResult;
   if (!result.ok) throw new ContentRejectedError(result.rejection);
   return result.output;
 }
@@ -87,7 +90,10 @@ export async function renderArticle(input: RenderInput): Promise<RenderOutput> {
  */
 export async function rewriteImageSources(html: string, rehosted: Record<string, string>): Promise<string> {
   if (Object.keys(rehosted).length === 0 || !html.includes('<img')) return html;
-  const result = (await runBudgeted(Buffer.byteLength(html, 'utf8'), (started) => ({ rewrite: { html, rehosted }, started }))) as RewriteResult;
+  const result = (await runBudgeted(Buffer.byteLength(html, 'utf8'), (started) => ({
+    rewrite: { html, rehosted },
+    started,
+  }))) as RewriteResult;
   if (!result.ok) throw new ContentRejectedError(result.rejection);
   return result.html;
 }

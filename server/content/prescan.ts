@@ -52,7 +52,10 @@ function containerDepth(source: string, start: number, end: number): number {
     if (code === GT) {
       markers++;
       i++;
-    } else if (isListBullet(code) && (i + 1 === end || source.charCodeAt(i + 1) === SPACE || source.charCodeAt(i + 1) === TAB)) {
+    } else if (
+      isListBullet(code) &&
+      (i + 1 === end || source.charCodeAt(i + 1) === SPACE || source.charCodeAt(i + 1) === TAB)
+    ) {
       markers++;
       sawList = true;
       i++;
@@ -92,7 +95,8 @@ function inlineDepth(source: string, start: number, end: number): { brackets: nu
     }
     runChar = 0;
     if (code === BACKSLASH) i++;
-    else if (code === LT) depth = 0; // a tag boundary (tables and islands are one line in our own output)
+    else if (code === LT)
+      depth = 0; // a tag boundary (tables and islands are one line in our own output)
     else if (code === OPEN) {
       depth++;
       if (depth > brackets) brackets = depth;
@@ -125,10 +129,74 @@ function opensPreBlock(source: string, lineStart: number, open: number): boolean
 }
 
 // micromark-util-html-tag-name (CommonMark HTML block types 6 and 1).
-const HTML_BLOCK_NAMES = new Set(['address', 'article', 'aside', 'base', 'basefont', 'blockquote', 'body', 'caption', 'center', 'col', 'colgroup', 'dd', 'details', 'dialog', 'dir', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'frame', 'frameset', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'head', 'header', 'hr', 'html', 'iframe', 'legend', 'li', 'link', 'main', 'menu', 'menuitem', 'nav', 'noframes', 'ol', 'optgroup', 'option', 'p', 'param', 'search', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'title', 'tr', 'track', 'ul']);
+const HTML_BLOCK_NAMES = new Set([
+  'address',
+  'article',
+  'aside',
+  'base',
+  'basefont',
+  'blockquote',
+  'body',
+  'caption',
+  'center',
+  'col',
+  'colgroup',
+  'dd',
+  'details',
+  'dialog',
+  'dir',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'frame',
+  'frameset',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'head',
+  'header',
+  'hr',
+  'html',
+  'iframe',
+  'legend',
+  'li',
+  'link',
+  'main',
+  'menu',
+  'menuitem',
+  'nav',
+  'noframes',
+  'ol',
+  'optgroup',
+  'option',
+  'p',
+  'param',
+  'search',
+  'section',
+  'summary',
+  'table',
+  'tbody',
+  'td',
+  'tfoot',
+  'th',
+  'thead',
+  'title',
+  'tr',
+  'track',
+  'ul',
+]);
 const HTML_RAW_NAMES = new Set(['pre', 'script', 'style', 'textarea']);
 const TAG_START = /^<\/?([A-Za-z][A-Za-z0-9-]*)(\s|\/?>|$)/;
-const COMPLETE_TAG_LINE = /^(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>)[ \t]*$/;
+const COMPLETE_TAG_LINE =
+  /^(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>)[ \t]*$/;
 
 /**
  * Whether the line starts an HTML block of type 6 (block tag name) or 7 (one complete tag alone
@@ -174,7 +242,13 @@ function tableCells(source: string, start: number, end: number): [number, number
 const DELIMITER_CELL = /^\s*:?-+:?\s*$/;
 
 /** A GFM delimiter row (`| --- | :-: |`) with as many cells as the header row above it. */
-function isTableDelimiterRow(source: string, start: number, end: number, headerStart: number, headerEnd: number): boolean {
+function isTableDelimiterRow(
+  source: string,
+  start: number,
+  end: number,
+  headerStart: number,
+  headerEnd: number,
+): boolean {
   if (headerStart < 0 || end - start > 10_000 || !source.slice(start, end).includes('-')) return false;
   const cells = tableCells(source, start, end);
   if (!cells.every(([a, b]) => DELIMITER_CELL.test(source.slice(a, b)))) return false;
@@ -191,7 +265,9 @@ function isPlainTableRow(source: string, start: number, end: number): boolean {
   if (source.indexOf('|', start) === -1 || source.indexOf('|', start) >= end) return false;
   const first = source.charCodeAt(start);
   if (first === SPACE || first === TAB) return false;
-  return !/^(?:[>#<`~=]|[-*+_](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|[-*_][ \t]*[-*_][ \t]*[-*_])/.test(source.slice(start, Math.min(end, start + 16)));
+  return !/^(?:[>#<`~=]|[-*+_](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|[-*_][ \t]*[-*_][ \t]*[-*_])/.test(
+    source.slice(start, Math.min(end, start + 16)),
+  );
 }
 
 /**
@@ -217,7 +293,11 @@ function paragraphRejection(problem: ParagraphProblem, limits: ParagraphLimits):
   return REJECT.paragraphResources(limits.resourceScanFactor);
 }
 
-export function assertNestingWithinLimit(markdown: string, limit = MAX_NESTING, limits: ParagraphLimits = PARAGRAPH_LIMITS): void {
+export function assertNestingWithinLimit(
+  markdown: string,
+  limit = MAX_NESTING,
+  limits: ParagraphLimits = PARAGRAPH_LIMITS,
+): void {
   const paragraph = new ParagraphCounter(limits);
   const check = (problem: ParagraphProblem | undefined) => {
     if (problem) throw new ContentRejectedError(paragraphRejection(problem, limits));
@@ -301,7 +381,8 @@ export function assertNestingWithinLimit(markdown: string, limit = MAX_NESTING, 
         }
         check(paragraph.close());
       } else {
-        if (paragraph.open && BULLET_ITEM.test(markdown.slice(start, Math.min(end, start + 16)))) check(paragraph.close());
+        if (paragraph.open && BULLET_ITEM.test(markdown.slice(start, Math.min(end, start + 16))))
+          check(paragraph.close());
         check(paragraph.line(markdown, start, counted));
         lineStart = start;
         lineEnd = counted;

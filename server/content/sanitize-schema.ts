@@ -15,12 +15,41 @@ const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-
 export const sanitizeSchema: Schema = {
   tagNames: [
     // Markdown constructs (docs/api.md "Article body").
-    'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr',
-    'strong', 'em', 'del', 'code', 'pre', 'blockquote',
-    'ul', 'ol', 'li', 'a', 'img',
-    'table', 'tbody', 'thead', 'tr', 'td', 'th', // thead survives only until table.ts moves its row into tbody
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'p',
+    'br',
+    'hr',
+    'strong',
+    'em',
+    'del',
+    'code',
+    'pre',
+    'blockquote',
+    'ul',
+    'ol',
+    'li',
+    'a',
+    'img',
+    'table',
+    'tbody',
+    'thead',
+    'tr',
+    'td',
+    'th', // thead survives only until table.ts moves its row into tbody
     // HTML islands (docs/api.md "HTML islands").
-    'figure', 'figcaption', 'div', 'span', 'iframe', 'video', 'details', 'summary',
+    'figure',
+    'figcaption',
+    'div',
+    'span',
+    'iframe',
+    'video',
+    'details',
+    'summary',
   ],
 
   attributes: {
@@ -32,13 +61,7 @@ export const sanitizeSchema: Schema = {
       'rel',
       'dataDpLinkCard',
     ],
-    img: [
-      'src',
-      'alt',
-      ['className', 'dp-link-card__favicon'],
-      ['width', /^\d{1,4}$/],
-      ['height', /^\d{1,4}$/],
-    ],
+    img: ['src', 'alt', ['className', 'dp-link-card__favicon'], ['width', /^\d{1,4}$/], ['height', /^\d{1,4}$/]],
     // Code blocks: the language after the fence is kept as a highlight hint.
     code: [['className', /^language-[\w+#.-]{1,40}$/]],
     figure: [
@@ -64,7 +87,10 @@ export const sanitizeSchema: Schema = {
       'dataDpEmbed',
       ['dataGif', new RegExp(`^${UUID}$`)],
       // Link card media only; link-card.ts regenerates it from the uuid and drops it elsewhere.
-      ['style', new RegExp(`^\\s*background-image\\s*:\\s*url\\(\\s*(['"]?)/api/media/${UUID}\\1\\s*\\)\\s*;?\\s*$`, 'i')],
+      [
+        'style',
+        new RegExp(`^\\s*background-image\\s*:\\s*url\\(\\s*(['"]?)/api/media/${UUID}\\1\\s*\\)\\s*;?\\s*$`, 'i'),
+      ],
       ['role', 'presentation'],
     ],
     span: [['className', 'dp-link-card__domain-label']],
@@ -98,8 +124,22 @@ export const sanitizeSchema: Schema = {
   // (raw-text elements such as `xmp` passed through as markup have been a real bypass in other
   // sanitizers, so every raw-text and form element goes, content included).
   strip: [
-    'script', 'style', 'textarea', 'title', 'noscript', 'template', 'xmp', 'noembed',
-    'noframes', 'select', 'option', 'plaintext', 'object', 'embed', 'svg', 'math',
+    'script',
+    'style',
+    'textarea',
+    'title',
+    'noscript',
+    'template',
+    'xmp',
+    'noembed',
+    'noframes',
+    'select',
+    'option',
+    'plaintext',
+    'object',
+    'embed',
+    'svg',
+    'math',
   ],
 
   // No id/name attributes at all, so there is nothing to clobber (hast-util-sanitize#31).

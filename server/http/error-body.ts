@@ -7,7 +7,11 @@ import type { ApiError } from '../errors';
  */
 const JSON_UTF8 = 'application/json; charset=utf-8';
 
-export function sendApiError(res: ServerResponse, api: ApiError, headers: Record<string, string | string[]> = {}): void {
+export function sendApiError(
+  res: ServerResponse,
+  api: ApiError,
+  headers: Record<string, string | string[]> = {},
+): void {
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.statusCode = api.status;
   if (api.status === 304) {

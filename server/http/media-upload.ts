@@ -24,15 +24,25 @@ export async function handleMediaUpload(req: Request): Promise<Response> {
     const em = (await getOrm()).em.fork() as unknown as EntityManager;
 
     const bytes = await readMultipartFile(req, { field: 'file', maxBytes: MAX_IMAGE_BYTES });
-    const media = await storeUpload({ em, storage: mediaStorage(), allowList: outboundAllowList() }, auth.account, bytes);
+    const media = await storeUpload(
+      { em, storage: mediaStorage(), allowList: outboundAllowList() },
+      auth.account,
+      bytes,
+    );
     headers.set('content-type', 'application/json; charset=utf-8');
     headers.set('cache-control', 'no-store');
     return new Response(JSON.stringify(media), { status: 200, headers });
   } catch (err) {
-    if (err instanceof DailyQuotaExceededError) for (const [name, value] of Object.entries(quotaHeaders(err))) headers.set(name, value);
+    if (err instanceof DailyQuotaExceededError)
+      for (const [name, value] of Object.entries(quotaHeaders(err))) headers.set(name, value);
     const api = err instanceof ApiError ? err : toApiError(err);
-    if (api.status >= 500) logLine({ level: 'error', msg: 'media upload failed', error: String(err), stack: (err as Error | undefined)?.stack });
+    if (api.status >= 500)
+      logLine({
+        level: 'error',
+        msg: 'media upload failed',
+        error: String(err),
+        stack: (err as Error | undefined)?.stack,
+      });
     return errorResponse(api, headers);
   }
 }
-

@@ -26,7 +26,9 @@ const FRAMING_ALLOWANCE = 64 * 1024;
 export async function readMultipartFile(req: Request, { field, maxBytes }: MultipartFileOptions): Promise<Buffer> {
   const type = req.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data\s*;/i.test(type) || !/boundary=/i.test(type)) {
-    throw bad(`${field}: send multipart/form-data with the image in field "${field}" (let the HTTP client set the Content-Type and boundary)`);
+    throw bad(
+      `${field}: send multipart/form-data with the image in field "${field}" (let the HTTP client set the Content-Type and boundary)`,
+    );
   }
   const declared = Number(req.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes + FRAMING_ALLOWANCE) throw tooLarge(field, maxBytes);

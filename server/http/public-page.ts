@@ -15,7 +15,7 @@ import { ifNoneMatchMatches, strongEtag } from '../entity-tags';
  * 60 s, then keep serving it while they revalidate in the background. An operator running a
  * CDN in front purges `/<slug>-<public_id>` after publish, unpublish and delete (see README).
  */
-export const PUBLIC_CACHE_CONTROL = 'public, max-age=0, s-maxage=60, stale-while-revalidate=300';
+const PUBLIC_CACHE_CONTROL = 'public, max-age=0, s-maxage=60, stale-while-revalidate=300';
 const MISSING_CACHE_CONTROL = 'public, max-age=0, s-maxage=10';
 
 /** The path segment when `pathname` has the shape of a canonical article path, else null. */
@@ -56,7 +56,13 @@ export async function servePublicPage(req: IncomingMessage, res: ServerResponse,
     res.end();
     return;
   }
-  const html = renderArticlePage({ version: parseVersion(found.versionJson), path: found.path, publishedAt: found.publishedAt, handle: found.handle, origin });
+  const html = renderArticlePage({
+    version: parseVersion(found.versionJson),
+    path: found.path,
+    publishedAt: found.publishedAt,
+    handle: found.handle,
+    origin,
+  });
   send(res, 200, PUBLIC_CACHE_CONTROL, head ? null : html, Buffer.byteLength(html));
 }
 
@@ -76,7 +82,10 @@ function send(res: ServerResponse, status: number, cacheControl: string, body: s
 /** The origin the reader used (behind a proxy: X-Forwarded-Proto/Host), for absolute URLs. */
 function originOf(req: IncomingMessage): string {
   const forwardedProto = req.headers['x-forwarded-proto'];
-  const proto = typeof forwardedProto === 'string' && forwardedProto.split(',')[0]!.trim().toLowerCase() === 'https' ? 'https' : 'http';
+  const proto =
+    typeof forwardedProto === 'string' && forwardedProto.split(',')[0]!.trim().toLowerCase() === 'https'
+      ? 'https'
+      : 'http';
   const forwardedHost = req.headers['x-forwarded-host'];
   const host = (typeof forwardedHost === 'string' && forwardedHost) || req.headers.host || 'localhost';
   return `${proto}://${host}`;

@@ -31,7 +31,7 @@ import { handleMediaUpload } from './media-upload';
 
 export const API_PREFIX = '/api/v1/author';
 /** JSON bodies: a 1 MB article escapes to at most a few MB; the contract sets no limit of its own. */
-export const MAX_JSON_BODY_BYTES = 8 * 1024 * 1024;
+const MAX_JSON_BODY_BYTES = 8 * 1024 * 1024;
 
 const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 const UPLOAD_PATH = `${API_PREFIX}/media`;
@@ -92,7 +92,14 @@ interface ApiRequest {
 
 const NEVER_ABORTED = new AbortController().signal;
 
-function adapterRequest(method: string, url: string, headers: RequestHeaders, body: unknown, pending: PendingResponse, identified?: Authenticated): ApiRequest {
+function adapterRequest(
+  method: string,
+  url: string,
+  headers: RequestHeaders,
+  body: unknown,
+  pending: PendingResponse,
+  identified?: Authenticated,
+): ApiRequest {
   const req = Object.create(Request.prototype) as ApiRequest;
   Object.defineProperties(req, {
     method: { value: method },
@@ -134,17 +141,25 @@ const runProcedure = createOpenApiNodeHttpHandler({
     const api = toApiError(error);
     req.pending.error = api;
     if (api.status >= 500) {
-      logLine({ level: 'error', msg: 'request failed', error: String(error.cause ?? error), stack: (error.cause as Error | undefined)?.stack });
+      logLine({
+        level: 'error',
+        msg: 'request failed',
+        error: String(error.cause ?? error),
+        stack: (error.cause as Error | undefined)?.stack,
+      });
     }
   },
 } as never) as unknown as (req: ApiRequest, res: PendingResponse) => Promise<void>;
 
 /** Method, path pattern and template of every procedure: known before any body is read. */
 const API_ROUTES: { method: string; pattern: RegExp; template: string }[] = [];
-forEachOpenApiProcedure(appRouter._def.procedures as never, ({ meta }: { meta: { openapi: { method: string; path: string } } }) => {
-  const path = normalizePath(meta.openapi.path);
-  API_ROUTES.push({ method: meta.openapi.method, pattern: getPathRegExp(path), template: API_PREFIX + path });
-});
+forEachOpenApiProcedure(
+  appRouter._def.procedures as never,
+  ({ meta }: { meta: { openapi: { method: string; path: string } } }) => {
+    const path = normalizePath(meta.openapi.path);
+    API_ROUTES.push({ method: meta.openapi.method, pattern: getPathRegExp(path), template: API_PREFIX + path });
+  },
+);
 
 /** The route template (`/api/v1/author/posts/{id}`) a REST request matches, if any. */
 export function apiRouteTemplate(method: string, pathname: string): string | undefined {

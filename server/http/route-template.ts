@@ -6,7 +6,14 @@ import { canonicalSegment } from './public-page';
  * the paths clients send (ids, slugs and unknown paths never become label values).
  */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const FIXED = new Set(['/', '/api/health', '/api/metrics', `${API_PREFIX}/openapi.json`, `${API_PREFIX}/media`, '/favicon.ico']);
+const FIXED = new Set([
+  '/',
+  '/api/health',
+  '/api/metrics',
+  `${API_PREFIX}/openapi.json`,
+  `${API_PREFIX}/media`,
+  '/favicon.ico',
+]);
 
 export function routeTemplate(method: string, pathname: string): string {
   if (FIXED.has(pathname)) return pathname;
@@ -16,7 +23,10 @@ export function routeTemplate(method: string, pathname: string): string {
   if (pathname.startsWith('/api/media/')) return '/api/media/{id}';
   if (pathname.startsWith('/_next/')) return '/_next/*';
   if (pathname === '/console' || pathname.startsWith('/console/')) {
-    const parts = pathname.split('/').slice(2, 5).map((p) => (UUID.test(p) ? '{id}' : /^[a-z][a-z-]{0,30}$/.test(p) ? p : '*'));
+    const parts = pathname
+      .split('/')
+      .slice(2, 5)
+      .map((p) => (UUID.test(p) ? '{id}' : /^[a-z][a-z-]{0,30}$/.test(p) ? p : '*'));
     return ['/console', ...parts].join('/').replace(/\/$/, '');
   }
   if (canonicalSegment(pathname) !== null) return '/{slug}-{public_id}';

@@ -19,9 +19,7 @@ type Cidr = [Addr, number];
 
 export type AllowList = readonly Cidr[];
 
-export type AddressVerdict =
-  | { allowed: true; address: string }
-  | { allowed: false; address: string; reason: string };
+export type AddressVerdict = { allowed: true; address: string } | { allowed: false; address: string; reason: string };
 
 const cidr = (text: string): Cidr => ipaddr.parseCIDR(text) as Cidr;
 const rows = (table: ReadonlyArray<readonly [string, string]>) =>
@@ -82,8 +80,7 @@ const IPV4_COMPATIBLE = cidr('::/96');
 const NAT64 = cidr('64:ff9b::/96');
 const SIX_TO_FOUR = cidr('2002::/16');
 
-const matches = (addr: Addr, [range, bits]: Cidr) =>
-  addr.kind() === range.kind() && addr.match(range, bits);
+const matches = (addr: Addr, [range, bits]: Cidr) => addr.kind() === range.kind() && addr.match(range, bits);
 
 /**
  * Parses ALLOWED_PRIVATE_ADDRESSES: comma-separated CIDRs, a bare address meaning a single host.
@@ -109,8 +106,7 @@ export function parseAllowList(spec: string | undefined | null): AllowList {
 /** The IPv4 address an IPv6 address really reaches or embeds, if any. */
 function embeddedV4(addr: ipaddr.IPv6): ipaddr.IPv4 | null {
   const p = addr.parts;
-  const v4 = (hi: number, lo: number) =>
-    new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
+  const v4 = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
   if (addr.isIPv4MappedAddress()) return addr.toIPv4Address();
   if (matches(addr, NAT64) || matches(addr, IPV4_COMPATIBLE)) return v4(p[6], p[7]);
   if (matches(addr, SIX_TO_FOUR)) return v4(p[1], p[2]);
@@ -185,5 +181,4 @@ export function checkAddress(ip: string, allow: AllowList = []): AddressVerdict 
   return { allowed: false, address, reason };
 }
 
-export const isAddressAllowed = (ip: string, allow: AllowList = []) =>
-  checkAddress(ip, allow).allowed;
+export const isAddressAllowed = (ip: string, allow: AllowList = []) => checkAddress(ip, allow).allowed;

@@ -64,9 +64,13 @@ export async function animatedGifToMp4(gif: Buffer, limits: GifVideoLimits = {})
   if (width > maxSide || height > maxSide) {
     throw new ImageError('too_large', `${field}: GIF too large (${width}x${height}, limit ${maxSide} per side)`);
   }
-  if (frames > maxFrames) throw new ImageError('too_large', `${field}: GIF has too many frames (${frames}, limit ${maxFrames})`);
+  if (frames > maxFrames)
+    throw new ImageError('too_large', `${field}: GIF has too many frames (${frames}, limit ${maxFrames})`);
   if (durationMs > maxDuration * 1000) {
-    throw new ImageError('too_large', `${field}: GIF plays too long (${Math.round(durationMs / 1000)} s, limit ${maxDuration} s)`);
+    throw new ImageError(
+      'too_large',
+      `${field}: GIF plays too long (${Math.round(durationMs / 1000)} s, limit ${maxDuration} s)`,
+    );
   }
 
   const poster = await posterFrame(gif, field);
@@ -75,10 +79,16 @@ export async function animatedGifToMp4(gif: Buffer, limits: GifVideoLimits = {})
     const input = join(dir, 'in.gif');
     const output = join(dir, 'out.mp4');
     await writeFile(input, gif);
-    await runFfmpeg(limits.ffmpegPath ?? defaultFfmpegPath(), ffmpegArgs(input, output, maxFrames, maxDuration, maxOutputBytes), limits.timeoutMs ?? 60_000, field);
+    await runFfmpeg(
+      limits.ffmpegPath ?? defaultFfmpegPath(),
+      ffmpegArgs(input, output, maxFrames, maxDuration, maxOutputBytes),
+      limits.timeoutMs ?? 60_000,
+      field,
+    );
     const mp4 = await readFile(output);
     // -fs stops writing at the cap and still finalizes the file: a file that reached it is cut short.
-    if (mp4.length >= maxOutputBytes - 64 * 1024) throw new ImageError('too_large', `${field}: converted video too large`);
+    if (mp4.length >= maxOutputBytes - 64 * 1024)
+      throw new ImageError('too_large', `${field}: converted video too large`);
     return { mp4, mimeType: 'video/mp4', width: width + (width % 2), height: height + (height % 2), frames, poster };
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -87,16 +97,47 @@ export async function animatedGifToMp4(gif: Buffer, limits: GifVideoLimits = {})
 
 function ffmpegArgs(input: string, output: string, maxFrames: number, maxDuration: number, maxBytes: number): string[] {
   return [
-    '-nostdin', '-hide_banner', '-loglevel', 'error', '-y',
-    '-f', 'gif', '-i', input,
-    '-map', '0:v:0', '-an', '-sn', '-dn', '-map_metadata', '-1',
+    '-nostdin',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'gif',
+    '-i',
+    input,
+    '-map',
+    '0:v:0',
+    '-an',
+    '-sn',
+    '-dn',
+    '-map_metadata',
+    '-1',
     // yuv420p (the only chroma format every browser H.264 decoder takes) needs even sides: pad, never crop.
-    '-vf', 'pad=ceil(iw/2)*2:ceil(ih/2)*2,format=yuv420p',
-    '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-profile:v', 'high', '-pix_fmt', 'yuv420p',
-    '-vsync', 'vfr', // keep the GIF's own frame delays instead of duplicating frames
-    '-movflags', '+faststart',
-    '-frames:v', String(maxFrames), '-t', String(maxDuration), '-fs', String(maxBytes),
-    '-threads', '2',
+    '-vf',
+    'pad=ceil(iw/2)*2:ceil(ih/2)*2,format=yuv420p',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-crf',
+    '23',
+    '-profile:v',
+    'high',
+    '-pix_fmt',
+    'yuv420p',
+    '-vsync',
+    'vfr', // keep the GIF's own frame delays instead of duplicating frames
+    '-movflags',
+    '+faststart',
+    '-frames:v',
+    String(maxFrames),
+    '-t',
+    String(maxDuration),
+    '-fs',
+    String(maxBytes),
+    '-threads',
+    '2',
     output,
   ];
 }

@@ -11,9 +11,7 @@ import { isAvifSequence, isLosslessWebp, pngFrameCount } from './image/container
 import { ImageError } from './image/image-error';
 import { MIME_TYPES, sniffImage, type ImageFormat } from './image/sniff';
 
-export { ImageError, isImageError, type ImageErrorKind } from './image/image-error';
-export { ACCEPTED_FORMATS, MIME_TYPES, type ImageFormat } from './image/sniff';
-
+export { ImageError, isImageError } from './image/image-error';
 export const MAX_IMAGE_BYTES = 50 * 1024 * 1024; // the contract's upload cap: 50 MiB
 export const MAX_IMAGE_PIXELS = 50_000_000; // ~ 8660×5773; decoding costs up to 4 bytes per pixel
 
@@ -40,8 +38,12 @@ export async function inspectAndNormalizeImage(input: Buffer, limits: ImageLimit
   const maxPixels = limits.maxPixels ?? MAX_IMAGE_PIXELS;
   const format = await inspectImage(input, limits);
 
-  const image = sharp(input, { limitInputPixels: maxPixels, failOn: 'warning', autoOrient: true, sequentialRead: true })
-    .timeout({ seconds: limits.timeoutSeconds ?? 20 });
+  const image = sharp(input, {
+    limitInputPixels: maxPixels,
+    failOn: 'warning',
+    autoOrient: true,
+    sequentialRead: true,
+  }).timeout({ seconds: limits.timeoutSeconds ?? 20 });
   let result: { data: Buffer; info: OutputInfo };
   try {
     result = await encodeAs(image, format, input).toBuffer({ resolveWithObject: true });
@@ -62,7 +64,7 @@ export async function inspectAndNormalizeImage(input: Buffer, limits: ImageLimit
  * Header-only checks shared with the GIF→MP4 path: size, real type, animation, pixel count.
  * Returns the accepted format; throws ImageError otherwise (kind 'animated' carries the format).
  */
-export async function inspectImage(input: Buffer, limits: ImageLimits = {}): Promise<ImageFormat> {
+async function inspectImage(input: Buffer, limits: ImageLimits = {}): Promise<ImageFormat> {
   const field = limits.field ?? 'file';
   const maxBytes = limits.maxBytes ?? MAX_IMAGE_BYTES;
   const maxPixels = limits.maxPixels ?? MAX_IMAGE_PIXELS;
@@ -121,10 +123,15 @@ function decodeError(err: unknown, field: string): ImageError {
   const message = err instanceof Error ? err.message : String(err);
   if (/pixel limit/i.test(message)) return new ImageError('too_large', `${field}: image too large`);
   if (/timeout/i.test(message)) return new ImageError('too_large', `${field}: image too complex to process`);
-  if (/unsupported image format/i.test(message)) return new ImageError('unsupported', `${field}: not a supported image`);
+  if (/unsupported image format/i.test(message))
+    return new ImageError('unsupported', `${field}: not a supported image`);
   // libvips' first line names the defect ("premature end of JPEG image"); its output-stage
   // lines ("unable to write to target") say nothing to a user, so they are dropped.
-  const reason = message.split('\n')[0].replace(/^Input buffer has corrupt header:\s*/, '').trim().slice(0, 120);
+  const reason = message
+    .split('\n')[0]
+    .replace(/^Input buffer has corrupt header:\s*/, '')
+    .trim()
+    .slice(0, 120);
   const useful = reason && !/unable to write|target/.test(reason);
   return new ImageError('corrupt', `${field}: corrupted or truncated image${useful ? ` (${reason})` : ''}`);
 }

@@ -8,7 +8,8 @@ import { animatedGifToMp4, type GifVideo, type GifVideoLimits } from './gif-vide
 import { ImageError, inspectAndNormalizeImage, type ImageLimits, type NormalizedImage } from './image';
 import { safeFetch, type SafeFetchOptions } from './safe-fetch';
 
-export type RemoteMedia = { kind: 'image'; image: NormalizedImage; sourceUrl: string } | { kind: 'gif'; video: GifVideo; sourceUrl: string };
+export type RemoteMedia =
+  { kind: 'image'; image: NormalizedImage; sourceUrl: string } | { kind: 'gif'; video: GifVideo; sourceUrl: string };
 
 export interface RemoteMediaOptions {
   fetch?: SafeFetchOptions;
@@ -27,7 +28,12 @@ export async function fetchRemoteMedia(url: string, options: RemoteMediaOptions 
     const image = await inspectAndNormalizeImage(buffer, { field, ...options.image });
     return { kind: 'image', image, sourceUrl: finalUrl };
   } catch (err) {
-    if (err instanceof ImageError && err.kind === 'animated' && err.format === 'gif' && (options.animatedGif ?? 'convert') === 'convert') {
+    if (
+      err instanceof ImageError &&
+      err.kind === 'animated' &&
+      err.format === 'gif' &&
+      (options.animatedGif ?? 'convert') === 'convert'
+    ) {
       return { kind: 'gif', video: await animatedGifToMp4(buffer, { field, ...options.gif }), sourceUrl: finalUrl };
     }
     throw err;

@@ -14,8 +14,8 @@ import { FetchError } from './fetch/fetch-error';
 import type { Connector, HopResponse, ResolvedAddress, Resolver } from './fetch/types';
 import { PeerRefusedError, undiciConnector } from './fetch/undici-connector';
 
-export { FetchError, isFetchError, type FetchErrorKind } from './fetch/fetch-error';
-export type { Connector, HopRequest, HopResponse, ResolvedAddress, Resolver } from './fetch/types';
+export { FetchError, isFetchError } from './fetch/fetch-error';
+export type { Connector, HopResponse, ResolvedAddress, Resolver } from './fetch/types';
 
 export const MAX_FETCH_BYTES = 50 * 1024 * 1024; // the same 50 MiB cap as an upload
 
@@ -149,7 +149,10 @@ async function vetHost(
         candidates = await raceAbort(resolver(name), signal);
       } catch (err) {
         if (signal.aborted) throw fail('timeout', `timed out resolving ${name}`);
-        throw fail('network', `could not resolve ${name}${err instanceof Error && 'code' in err ? ` (${String(err.code)})` : ''}`);
+        throw fail(
+          'network',
+          `could not resolve ${name}${err instanceof Error && 'code' in err ? ` (${String(err.code)})` : ''}`,
+        );
       }
       if (candidates.length === 0) throw fail('network', `could not resolve ${name}`);
     }
@@ -203,7 +206,8 @@ function translate(err: unknown, fail: Fail, deadline: AbortSignal): FetchError 
   if (err instanceof PeerRefusedError) return fail('forbidden_address', `forbidden address (${err.message})`);
   const code = typeof err === 'object' && err && 'code' in err ? String(err.code) : '';
   if (deadline.aborted) return fail('timeout', 'download took too long');
-  if (TIMEOUT_CODES.has(code)) return fail('timeout', code === 'UND_ERR_CONNECT_TIMEOUT' ? 'connection timed out' : 'source stopped responding');
+  if (TIMEOUT_CODES.has(code))
+    return fail('timeout', code === 'UND_ERR_CONNECT_TIMEOUT' ? 'connection timed out' : 'source stopped responding');
   const detail = code || (err instanceof Error ? err.message : String(err));
   return fail('network', `download failed (${detail})`);
 }

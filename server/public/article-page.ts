@@ -27,7 +27,7 @@ body{margin:0;background:#fff;color:#1b1f24;font-family:system-ui,-apple-system,
 `;
 
 /** The stylesheet readers get; the console's preview uses exactly this one. */
-export const READER_STYLESHEET = ARTICLE_CSS + READER_CSS;
+const READER_STYLESHEET = ARTICLE_CSS + READER_CSS;
 
 /**
  * Public pages run no script, may only be framed by nobody, and load media from this origin

@@ -1,7 +1,14 @@
 import { timingSafeEqual } from 'node:crypto';
 import { statement, type StatementRunner } from '../../db/statements';
 import { limitFor, windowState, type RateClass, type WindowState } from './limits';
-import { ACCOUNT_COLUMNS, accountFromRow, hashSecret, looksLikeToken, type AccountRow, type Authenticated } from './tokens';
+import {
+  ACCOUNT_COLUMNS,
+  accountFromRow,
+  hashSecret,
+  looksLikeToken,
+  type AccountRow,
+  type Authenticated,
+} from './tokens';
 
 /**
  * Who is calling, and may they call now: the token lookup and the rate-limit charge of an
@@ -53,7 +60,11 @@ export interface Access {
 }
 
 /** The token's account and one unit of its `cls` window; null when the token is not live. */
-export async function authenticateAndCharge(db: StatementRunner, secret: string, cls: RateClass): Promise<Access | null> {
+export async function authenticateAndCharge(
+  db: StatementRunner,
+  secret: string,
+  cls: RateClass,
+): Promise<Access | null> {
   if (!looksLikeToken(secret)) return null;
   const digest = hashSecret(secret);
   const rows = await db.run<TokenRow & Partial<WindowRow>>(AUTHENTICATE_AND_CHARGE, [digest, cls]);
@@ -73,7 +84,11 @@ export async function authenticate(db: StatementRunner, secret: string): Promise
 }
 
 /** One unit of the account's `cls` window (after `authenticate`). */
-export async function charge(db: StatementRunner, account: Authenticated['account'], cls: RateClass): Promise<WindowState> {
+export async function charge(
+  db: StatementRunner,
+  account: Authenticated['account'],
+  cls: RateClass,
+): Promise<WindowState> {
   const rows = await db.run<WindowRow>(CHARGE, [account.id, cls]);
   const row = rows[0]!;
   return windowState(row.count, limitFor(account, cls), Number(row.window_start), Number(row.now));

@@ -7,7 +7,7 @@ import { DEFAULT_LIMITS, type LimitName } from './limits';
 import { createToken } from './tokens';
 
 /** Accounts are created and managed by operators (the CLI and the console), never through the REST API. */
-export const HANDLE_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
+const HANDLE_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
 
 export type LimitOverrides = Partial<Record<LimitName, number>>;
 
@@ -20,7 +20,10 @@ const COLUMN: Record<LimitName, keyof Account> = {
 };
 
 export async function findLiveAccount(em: EntityManager, handle: string): Promise<Account> {
-  const account = await em.findOne(AccountEntity, { handle: { $ilike: handle.replace(/[\\%_]/g, '\\$&') }, deletedAt: null });
+  const account = await em.findOne(AccountEntity, {
+    handle: { $ilike: handle.replace(/[\\%_]/g, '\\$&') },
+    deletedAt: null,
+  });
   if (!account) throw new ApiError(404, `No account with handle "${handle}"`, 'not_found');
   return account;
 }
@@ -30,8 +33,12 @@ export async function createAccount(
   handle: string,
   opts: { admin?: boolean; moderated?: boolean; limits?: LimitOverrides },
 ): Promise<{ account: Account; secret: string }> {
-  if (!HANDLE_PATTERN.test(handle)) throw new ApiError(400, `handle: "${handle}" must be 1–64 letters, digits, "_", "." or "-"`);
-  const existing = await em.count(AccountEntity, { handle: { $ilike: handle.replace(/[\\%_]/g, '\\$&') }, deletedAt: null });
+  if (!HANDLE_PATTERN.test(handle))
+    throw new ApiError(400, `handle: "${handle}" must be 1–64 letters, digits, "_", "." or "-"`);
+  const existing = await em.count(AccountEntity, {
+    handle: { $ilike: handle.replace(/[\\%_]/g, '\\$&') },
+    deletedAt: null,
+  });
   if (existing > 0) throw new ApiError(409, `handle: "${handle}" is taken`);
   const limits = { ...DEFAULT_LIMITS, ...opts.limits };
   const account = em.create(AccountEntity, {
@@ -82,7 +89,10 @@ export async function deleteAccount(em: EntityManager, handle: string): Promise<
 export function parseLimitOverride(spec: string): [LimitName, number] {
   const match = /^([a-z_]+)=(\d+)$/.exec(spec);
   if (!match || !(match[1]! in DEFAULT_LIMITS)) {
-    throw new ApiError(400, `--limit ${spec}: expected NAME=N with NAME one of ${Object.keys(DEFAULT_LIMITS).join(', ')}`);
+    throw new ApiError(
+      400,
+      `--limit ${spec}: expected NAME=N with NAME one of ${Object.keys(DEFAULT_LIMITS).join(', ')}`,
+    );
   }
   const value = Number(match[2]);
   if (!Number.isSafeInteger(value)) throw new ApiError(400, `--limit ${spec}: N is too large`);

@@ -50,7 +50,12 @@ export interface WindowState {
   retryAfter: number;
 }
 
-export async function consume(em: EntityManager, accountId: string, cls: RateClass, limit: number): Promise<WindowState> {
+export async function consume(
+  em: EntityManager,
+  accountId: string,
+  cls: RateClass,
+  limit: number,
+): Promise<WindowState> {
   const rows = await sql<{ count: number; window_start: string; now: string }[]>(
     em,
     `INSERT INTO rate_windows (account_id, class, window_start, count)
@@ -105,7 +110,12 @@ export async function readDailyMediaBytesUsed(db: StatementRunner, accountId: st
  * Adds `bytes` to today's usage if the quota allows it, atomically. Returns false (and
  * records nothing) when the quota would be exceeded.
  */
-export async function tryAddDailyMediaBytes(em: EntityManager, accountId: string, bytes: number, quota: number): Promise<boolean> {
+export async function tryAddDailyMediaBytes(
+  em: EntityManager,
+  accountId: string,
+  bytes: number,
+  quota: number,
+): Promise<boolean> {
   const rows = await sql<{ bytes: string }[]>(
     em,
     `INSERT INTO media_usage (account_id, day, bytes)

@@ -45,7 +45,7 @@ export interface MediaJson {
   poster_url: string | null;
 }
 
-export const mediaPath = (id: string) => `/api/media/${id}`;
+const mediaPath = (id: string) => `/api/media/${id}`;
 
 /**
  * The daily media quota is used up (429 rate_limited). Carries what the transport needs
@@ -58,7 +58,11 @@ export class DailyQuotaExceededError extends ApiError {
     /** Unix time (seconds) of the next UTC midnight, when the quota resets. */
     readonly reset: number,
   ) {
-    super(429, `daily media quota of ${quota} bytes reached (${used} used today); it resets at midnight UTC`, 'rate_limited');
+    super(
+      429,
+      `daily media quota of ${quota} bytes reached (${used} used today); it resets at midnight UTC`,
+      'rate_limited',
+    );
     this.name = 'DailyQuotaExceededError';
   }
 
@@ -67,7 +71,7 @@ export class DailyQuotaExceededError extends ApiError {
   }
 }
 
-export function nextUtcMidnight(now = new Date()): number {
+function nextUtcMidnight(now = new Date()): number {
   return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) / 1000;
 }
 
@@ -77,9 +81,10 @@ async function quotaError(em: EntityManager, account: MediaAccount): Promise<Dai
 }
 
 /** Cheap check before any download or decode: refuses once nothing is left today. */
-export async function assertQuotaLeft(em: EntityManager, account: MediaAccount): Promise<void> {
+async function assertQuotaLeft(em: EntityManager, account: MediaAccount): Promise<void> {
   const used = await dailyMediaBytesUsed(em, account.id);
-  if (used >= account.dailyMediaBytes) throw new DailyQuotaExceededError(account.dailyMediaBytes, used, nextUtcMidnight());
+  if (used >= account.dailyMediaBytes)
+    throw new DailyQuotaExceededError(account.dailyMediaBytes, used, nextUtcMidnight());
 }
 
 // ---- Storing -----------------------------------------------------------------------------
@@ -97,10 +102,16 @@ interface PendingFile {
 const sha256 = (buffer: Buffer) => createHash('sha256').update(buffer).digest('hex');
 
 /** Steps 1–3 of the header for one or more files that belong together (video + poster). */
-async function commit(deps: MediaDeps, account: MediaAccount, files: PendingFile[], sourceUrl: string | null): Promise<void> {
+async function commit(
+  deps: MediaDeps,
+  account: MediaAccount,
+  files: PendingFile[],
+  sourceUrl: string | null,
+): Promise<void> {
   const { em, storage } = deps;
   const total = files.reduce((sum, f) => sum + f.buffer.length, 0);
-  if (!(await tryAddDailyMediaBytes(em, account.id, total, account.dailyMediaBytes))) throw await quotaError(em, account);
+  if (!(await tryAddDailyMediaBytes(em, account.id, total, account.dailyMediaBytes)))
+    throw await quotaError(em, account);
 
   const attempted: string[] = [];
   try {
@@ -119,12 +130,29 @@ async function commit(deps: MediaDeps, account: MediaAccount, files: PendingFile
 }
 
 /** One statement for all rows: they appear together or not at all (the poster row comes first). */
-async function insertRows(em: EntityManager, accountId: string, files: PendingFile[], sourceUrl: string | null): Promise<void> {
+async function insertRows(
+  em: EntityManager,
+  accountId: string,
+  files: PendingFile[],
+  sourceUrl: string | null,
+): Promise<void> {
   const values: string[] = [];
   const params: unknown[] = [];
   for (const f of files) {
     values.push('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, clock_timestamp())');
-    params.push(f.id, accountId, f.kind, f.mimeType, f.buffer.length, f.width, f.height, f.id, sha256(f.buffer), f.posterMediaId, sourceUrl);
+    params.push(
+      f.id,
+      accountId,
+      f.kind,
+      f.mimeType,
+      f.buffer.length,
+      f.width,
+      f.height,
+      f.id,
+      sha256(f.buffer),
+      f.posterMediaId,
+      sourceUrl,
+    );
   }
   await sql(
     em,
@@ -145,7 +173,12 @@ async function refundDailyMediaBytes(em: EntityManager, accountId: string, bytes
 }
 
 /** Stores an already normalized image; throws DailyQuotaExceededError, StorageUnavailableError or a DB error. */
-export async function commitImage(deps: MediaDeps, account: MediaAccount, image: NormalizedImage, sourceUrl: string | null = null): Promise<MediaJson> {
+export async function commitImage(
+  deps: MediaDeps,
+  account: MediaAccount,
+  image: NormalizedImage,
+  sourceUrl: string | null = null,
+): Promise<MediaJson> {
   const file: PendingFile = {
     id: randomUUID(),
     kind: 'image',
@@ -160,7 +193,12 @@ export async function commitImage(deps: MediaDeps, account: MediaAccount, image:
 }
 
 /** from-url: an animated GIF is stored as a muted MP4 (`kind: gif`, `<video>` plays it) plus its first frame. */
-export async function commitGifVideo(deps: MediaDeps, account: MediaAccount, video: GifVideo, sourceUrl: string | null): Promise<MediaJson> {
+async function commitGifVideo(
+  deps: MediaDeps,
+  account: MediaAccount,
+  video: GifVideo,
+  sourceUrl: string | null,
+): Promise<MediaJson> {
   const poster: PendingFile = {
     id: randomUUID(),
     kind: 'image',
@@ -213,7 +251,12 @@ const VIDEO_FILE = /\.(mp4|m4v|m4s|webm|mov|mkv|avi|wmv|flv|ogv|3gp|mpg|mpeg|ts|
  * POST /media/from-url. `ownHost` (the Host the request came to) lets an absolute URL of this
  * service's own media path be refused like the relative one: it is already stored here.
  */
-export async function storeFromUrl(deps: MediaDeps, account: MediaAccount, rawUrl: string, ownHost?: string | null): Promise<MediaJson> {
+export async function storeFromUrl(
+  deps: MediaDeps,
+  account: MediaAccount,
+  rawUrl: string,
+  ownHost?: string | null,
+): Promise<MediaJson> {
   const url = rawUrl.trim();
   if (url === '') throw badRequest('url: must not be empty');
   if (LOCAL_MEDIA.test(url)) throw alreadyStored();
@@ -224,20 +267,27 @@ export async function storeFromUrl(deps: MediaDeps, account: MediaAccount, rawUr
     parsed = undefined; // safeFetch names the problem ("not a valid URL")
   }
   if (parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:')) {
-    if (ownHost && parsed.host.toLowerCase() === ownHost.toLowerCase() && LOCAL_MEDIA.test(parsed.pathname)) throw alreadyStored();
+    if (ownHost && parsed.host.toLowerCase() === ownHost.toLowerCase() && LOCAL_MEDIA.test(parsed.pathname))
+      throw alreadyStored();
     if (VIDEO_FILE.test(parsed.pathname)) {
       throw badRequest('url: direct video files are not accepted; show videos through a provider embed (iframe)');
     }
   }
   await assertQuotaLeft(deps.em, account);
-  const remote = await fetchRemoteMedia(url, { fetch: { allowList: deps.allowList }, animatedGif: 'convert', field: 'url' });
+  const remote = await fetchRemoteMedia(url, {
+    fetch: { allowList: deps.allowList },
+    animatedGif: 'convert',
+    field: 'url',
+  });
   return remote.kind === 'gif'
     ? commitGifVideo(deps, account, remote.video, remote.sourceUrl)
     : commitImage(deps, account, remote.image, remote.sourceUrl);
 }
 
 const alreadyStored = () =>
-  badRequest('url: an /api/media/{uuid} path is already stored here; put it into the Markdown as is, or its id into cover_asset_id');
+  badRequest(
+    'url: an /api/media/{uuid} path is already stored here; put it into the Markdown as is, or its id into cover_asset_id',
+  );
 
 // ---- Serving ------------------------------------------------------------------------------
 
@@ -256,5 +306,7 @@ export async function findServableMedia(em: EntityManager, id: string): Promise<
     [id],
   );
   const row = rows[0];
-  return row ? { storageKey: row.storage_key, mimeType: row.mime_type, byteSize: Number(row.byte_size), sha256: row.sha256 } : null;
+  return row
+    ? { storageKey: row.storage_key, mimeType: row.mime_type, byteSize: Number(row.byte_size), sha256: row.sha256 }
+    : null;
 }

@@ -22,13 +22,22 @@ export interface EtagFields {
   published_at: string | Date | null;
 }
 
-const iso = (value: string | Date | null) => (value === null ? '' : typeof value === 'string' ? new Date(value).toISOString() : value.toISOString());
+const iso = (value: string | Date | null) =>
+  value === null ? '' : typeof value === 'string' ? new Date(value).toISOString() : value.toISOString();
 
 export function postEtag(post: EtagFields): string {
-  return strongEtag([post.id.toLowerCase(), iso(post.updated_at), post.status, post.has_unpublished_changes ? '1' : '0', iso(post.published_at)].join('\n'));
+  return strongEtag(
+    [
+      post.id.toLowerCase(),
+      iso(post.updated_at),
+      post.status,
+      post.has_unpublished_changes ? '1' : '0',
+      iso(post.published_at),
+    ].join('\n'),
+  );
 }
 
-export const preconditionFailed = () =>
+const preconditionFailed = () =>
   new ApiError(
     412,
     'If-Match: the article has changed since that version was read; nothing was changed. GET it again, reapply your change and send the new ETag',

@@ -14,7 +14,11 @@ const POST_BY_ID = statement(
   `SELECT ${AUTHOR_POST_COLUMNS}, html FROM posts WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL`,
 );
 
-export async function readPost(db: StatementRunner, accountId: string, id: string): Promise<AuthorPostJson & { html: string }> {
+export async function readPost(
+  db: StatementRunner,
+  accountId: string,
+  id: string,
+): Promise<AuthorPostJson & { html: string }> {
   const rows = await db.run<AuthorPostRow & { html: string }>(POST_BY_ID, [id, accountId]);
   const row = rows[0];
   if (!row) throw notFound('Article not found');
@@ -23,7 +27,8 @@ export async function readPost(db: StatementRunner, accountId: string, id: strin
   return post;
 }
 
-export const LIST_DEFAULT = 20;
+/** GET /posts page size: the schema (list.schema.ts) admits 1 to LIST_MAX; LIST_DEFAULT when absent. */
+const LIST_DEFAULT = 20;
 export const LIST_MAX = 50;
 
 /**
@@ -40,7 +45,10 @@ const page = (name: string, status: boolean, after: boolean) => {
     where += ` AND (created_at, id) < ($${n}::timestamptz, $${n + 1}::uuid)`;
     n += 2;
   }
-  return statement(name, `SELECT ${AUTHOR_POST_COLUMNS} FROM posts WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${n}`);
+  return statement(
+    name,
+    `SELECT ${AUTHOR_POST_COLUMNS} FROM posts WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${n}`,
+  );
 };
 const PAGE_FIRST = page('posts_page_first', false, false);
 const PAGE_AFTER = page('posts_page_after', false, true);
@@ -62,14 +70,19 @@ export async function readPostPage(
   }
   values.push(limit + 1);
   const st = opts.status
-    ? opts.cursor !== undefined ? PAGE_STATUS_AFTER : PAGE_STATUS_FIRST
-    : opts.cursor !== undefined ? PAGE_AFTER : PAGE_FIRST;
+    ? opts.cursor !== undefined
+      ? PAGE_STATUS_AFTER
+      : PAGE_STATUS_FIRST
+    : opts.cursor !== undefined
+      ? PAGE_AFTER
+      : PAGE_FIRST;
   const rows = await db.run<AuthorPostRow>(st, values);
   const hasMore = rows.length > limit;
   const items = (hasMore ? rows.slice(0, limit) : rows).map(authorPostFromRow);
   const last = items[items.length - 1];
   return {
     items,
-    next_cursor: hasMore && last ? encodeCursor(accountId, { createdAt: new Date(last.created_at), id: last.id }) : null,
+    next_cursor:
+      hasMore && last ? encodeCursor(accountId, { createdAt: new Date(last.created_at), id: last.id }) : null,
   };
 }

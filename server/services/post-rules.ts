@@ -40,7 +40,7 @@ export interface PostWriteInput {
 /** A stored file's own address (contract: "Stored media retrieval"): local, never downloaded. */
 export const LOCAL_MEDIA_PATH = new RegExp(`^/api/media/(${UUID_SOURCE})$`);
 
-export function slugProblem(slug: string): string {
+function slugProblem(slug: string): string {
   return `slug: "${slug.slice(0, 120)}" is not a valid slug (lowercase letters, digits and single hyphens, at most 100 characters)`;
 }
 

@@ -78,12 +78,23 @@ interface CoverChoice {
 }
 
 const NO_COVER: CoverChoice = { assetId: null, url: null, width: null, height: null };
-const coverOf = (image: StoredImage): CoverChoice => ({ assetId: image.id, url: `/api/media/${image.id}`, width: image.width, height: image.height });
+const coverOf = (image: StoredImage): CoverChoice => ({
+  assetId: image.id,
+  url: `/api/media/${image.id}`,
+  width: image.width,
+  height: image.height,
+});
 
 /** What a write does to the cover: nothing, set it now, or set it once `url` is downloaded. */
-type CoverPlan = { kind: 'keep' } | { kind: 'set'; cover: CoverChoice } | { kind: 'fetch'; url: string; written: string };
+type CoverPlan =
+  { kind: 'keep' } | { kind: 'set'; cover: CoverChoice } | { kind: 'fetch'; url: string; written: string };
 
-async function coverFromAsset(em: EntityManager, accountId: string, assetId: string, field: string): Promise<CoverChoice> {
+async function coverFromAsset(
+  em: EntityManager,
+  accountId: string,
+  assetId: string,
+  field: string,
+): Promise<CoverChoice> {
   const media = await em.findOne(MediaEntity, { id: assetId, accountId });
   if (!media || media.kind !== 'image') throw badRequest(`${field}: no image ${assetId} among your media`);
   return { assetId: media.id, url: `/api/media/${media.id}`, width: media.width, height: media.height };
@@ -94,10 +105,18 @@ async function coverFromAsset(em: EntityManager, accountId: string, assetId: str
  * `/api/media/<uuid>` is a 400 here; a local path is never downloaded, charged or reported.
  * An external `cover_url` this article already stored is taken from the memory.
  */
-async function planCover(em: EntityManager, accountId: string, input: PostWriteInput, memory: RehostMemory): Promise<CoverPlan> {
+async function planCover(
+  em: EntityManager,
+  accountId: string,
+  input: PostWriteInput,
+  memory: RehostMemory,
+): Promise<CoverPlan> {
   if (input.cover_asset_id !== undefined) {
     if (input.cover_asset_id === null) return { kind: 'set', cover: NO_COVER };
-    return { kind: 'set', cover: await coverFromAsset(em, accountId, input.cover_asset_id.toLowerCase(), 'cover_asset_id') };
+    return {
+      kind: 'set',
+      cover: await coverFromAsset(em, accountId, input.cover_asset_id.toLowerCase(), 'cover_asset_id'),
+    };
   }
   if (input.cover_url === undefined) return { kind: 'keep' };
   if (input.cover_url === null) return { kind: 'set', cover: NO_COVER };
@@ -172,7 +191,10 @@ async function freeDerivedSlug(em: EntityManager, accountId: string, base: strin
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
-export async function createPost(ctx: WriteContext, rawInput: Required<Pick<PostWriteInput, 'title' | 'markdown'>> & PostWriteInput) {
+export async function createPost(
+  ctx: WriteContext,
+  rawInput: Required<Pick<PostWriteInput, 'title' | 'markdown'>> & PostWriteInput,
+) {
   // 1. Everything that can refuse the write, before anything is downloaded.
   const input = checkPostWrite(rawInput, 'create');
   const tagNames = normalizeTagNames(input.tags ?? []);
@@ -231,7 +253,10 @@ export async function createPost(ctx: WriteContext, rawInput: Required<Pick<Post
         await rememberRehosts(tx, post.id, outcome.stored);
         return post;
       });
-      return toAuthorPost(post, { rehostFailed: failedAsWritten(outcome, rendered, coverPlan), warnings: outcome.warnings });
+      return toAuthorPost(post, {
+        rehostFailed: failedAsWritten(outcome, rendered, coverPlan),
+        warnings: outcome.warnings,
+      });
     } catch (err) {
       if (!isUniqueViolation(err, 'posts_author_slug_live')) throw err;
       if (input.slug !== undefined) throw slugTaken(input.slug);
@@ -251,7 +276,11 @@ const BODY_COLUMNS = ['html', 'markdown', 'publishedVersion', 'submittedVersion'
 async function findOwn(em: EntityManager, accountId: string, id: string, populateBody = false): Promise<Post> {
   // One query whatever the reason a row is missing: absent, deleted and another author's
   // article are the same 404 (contract: "GET /posts/{id}").
-  const post = await em.findOne(PostEntity, { id, accountId, deletedAt: null }, populateBody ? { populate: BODY_COLUMNS } : {});
+  const post = await em.findOne(
+    PostEntity,
+    { id, accountId, deletedAt: null },
+    populateBody ? { populate: BODY_COLUMNS } : {},
+  );
   if (!post) throw notFound('Article not found');
   return post;
 }
@@ -262,9 +291,18 @@ async function findOwn(em: EntityManager, accountId: string, id: string, populat
  * the "4" this used to pass) would report an existing article as absent while another write
  * holds it.
  */
-async function lockOwn(tx: EntityManager, id: string, accountId: string | null, populate?: never): Promise<Post | null> {
+async function lockOwn(
+  tx: EntityManager,
+  id: string,
+  accountId: string | null,
+  populate?: never,
+): Promise<Post | null> {
   const where = accountId === null ? { id, deletedAt: null } : { id, accountId, deletedAt: null };
-  return tx.findOne(PostEntity, where, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true, ...(populate ? { populate } : {}) });
+  return tx.findOne(PostEntity, where, {
+    lockMode: LockMode.PESSIMISTIC_WRITE,
+    refresh: true,
+    ...(populate ? { populate } : {}),
+  });
 }
 
 /** Strictly later than the previous value, so every change of the working version gets its own ETag. */
@@ -277,16 +315,29 @@ function nextUpdatedAt(previous: Date): Date {
 export async function getPostForEditing(em: EntityManager, accountId: string, id: string) {
   const post = await findOwn(em, accountId, id, true);
   const view = toAuthorPost(post, { html: post.html });
-  return { post: view, etag: postEtag(view), markdown: post.markdown, publishedVersion: post.publishedVersion, submittedVersion: post.submittedVersion, moderationNote: post.moderationNote };
+  return {
+    post: view,
+    etag: postEtag(view),
+    markdown: post.markdown,
+    publishedVersion: post.publishedVersion,
+    submittedVersion: post.submittedVersion,
+    moderationNote: post.moderationNote,
+  };
 }
 
-export async function updatePost(ctx: WriteContext, id: string, rawInput: PostWriteInput, pre: WritePreconditions = {}) {
+export async function updatePost(
+  ctx: WriteContext,
+  id: string,
+  rawInput: PostWriteInput,
+  pre: WritePreconditions = {},
+) {
   // 1. Everything that can refuse the write, before anything is downloaded.
   const input = checkPostWrite(rawInput, 'update');
   const tagNames = input.tags !== undefined ? normalizeTagNames(input.tags) : undefined;
   const current = await findOwn(ctx.em, ctx.accountId, id, true);
   assertIfMatch(pre.ifMatch, toAuthorPost(current));
-  if (input.slug !== undefined && input.slug !== current.slug) await assertSlugFree(ctx.em, ctx.accountId, input.slug, id);
+  if (input.slug !== undefined && input.slug !== current.slug)
+    await assertSlugFree(ctx.em, ctx.accountId, input.slug, id);
   const memory = await loadRehostMemory(ctx.em, id);
   const coverPlan = await planCover(ctx.em, ctx.accountId, input, memory);
   // The inserted H1 comes from the title, so a new title converts the body again too (with the
@@ -298,7 +349,11 @@ export async function updatePost(ctx: WriteContext, id: string, rawInput: PostWr
 
   // 2. Downloads: only images of Markdown this write sends (a URL that failed before is tried
   // again) and an external cover_url; a title-only or subtitle-only PATCH fetches nothing.
-  const outcome = await rehostMissing(ctx, input.markdown !== undefined && rendered ? rendered.externalImages : [], coverPlan);
+  const outcome = await rehostMissing(
+    ctx,
+    input.markdown !== undefined && rendered ? rendered.externalImages : [],
+    coverPlan,
+  );
   const cover = coverAfterRehost(coverPlan, outcome);
 
   // 3. Under the row lock.
@@ -341,7 +396,10 @@ export async function updatePost(ctx: WriteContext, id: string, rawInput: PostWr
       await tx.flush();
       return post;
     });
-    return toAuthorPost(post, { rehostFailed: failedAsWritten(outcome, rendered, coverPlan), warnings: outcome.warnings });
+    return toAuthorPost(post, {
+      rehostFailed: failedAsWritten(outcome, rendered, coverPlan),
+      warnings: outcome.warnings,
+    });
   } catch (err) {
     if (isUniqueViolation(err, 'posts_author_slug_live')) throw slugTaken(input.slug ?? '');
     throw err;
@@ -355,7 +413,10 @@ function snapshot(post: Post): PostVersion {
     slug: post.slug,
     html: post.html,
     tags: post.tags,
-    cover: post.coverUrl && post.coverWidth && post.coverHeight ? { url: post.coverUrl, width: post.coverWidth, height: post.coverHeight } : null,
+    cover:
+      post.coverUrl && post.coverWidth && post.coverHeight
+        ? { url: post.coverUrl, width: post.coverWidth, height: post.coverHeight }
+        : null,
   };
 }
 
@@ -365,13 +426,21 @@ function snapshot(post: Post): PostVersion {
  * version, if any, stays public. Publishing what readers already see (published, no
  * unpublished changes) changes nothing: published_at stays, no moderation round trip.
  */
-export async function publishPost(em: EntityManager, accountId: string, id: string, moderated: boolean, pre: WritePreconditions = {}) {
+export async function publishPost(
+  em: EntityManager,
+  accountId: string,
+  id: string,
+  moderated: boolean,
+  pre: WritePreconditions = {},
+) {
   const post = await em.transactional(async (tx) => {
     const post = await lockOwn(tx, id, accountId, ['html', 'publishedVersion', 'submittedVersion'] as never);
     if (!post) throw notFound('Article not found');
     assertIfMatch(pre.ifMatch, toAuthorPost(post));
     if (post.status === 'pending_moderation') {
-      throw badRequest('status: the article is waiting for moderation and cannot be published again until it is decided');
+      throw badRequest(
+        'status: the article is waiting for moderation and cannot be published again until it is decided',
+      );
     }
     if (post.status === 'published' && !post.hasUnpublishedChanges) return post;
     if (!post.html.trim()) throw badRequest('markdown: the working document is empty');
@@ -394,7 +463,12 @@ export async function publishPost(em: EntityManager, accountId: string, id: stri
 }
 
 /** unpublish: allowed from published and pending_moderation; 400 from draft. */
-export async function unpublishPost(em: EntityManager, accountId: string, id: string, pre: WritePreconditions = {}): Promise<AuthorPostJson> {
+export async function unpublishPost(
+  em: EntityManager,
+  accountId: string,
+  id: string,
+  pre: WritePreconditions = {},
+): Promise<AuthorPostJson> {
   const post = await em.transactional(async (tx) => {
     const post = await lockOwn(tx, id, accountId);
     if (!post) throw notFound('Article not found');
@@ -411,7 +485,12 @@ export async function unpublishPost(em: EntityManager, accountId: string, id: st
   return toAuthorPost(post);
 }
 
-export async function deletePost(em: EntityManager, accountId: string, id: string, pre: WritePreconditions = {}): Promise<void> {
+export async function deletePost(
+  em: EntityManager,
+  accountId: string,
+  id: string,
+  pre: WritePreconditions = {},
+): Promise<void> {
   if (pre.ifMatch !== undefined && pre.ifMatch !== null) {
     // Conditional: the version is compared and the row deleted under one lock.
     await em.transactional(async (tx) => {
@@ -446,7 +525,8 @@ export async function approvePost(em: EntityManager, id: string): Promise<Post> 
   return em.transactional(async (tx) => {
     const post = await lockOwn(tx, id, null, ['submittedVersion', 'publishedVersion'] as never);
     if (!post) throw notFound(`No article ${id}`);
-    if (post.status !== 'pending_moderation' || !post.submittedVersion) throw new ApiError(400, `Article ${id} is not waiting for moderation`);
+    if (post.status !== 'pending_moderation' || !post.submittedVersion)
+      throw new ApiError(400, `Article ${id} is not waiting for moderation`);
     post.publishedVersion = post.submittedVersion;
     post.submittedVersion = null;
     post.status = 'published';

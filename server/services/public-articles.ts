@@ -27,9 +27,10 @@ const PUBLISHED_BY_PUBLIC_ID = statement(
 export async function findPublishedArticle(db: StatementRunner, segment: string): Promise<PublishedLookup> {
   const parsed = parseCanonicalSegment(segment);
   if (!parsed) return { kind: 'missing' };
-  const rows = await db.run<{ version_json: string; slug: string; published_at: string | null; handle: string }>(PUBLISHED_BY_PUBLIC_ID, [
-    parsed.publicId,
-  ]);
+  const rows = await db.run<{ version_json: string; slug: string; published_at: string | null; handle: string }>(
+    PUBLISHED_BY_PUBLIC_ID,
+    [parsed.publicId],
+  );
   const row = rows[0];
   if (!row) return { kind: 'missing' };
   const path = canonicalPath(row.slug, parsed.publicId);

@@ -21,7 +21,11 @@ export async function loadRehostMemory(em: EntityManager, postId: string): Promi
   return new Map(rows.map((r) => [r.source_url, { id: r.id, width: r.width, height: r.height }]));
 }
 
-export async function rememberRehosts(em: EntityManager, postId: string, stored: Record<string, StoredImage>): Promise<void> {
+export async function rememberRehosts(
+  em: EntityManager,
+  postId: string,
+  stored: Record<string, StoredImage>,
+): Promise<void> {
   const entries = Object.entries(stored);
   if (entries.length === 0) return;
   await sql(

@@ -19,10 +19,10 @@ import { consume, dailyQuotaExhausted } from './limits';
 import { commitImage, DailyQuotaExceededError, type MediaAccount, type MediaDeps } from './media';
 import type { Rehoster, RehostOutcome, StoredImage } from './rehost-port';
 
-export const REHOST_MAX_URLS = 100;
-export const REHOST_MAX_BYTES = 50 * 1024 * 1024;
+const REHOST_MAX_URLS = 100;
+const REHOST_MAX_BYTES = 50 * 1024 * 1024;
 /** 20 photos at 200 ms each: 6 → ~1.25 s, 8 → ~1.05 s on 2 cores (bench/media-api.ts); decoding is the rest. */
-export const REHOST_CONCURRENCY = 8;
+const REHOST_CONCURRENCY = 8;
 
 export interface RehostOptions {
   maxUrls?: number;
@@ -39,7 +39,12 @@ export function createRehoster(deps: MediaDeps, account: MediaAccount, options: 
   return { rehost: (_accountId, urls) => rehostAll(deps, account, urls, options) };
 }
 
-async function rehostAll(deps: MediaDeps, account: MediaAccount, urls: string[], options: RehostOptions): Promise<RehostOutcome> {
+async function rehostAll(
+  deps: MediaDeps,
+  account: MediaAccount,
+  urls: string[],
+  options: RehostOptions,
+): Promise<RehostOutcome> {
   const maxUrls = options.maxUrls ?? REHOST_MAX_URLS;
   const maxBytes = options.maxBytes ?? REHOST_MAX_BYTES;
   const concurrency = Math.max(1, options.concurrency ?? REHOST_CONCURRENCY);
@@ -64,7 +69,12 @@ async function rehostAll(deps: MediaDeps, account: MediaAccount, urls: string[],
     const perFile = Math.min(budget, MAX_FETCH_BYTES);
     let fetched;
     try {
-      fetched = await safeFetch(url, { ...options.fetch, allowList: deps.allowList, maxBytes: perFile, field: 'image' });
+      fetched = await safeFetch(url, {
+        ...options.fetch,
+        allowList: deps.allowList,
+        maxBytes: perFile,
+        field: 'image',
+      });
     } catch (err) {
       // Too large only for what is left of this write's budget: that is the per-write cap.
       if (isFetchError(err) && err.kind === 'too_large' && perFile < MAX_FETCH_BYTES) return void (stop ??= 'bytes');
@@ -88,8 +98,12 @@ async function rehostAll(deps: MediaDeps, account: MediaAccount, urls: string[],
       } catch (err) {
         if (err instanceof DailyQuotaExceededError) stop ??= 'quota';
         else if (err instanceof Error && err.name === 'StorageUnavailableError') stop ??= 'storage';
-        else if (isImageError(err) && err.kind === 'animated') hints.push(`${url}: animated images are not rehosted; store it with POST /media/from-url and show it with the GIF island`);
-        else if (!isFetchError(err) && !isImageError(err)) options.log?.({ level: 'error', msg: 'rehost failed', url, error: String(err) });
+        else if (isImageError(err) && err.kind === 'animated')
+          hints.push(
+            `${url}: animated images are not rehosted; store it with POST /media/from-url and show it with the GIF island`,
+          );
+        else if (!isFetchError(err) && !isImageError(err))
+          options.log?.({ level: 'error', msg: 'rehost failed', url, error: String(err) });
       }
       if (!stored[url]) failed.add(url);
     }
@@ -101,7 +115,8 @@ async function rehostAll(deps: MediaDeps, account: MediaAccount, urls: string[],
   const warnings = [...hints];
   const notStored = accepted.filter((u) => failed.has(u)).length;
   if (stop) warnings.unshift(stopWarning(stop, account, maxBytes, notStored));
-  if (overflow.length > 0) warnings.unshift(`rehost: at most ${maxUrls} external images per write; ${overflow.length} not stored`);
+  if (overflow.length > 0)
+    warnings.unshift(`rehost: at most ${maxUrls} external images per write; ${overflow.length} not stored`);
   return { stored, failed: unique.filter((u) => failed.has(u)), warnings };
 }
 

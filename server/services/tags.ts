@@ -9,7 +9,7 @@ import { slugFromText } from './slugs';
  * A tag is identified by the slug of its name, so "Node.js" and "node js" are one tag and the
  * first spelling seen becomes its display name.
  */
-export const TAG_NAME_MAX = 50;
+const TAG_NAME_MAX = 50;
 export const TAGS_MAX = 20;
 
 export interface TagRef {
@@ -35,8 +35,9 @@ export function normalizeTagNames(names: string[]): { slug: string; name: string
 /** Finds or creates the tags in one statement pair; returns them in the requested order. */
 export async function findOrCreateTags(em: EntityManager, wanted: { slug: string; name: string }[]): Promise<TagRef[]> {
   if (wanted.length === 0) return [];
-    const values = wanted.map(() => '(?, ?, ?)').join(', ');
-  await sql(em, 
+  const values = wanted.map(() => '(?, ?, ?)').join(', ');
+  await sql(
+    em,
     `INSERT INTO tags (id, slug, name) VALUES ${values} ON CONFLICT (slug) DO NOTHING`,
     wanted.flatMap((t) => [randomUUID(), t.slug, t.name]),
   );
@@ -50,9 +51,10 @@ export async function findOrCreateTags(em: EntityManager, wanted: { slug: string
 }
 
 export async function replacePostTags(em: EntityManager, postId: string, tags: TagRef[]): Promise<void> {
-    await sql(em, 'DELETE FROM post_tags WHERE post_id = ?', [postId]);
+  await sql(em, 'DELETE FROM post_tags WHERE post_id = ?', [postId]);
   if (tags.length === 0) return;
-  await sql(em, 
+  await sql(
+    em,
     `INSERT INTO post_tags (post_id, tag_id, position) VALUES ${tags.map(() => '(?, ?, ?)').join(', ')}`,
     tags.flatMap((t, i) => [postId, t.id, i]),
   );

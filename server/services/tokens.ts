@@ -25,7 +25,7 @@ function base62(bytes: Buffer, length: number): string {
   return out;
 }
 
-export function newSecret(): string {
+function newSecret(): string {
   return TOKEN_PREFIX + base62(randomBytes(32), 43);
 }
 
@@ -39,7 +39,18 @@ export function looksLikeToken(secret: string): boolean {
 }
 
 export interface Authenticated {
-  account: Pick<Account, 'id' | 'handle' | 'isAdmin' | 'isModerated' | 'readPerMin' | 'writePerMin' | 'publishPerMin' | 'mediaPerMin' | 'dailyMediaBytes'>;
+  account: Pick<
+    Account,
+    | 'id'
+    | 'handle'
+    | 'isAdmin'
+    | 'isModerated'
+    | 'readPerMin'
+    | 'writePerMin'
+    | 'publishPerMin'
+    | 'mediaPerMin'
+    | 'dailyMediaBytes'
+  >;
   tokenId: string;
 }
 
@@ -126,7 +137,11 @@ export async function listTokens(em: EntityManager, accountId: string): Promise<
 }
 
 /** Creates a token; refused when the account already has five active ones (contract: rule 4). */
-export async function createToken(em: EntityManager, accountId: string, name: string): Promise<{ token: ApiToken; secret: string }> {
+export async function createToken(
+  em: EntityManager,
+  accountId: string,
+  name: string,
+): Promise<{ token: ApiToken; secret: string }> {
   return em.transactional(async (tx) => {
     // Serialise token creation per account so two concurrent creations cannot make six.
     await sql(tx, 'SELECT id FROM accounts WHERE id = ? FOR UPDATE', [accountId]);

@@ -59,7 +59,13 @@ describe('authentication', () => {
     expect((await api('GET', '/me', { token: fresh.token })).status).toBe(200);
 
     const list = await cli(env, ['token', 'list', account.handle]);
-    const rows = list.json as { id: string; prefix: string; last_four: string; last_used_at: string | null; revoked_at: string | null }[];
+    const rows = list.json as {
+      id: string;
+      prefix: string;
+      last_four: string;
+      last_used_at: string | null;
+      revoked_at: string | null;
+    }[];
     const row = rows.find((r) => r.id === token.id)!;
     expect(row.prefix).toBe('dp_live_');
     expect(row.last_four).toBe(fresh.token.slice(-4));

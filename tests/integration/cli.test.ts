@@ -7,14 +7,28 @@ describe('operator CLI without a running server', () => {
     const dataDir = tempDataDir('publishing-cli-');
     onTestFinished(() => removeDataDir(dataDir));
     const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: undefined };
-    const created = await cli(env, ['account', 'create', 'offline-author', '--moderated', '--limit', 'media_per_min=3']);
+    const created = await cli(env, [
+      'account',
+      'create',
+      'offline-author',
+      '--moderated',
+      '--limit',
+      'media_per_min=3',
+    ]);
     expect(created.code, created.stderr).toBe(0);
     expect(created.stdout.trim().split('\n')).toHaveLength(1);
     const account = created.json as { id: string; handle: string; token: string };
     expect(account.handle).toBe('offline-author');
     expect(account.token).toMatch(/^dp_live_/);
 
-    const updated = await cli(env, ['account', 'update', 'offline-author', '--no-moderated', '--limit', 'read_per_min=5']);
+    const updated = await cli(env, [
+      'account',
+      'update',
+      'offline-author',
+      '--no-moderated',
+      '--limit',
+      'read_per_min=5',
+    ]);
     expect(updated.code, updated.stderr).toBe(0);
     expect(updated.json).toMatchObject({ moderated: false, limits: { read_per_min: 5, media_per_min: 3 } });
 

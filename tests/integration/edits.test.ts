@@ -12,7 +12,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderArticleSync } from '../../server/content/pipeline';
 import { api, createPost, newAccount, serviceEnv } from '../support/api';
 import { cli } from '../support/service';
-import { countMediaRows, mediaForm, sharedDatabaseUrl, solidPng, startExtraService, startFileServer, type ExtraService, type FileServer } from './media-helpers';
+import {
+  countMediaRows,
+  mediaForm,
+  sharedDatabaseUrl,
+  solidPng,
+  startExtraService,
+  startFileServer,
+  type ExtraService,
+  type FileServer,
+} from './media-helpers';
 
 let files: FileServer;
 let db: pg.Client;
@@ -20,7 +29,10 @@ let db: pg.Client;
 beforeAll(async () => {
   files = await startFileServer({});
   for (const name of ['a', 'b', 'c', 'cover', 'later', 'refused', 'stale', 'local']) {
-    files.routes[`/${name}.png`] = { type: 'image/png', body: await solidPng(20 + name.length, 10, name.length * 20, 90, 40) };
+    files.routes[`/${name}.png`] = {
+      type: 'image/png',
+      body: await solidPng(20 + name.length, 10, name.length * 20, 90, 40),
+    };
   }
   db = new pg.Client({ connectionString: await sharedDatabaseUrl() });
   await db.connect();
@@ -32,12 +44,20 @@ afterAll(async () => {
 
 /** Requests that reached the image server so far, all paths together. */
 const totalHits = () => Object.values(files.hits).reduce((a, b) => a + b, 0);
-const usedToday = async (token: string) => (await api('GET', '/me', { token })).body.limits.daily_media_bytes_used as number;
+const usedToday = async (token: string) =>
+  (await api('GET', '/me', { token })).body.limits.daily_media_bytes_used as number;
 const imgSrcs = (html: string) => [...html.matchAll(/<img [^>]*src="([^"]+)"/g)].map((m) => m[1]!);
-const getPost = (token: string, id: string, headers?: Record<string, string>) => api('GET', `/posts/${id}`, { token, headers });
-const patch = (token: string, id: string, json: unknown, headers?: Record<string, string>) => api('PATCH', `/posts/${id}`, { token, json, headers });
+const getPost = (token: string, id: string, headers?: Record<string, string>) =>
+  api('GET', `/posts/${id}`, { token, headers });
+const patch = (token: string, id: string, json: unknown, headers?: Record<string, string>) =>
+  api('PATCH', `/posts/${id}`, { token, json, headers });
 const stored = async (id: string) =>
-  (await db.query<{ title: string; markdown: string; html: string }>('SELECT title, markdown, html FROM posts WHERE id = $1', [id])).rows[0]!;
+  (
+    await db.query<{ title: string; markdown: string; html: string }>(
+      'SELECT title, markdown, html FROM posts WHERE id = $1',
+      [id],
+    )
+  ).rows[0]!;
 const withoutHtml = ({ html: _html, ...rest }: Record<string, unknown>) => rest;
 
 describe('concurrent writes of one article', () => {
@@ -74,7 +94,9 @@ describe('concurrent writes of one article', () => {
       expect(row.markdown).toBe(`Text of round ${round}, *emphasised*.`);
       expect(row.html, `round ${round}`).toBe(renderArticleSync({ markdown: row.markdown, title: row.title }).html);
     }
-    expect((await getPost(token, post.id)).body.html).toBe(renderArticleSync({ markdown: 'Text of round 50, *emphasised*.', title: 'Round 50' }).html);
+    expect((await getPost(token, post.id)).body.html).toBe(
+      renderArticleSync({ markdown: 'Text of round 50, *emphasised*.', title: 'Round 50' }).html,
+    );
   }, 180_000);
 });
 
@@ -91,7 +113,12 @@ describe('rehost memory: a stored image is not downloaded again', () => {
     const used = await usedToday(token);
     const rows = await countMediaRows(accountId);
 
-    for (const json of [{ title: 'Pictures, renamed' }, { subtitle: 'Now with a subtitle' }, { title: 'Again', subtitle: null }, { tags: ['x'] }]) {
+    for (const json of [
+      { title: 'Pictures, renamed' },
+      { subtitle: 'Now with a subtitle' },
+      { title: 'Again', subtitle: null },
+      { tags: ['x'] },
+    ]) {
       const res = await patch(token, created.body.id, json);
       expect(res.status, res.text).toBe(200);
       expect(res.body).not.toHaveProperty('rehost_failed');
@@ -107,7 +134,10 @@ describe('rehost memory: a stored image is not downloaded again', () => {
 
   it('a Markdown PATCH downloads only the images this article never stored; a cover_url it stored is reused', async () => {
     const { token, id: accountId } = await newAccount({ limits: { media_per_min: 3 } });
-    const created = await api('POST', '/posts', { token, json: { title: 'Memory', markdown: `![A](${files.url('/a.png')})` } });
+    const created = await api('POST', '/posts', {
+      token,
+      json: { title: 'Memory', markdown: `![A](${files.url('/a.png')})` },
+    });
     expect(created.status, created.text).toBe(201);
     const [firstSrc] = imgSrcs((await getPost(token, created.body.id)).body.html);
     const before = { a: files.hits['/a.png'] ?? 0, c: files.hits['/c.png'] ?? 0 };
@@ -121,7 +151,10 @@ describe('rehost memory: a stored image is not downloaded again', () => {
       expect(res.body).not.toHaveProperty('warnings');
     }
     expect(files.hits['/a.png']).toBe(before.a);
-    const added = await patch(token, created.body.id, { markdown: `![A](${files.url('/a.png')})\n\n![C](${files.url('/c.png')})`, cover_url: files.url('/a.png') });
+    const added = await patch(token, created.body.id, {
+      markdown: `![A](${files.url('/a.png')})\n\n![C](${files.url('/c.png')})`,
+      cover_url: files.url('/a.png'),
+    });
     expect(added.status, added.text).toBe(200);
     expect(added.body).not.toHaveProperty('rehost_failed');
     expect(files.hits['/a.png']).toBe(before.a);
@@ -131,7 +164,10 @@ describe('rehost memory: a stored image is not downloaded again', () => {
     expect(srcs[1]).toMatch(/^\/api\/media\//);
     expect(added.body.cover_url).toBe(firstSrc);
     expect(added.body.cover_width).toBe(21);
-    const cSize = Number((await db.query('SELECT byte_size FROM media WHERE id = $1', [srcs[1]!.slice('/api/media/'.length)])).rows[0].byte_size);
+    const cSize = Number(
+      (await db.query('SELECT byte_size FROM media WHERE id = $1', [srcs[1]!.slice('/api/media/'.length)])).rows[0]
+        .byte_size,
+    );
     expect(await usedToday(token)).toBe(used + cSize);
     expect(await countMediaRows(accountId)).toBe(2);
   });
@@ -163,7 +199,10 @@ describe('rehost memory: a stored image is not downloaded again', () => {
     const port = files.port;
     // Protocol-relative means https, which this plain-http server cannot answer.
     const relative = `//127.0.0.1:${port}/a.png`;
-    const created = await api('POST', '/posts', { token, json: { title: 'Spelling', markdown: `![r](${relative})\n\n![x](http://127.0.0.1:${port}/missing%20file.png)` } });
+    const created = await api('POST', '/posts', {
+      token,
+      json: { title: 'Spelling', markdown: `![r](${relative})\n\n![x](http://127.0.0.1:${port}/missing%20file.png)` },
+    });
     expect(created.status).toBe(201);
     expect(created.body.rehost_failed).toEqual([relative, `http://127.0.0.1:${port}/missing%20file.png`]);
   });
@@ -180,11 +219,32 @@ describe('a refused write costs nothing but its write request', () => {
     const hits = files.hits['/refused.png'] ?? 0;
 
     const refusals: [number, Awaited<ReturnType<typeof api>>][] = [
-      [409, await api('POST', '/posts', { token, json: { title: 'T', markdown: image, slug: 'taken-slug', cover_url: files.url('/refused.png') } })],
+      [
+        409,
+        await api('POST', '/posts', {
+          token,
+          json: { title: 'T', markdown: image, slug: 'taken-slug', cover_url: files.url('/refused.png') },
+        }),
+      ],
       [409, await patch(token, other.id, { slug: 'taken-slug', markdown: image })],
-      [400, await api('POST', '/posts', { token, json: { title: 'T', markdown: image, cover_asset_id: '11111111-1111-1111-1111-111111111111' } })],
-      [400, await patch(token, other.id, { markdown: image, cover_url: '/api/media/11111111-1111-1111-1111-111111111111' })],
-      [400, await patch(token, other.id, { markdown: '<video src="https://e.com/v.mp4"></video>', cover_url: files.url('/refused.png') })],
+      [
+        400,
+        await api('POST', '/posts', {
+          token,
+          json: { title: 'T', markdown: image, cover_asset_id: '11111111-1111-1111-1111-111111111111' },
+        }),
+      ],
+      [
+        400,
+        await patch(token, other.id, { markdown: image, cover_url: '/api/media/11111111-1111-1111-1111-111111111111' }),
+      ],
+      [
+        400,
+        await patch(token, other.id, {
+          markdown: '<video src="https://e.com/v.mp4"></video>',
+          cover_url: files.url('/refused.png'),
+        }),
+      ],
       [412, await patch(token, other.id, { markdown: image }, { 'if-match': '"stale"' })],
     ];
     for (const [status, res] of refusals) expect(res.status, res.text).toBe(status);
@@ -230,7 +290,10 @@ describe('IPv6 literal image URLs', () => {
     it('rehosts them like any other URL', async () => {
       const { token } = await newAccount();
       const url = `http://[::1]:${(v6.address() as AddressInfo).port}/v6.png`;
-      const res = await instance.call('POST', '/posts', { token, json: { title: 'IPv6 stored', markdown: `![six](${url})` } });
+      const res = await instance.call('POST', '/posts', {
+        token,
+        json: { title: 'IPv6 stored', markdown: `![six](${url})` },
+      });
       expect(res.status, res.text).toBe(201);
       expect(res.body).not.toHaveProperty('rehost_failed');
       expect(v6Hits).toBe(1);
@@ -271,7 +334,12 @@ describe('a local cover_url', () => {
     expect(upload.status).toBe(200);
     const used = await usedToday(token);
     const post = await createPost(token, { cover_url: upload.body.url });
-    expect(post).toMatchObject({ cover_asset_id: upload.body.id, cover_url: upload.body.url, cover_width: 40, cover_height: 30 });
+    expect(post).toMatchObject({
+      cover_asset_id: upload.body.id,
+      cover_url: upload.body.url,
+      cover_width: 40,
+      cover_height: 30,
+    });
     expect(post).not.toHaveProperty('rehost_failed');
     expect(post).not.toHaveProperty('warnings');
     const patched = await patch(token, post.id, { cover_url: upload.body.url, title: 'Same cover' });
@@ -294,7 +362,7 @@ describe('publishing what is already published', () => {
     expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
   });
 
-  it('does not send a moderated account\'s published article back to moderation', async () => {
+  it("does not send a moderated account's published article back to moderation", async () => {
     const { token } = await newAccount({ moderated: true });
     const post = await createPost(token);
     expect((await api('POST', `/posts/${post.id}/publish`, { token })).body.status).toBe('pending_moderation');
@@ -309,11 +377,16 @@ describe('publishing what is already published', () => {
 describe('body conversion over HTTP', () => {
   it('lifts an allowed iframe out of its paragraph; a body of only a src-less video is empty', async () => {
     const { token } = await newAccount();
-    const post = await createPost(token, { markdown: 'see <iframe src="https://codepen.io/team/embed/abc"></iframe> here' });
+    const post = await createPost(token, {
+      markdown: 'see <iframe src="https://codepen.io/team/embed/abc"></iframe> here',
+    });
     expect((await getPost(token, post.id)).body.html).toContain(
       '<p>see</p>\n<div class="dp-embed" data-dp-embed=""><iframe src="https://codepen.io/team/embed/abc"></iframe></div>\n<p>here</p>',
     );
-    const video = await api('POST', '/posts', { token, json: { title: 'Video', markdown: '<video src="https://e.com/a.mp4"></video>' } });
+    const video = await api('POST', '/posts', {
+      token,
+      json: { title: 'Video', markdown: '<video src="https://e.com/a.mp4"></video>' },
+    });
     expect(video.status).toBe(400);
     expect(video.body).toEqual({ error: 'markdown: document is empty after conversion' });
   });
@@ -369,25 +442,37 @@ describe('conditional requests', () => {
       return now.body;
     };
 
-    expect((await expectRefused(await patch(token, post.id, { title: 'Lost update' }, { 'if-match': stale }))).title).toBe('Guarded');
-    expect(await expectRefused(await patch(token, post.id, { title: 'Weak' }, { 'if-match': `W/${etag}` }))).toMatchObject({ title: 'Guarded' });
+    expect(
+      (await expectRefused(await patch(token, post.id, { title: 'Lost update' }, { 'if-match': stale }))).title,
+    ).toBe('Guarded');
+    expect(
+      await expectRefused(await patch(token, post.id, { title: 'Weak' }, { 'if-match': `W/${etag}` })),
+    ).toMatchObject({ title: 'Guarded' });
     const ok = await patch(token, post.id, { title: 'Guarded v2' }, { 'if-match': etag });
     expect(ok.status).toBe(200);
     expect(ok.body.title).toBe('Guarded v2');
     // The tag from before the change is stale now: a second client holding it is refused.
     const before = etag;
     etag = ok.headers.get('etag')!;
-    expect((await expectRefused(await patch(token, post.id, { title: 'Overwrite' }, { 'if-match': before }))).title).toBe('Guarded v2');
+    expect(
+      (await expectRefused(await patch(token, post.id, { title: 'Overwrite' }, { 'if-match': before }))).title,
+    ).toBe('Guarded v2');
     expect((await patch(token, post.id, { subtitle: 'any version' }, { 'if-match': '*' })).status).toBe(200);
     etag = (await getPost(token, post.id)).headers.get('etag')!;
     expect((await patch(token, post.id, { subtitle: 'no header' })).status).toBe(200);
     etag = (await getPost(token, post.id)).headers.get('etag')!;
 
-    expect((await expectRefused(await api('POST', `/posts/${post.id}/publish`, { token, headers: { 'if-match': stale } }))).status).toBe('draft');
+    expect(
+      (await expectRefused(await api('POST', `/posts/${post.id}/publish`, { token, headers: { 'if-match': stale } })))
+        .status,
+    ).toBe('draft');
     const published = await api('POST', `/posts/${post.id}/publish`, { token, headers: { 'if-match': etag } });
     expect(published.status).toBe(200);
     etag = published.headers.get('etag')!;
-    expect((await expectRefused(await api('POST', `/posts/${post.id}/unpublish`, { token, headers: { 'if-match': stale } }))).status).toBe('published');
+    expect(
+      (await expectRefused(await api('POST', `/posts/${post.id}/unpublish`, { token, headers: { 'if-match': stale } })))
+        .status,
+    ).toBe('published');
     const unpublished = await api('POST', `/posts/${post.id}/unpublish`, { token, headers: { 'if-match': etag } });
     expect(unpublished.status).toBe(204);
     etag = unpublished.headers.get('etag')!;

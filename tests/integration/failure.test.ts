@@ -17,7 +17,11 @@ describe('database outage', () => {
   beforeAll(async () => {
     pg = await startEmbeddedPostgres(path.join(dataDir, 'external'), () => {});
     service = await startService({ DATA_DIR: dataDir, DATABASE_URL: pg.url });
-    const created = await cli({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: pg.url }, ['account', 'create', 'outage']);
+    const created = await cli({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: pg.url }, [
+      'account',
+      'create',
+      'outage',
+    ]);
     token = (created.json as { token: string }).token;
   });
   afterAll(async () => {

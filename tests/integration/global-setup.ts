@@ -10,7 +10,10 @@ export async function setup(project: TestProject) {
   project.provide('baseUrl', service.baseUrl);
   // Every response is checked against the served OpenAPI document; workers record where this says.
   await startConformanceRun(service.baseUrl);
-  project.provide('serviceEnv', JSON.stringify({ DATA_DIR: service.dataDir, DATABASE_URL: service.env.DATABASE_URL ?? '' }));
+  project.provide(
+    'serviceEnv',
+    JSON.stringify({ DATA_DIR: service.dataDir, DATABASE_URL: service.env.DATABASE_URL ?? '' }),
+  );
 }
 
 export async function teardown() {

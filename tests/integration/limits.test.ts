@@ -23,7 +23,9 @@ describe('rate limits', () => {
       Array.from({ length: 100 }, async (_, i) => {
         const base = i % 2 === 0 ? second.baseUrl : undefined;
         const res = base
-          ? await fetch(`${base}/api/v1/author/me`, { headers: { authorization: `Bearer ${token}` } }).then(async (r) => ({ status: r.status, headers: r.headers, body: await r.json() }))
+          ? await fetch(`${base}/api/v1/author/me`, { headers: { authorization: `Bearer ${token}` } }).then(
+              async (r) => ({ status: r.status, headers: r.headers, body: await r.json() }),
+            )
           : await api('GET', '/me', { token });
         return { ...res, receivedAt: Date.now() / 1000 };
       }),

@@ -16,7 +16,11 @@ let gif: Buffer;
 beforeAll(async () => {
   png = await solidPng(24, 18);
   gif = await animated('gif', 3);
-  const mp4 = Buffer.concat([Buffer.from('0000001c667479706d703432', 'hex'), Buffer.from('mp42isomavc1'), Buffer.alloc(256)]);
+  const mp4 = Buffer.concat([
+    Buffer.from('0000001c667479706d703432', 'hex'),
+    Buffer.from('mp42isomavc1'),
+    Buffer.alloc(256),
+  ]);
   files = await startFileServer({
     '/image.png': { type: 'image/png', body: png },
     '/mislabelled': { type: 'text/plain', body: png },
@@ -35,7 +39,8 @@ beforeAll(async () => {
 });
 afterAll(() => files?.close());
 
-const fromUrl = (url: unknown, t = token) => api('POST', '/media/from-url', { token: t, json: url === undefined ? {} : { url } });
+const fromUrl = (url: unknown, t = token) =>
+  api('POST', '/media/from-url', { token: t, json: url === undefined ? {} : { url } });
 
 describe('POST /media/from-url: stored', () => {
   it('stores an image and answers the exact Media object; the type comes from the bytes', async () => {
@@ -43,7 +48,17 @@ describe('POST /media/from-url: stored', () => {
     expect(res.status, res.text).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(MEDIA_KEYS);
     expect(res.body.id).toMatch(UUID_RE);
-    expect(res.body).toEqual({ id: res.body.id, url: `/api/media/${res.body.id}`, kind: 'image', mime_type: 'image/png', byte_size: expect.any(Number), width: 24, height: 18, status: 'ready', poster_url: null });
+    expect(res.body).toEqual({
+      id: res.body.id,
+      url: `/api/media/${res.body.id}`,
+      kind: 'image',
+      mime_type: 'image/png',
+      byte_size: expect.any(Number),
+      width: 24,
+      height: 18,
+      status: 'ready',
+      poster_url: null,
+    });
     expect(res.headers.get('ratelimit-remaining')).toBeTruthy();
     const mislabelled = await fromUrl(files.url('/mislabelled'));
     expect(mislabelled.status).toBe(200);
@@ -55,7 +70,8 @@ describe('POST /media/from-url: stored', () => {
     const res = await fromUrl(files.url('/hop1'));
     expect(res.status, res.text).toBe(200);
     expect(res.body.width).toBe(24);
-    for (const hop of ['/hop1', '/hop2', '/hop3', '/image.png']) expect(files.hits[hop]! - (before[hop] ?? 0), hop).toBe(1);
+    for (const hop of ['/hop1', '/hop2', '/hop3', '/image.png'])
+      expect(files.hits[hop]! - (before[hop] ?? 0), hop).toBe(1);
   });
 
   it('stores an animated GIF as a muted MP4 (kind gif) with its first frame as poster', async () => {
@@ -101,13 +117,19 @@ describe('POST /media/from-url: refused', () => {
   });
 
   it('non-http(s) schemes and relative URLs', async () => {
-    for (const url of ['ftp://127.0.0.1/x.png', 'file:///etc/passwd', 'data:image/png;base64,iVBORw0KGgo=', 'javascript:alert(1)', 'gopher://127.0.0.1:70/_x']) {
+    for (const url of [
+      'ftp://127.0.0.1/x.png',
+      'file:///etc/passwd',
+      'data:image/png;base64,iVBORw0KGgo=',
+      'javascript:alert(1)',
+      'gopher://127.0.0.1:70/_x',
+    ]) {
       expect400(await fromUrl(url), /^url: only http and https/);
     }
     expect400(await fromUrl('image.png'), /^url: not a valid URL/);
   });
 
-  it('a local /api/media path, and an absolute URL of this service\'s own media path', async () => {
+  it("a local /api/media path, and an absolute URL of this service's own media path", async () => {
     const stored = await fromUrl(files.url('/image.png'));
     const before = files.connections;
     expect400(await fromUrl(stored.body.url), /already stored here/);

@@ -17,13 +17,19 @@ export const MEDIA_KEYS = ['byte_size', 'height', 'id', 'kind', 'mime_type', 'po
 
 /** A PNG of one colour; different colours give different bytes (and different stored files). */
 export function solidPng(width: number, height: number, r = 200, g = 10, b = 10): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: { r, g, b } } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r, g, b } } })
+    .png()
+    .toBuffer();
 }
 
 export async function animated(format: 'gif' | 'webp', frames = 2): Promise<Buffer> {
-  const parts = await Promise.all(Array.from({ length: frames }, (_, i) => solidPng(16, 16, i * 120, 40, 200 - i * 80)));
+  const parts = await Promise.all(
+    Array.from({ length: frames }, (_, i) => solidPng(16, 16, i * 120, 40, 200 - i * 80)),
+  );
   const joined = sharp(parts, { join: { animated: true } });
-  return format === 'gif' ? joined.gif({ loop: 0, delay: parts.map(() => 100) }).toBuffer() : joined.webp({ loop: 0 }).toBuffer();
+  return format === 'gif'
+    ? joined.gif({ loop: 0, delay: parts.map(() => 100) }).toBuffer()
+    : joined.webp({ loop: 0 }).toBuffer();
 }
 
 /** Random pixels barely compress: a PNG of about `mib` MiB that is a real, decodable image. */
@@ -31,7 +37,9 @@ export function noisePng(mib: number): Promise<Buffer> {
   const side = Math.ceil(Math.sqrt((mib * 1024 * 1024) / 3));
   const pixels = Buffer.alloc(side * side * 3);
   for (let i = 0; i < pixels.length; i += 4) pixels.writeUInt32LE((Math.random() * 0xffffffff) >>> 0, i);
-  return sharp(pixels, { raw: { width: side, height: side, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+  return sharp(pixels, { raw: { width: side, height: side, channels: 3 } })
+    .png({ compressionLevel: 0 })
+    .toBuffer();
 }
 
 export function mediaForm(bytes: Uint8Array, name = 'image.png', type = 'image/png', field = 'file'): FormData {
@@ -42,7 +50,9 @@ export function mediaForm(bytes: Uint8Array, name = 'image.png', type = 'image/p
 
 // ---- A counting file server on 127.0.0.1 ---------------------------------------------------
 
-export type Route = { type?: string; body: Buffer | string; delayMs?: number; status?: number; headers?: Record<string, string> } | { redirect: string; status?: number };
+export type Route =
+  | { type?: string; body: Buffer | string; delayMs?: number; status?: number; headers?: Record<string, string> }
+  | { redirect: string; status?: number };
 
 export interface FileServer {
   origin: string;
@@ -68,7 +78,11 @@ export async function startFileServer(routes: Record<string, Route> = {}): Promi
     if ('redirect' in route) return void res.writeHead(route.status ?? 302, { location: route.redirect }).end();
     const send = () => {
       const body = typeof route.body === 'string' ? Buffer.from(route.body) : route.body;
-      res.writeHead(route.status ?? 200, { 'content-type': route.type ?? 'application/octet-stream', 'content-length': body.length, ...route.headers });
+      res.writeHead(route.status ?? 200, {
+        'content-type': route.type ?? 'application/octet-stream',
+        'content-length': body.length,
+        ...route.headers,
+      });
       res.end(body);
     };
     if (route.delayMs) setTimeout(send, route.delayMs);
@@ -111,7 +125,11 @@ export async function sharedDatabaseUrl(): Promise<string> {
 
 export interface ExtraService {
   service: RunningService;
-  call(method: string, path: string, opts?: { token?: string; json?: unknown; body?: BodyInit; headers?: Record<string, string> }): Promise<{ status: number; headers: Headers; body: any; text: string }>;
+  call(
+    method: string,
+    path: string,
+    opts?: { token?: string; json?: unknown; body?: BodyInit; headers?: Record<string, string> },
+  ): Promise<{ status: number; headers: Headers; body: any; text: string }>;
   stop(): Promise<unknown>;
 }
 
@@ -148,7 +166,9 @@ export async function countMediaRows(accountId: string): Promise<number> {
   const client = new pg.Client({ connectionString: await sharedDatabaseUrl() });
   await client.connect();
   try {
-    const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM media WHERE account_id = $1', [accountId]);
+    const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM media WHERE account_id = $1', [
+      accountId,
+    ]);
     return Number(rows[0]!.n);
   } finally {
     await client.end();

@@ -28,7 +28,8 @@ beforeAll(async () => {
 afterAll(() => files?.close());
 
 const html = async (token: string, id: string) => (await api('GET', `/posts/${id}`, { token })).body.html as string;
-const create = (token: string, body: Record<string, unknown>) => api('POST', '/posts', { token, json: { title: 'Rehost', ...body } });
+const create = (token: string, body: Record<string, unknown>) =>
+  api('POST', '/posts', { token, json: { title: 'Rehost', ...body } });
 const imgSrcs = (doc: string) => [...doc.matchAll(/<img [^>]*src="([^"]+)"/g)].map((m) => m[1]!);
 
 describe('rehost on POST /posts and PATCH /posts/{id}', () => {
@@ -67,7 +68,9 @@ describe('rehost on POST /posts and PATCH /posts/{id}', () => {
     const { token } = await newAccount();
     const broken = files.url('/page.html');
     const missing = files.url('/nothing-here.png');
-    const res = await create(token, { markdown: `![ok](${files.url('/a.png')})\n\n![html](${broken})\n\n![404](${missing})` });
+    const res = await create(token, {
+      markdown: `![ok](${files.url('/a.png')})\n\n![html](${broken})\n\n![404](${missing})`,
+    });
     expect(res.status, res.text).toBe(201);
     expect(res.body.rehost_failed).toEqual([broken, missing]);
     expect(res.body.warnings).toBeUndefined();
@@ -82,14 +85,20 @@ describe('rehost on POST /posts and PATCH /posts/{id}', () => {
     const res = await create(token, { markdown: `![moving](${gif})` });
     expect(res.status).toBe(201);
     expect(res.body.rehost_failed).toEqual([gif]);
-    expect(res.body.warnings).toEqual([expect.stringMatching(/animated images are not rehosted.*from-url.*GIF island/)]);
+    expect(res.body.warnings).toEqual([
+      expect.stringMatching(/animated images are not rehosted.*from-url.*GIF island/),
+    ]);
   });
 
   it('rehosts cover_url with cover_width/height from the file; a failed cover_url creates no cover', async () => {
     const { token } = await newAccount();
     const res = await create(token, { markdown: 'Body.', cover_url: files.url('/cover.png') });
     expect(res.status, res.text).toBe(201);
-    expect(res.body).toMatchObject({ cover_url: `/api/media/${res.body.cover_asset_id}`, cover_width: 120, cover_height: 80 });
+    expect(res.body).toMatchObject({
+      cover_url: `/api/media/${res.body.cover_asset_id}`,
+      cover_width: 120,
+      cover_height: 80,
+    });
     expect(res.body.cover_asset_id).toMatch(/^[0-9a-f-]{36}$/);
 
     const failed = await create(token, { markdown: 'Body.', cover_url: files.url('/page.html') });
@@ -97,13 +106,16 @@ describe('rehost on POST /posts and PATCH /posts/{id}', () => {
     expect(failed.body).toMatchObject({ cover_asset_id: null, cover_url: null, cover_width: null, cover_height: null });
 
     // PATCH: a cover_url and a new body image are rehosted too.
-    const patched = await api('PATCH', `/posts/${failed.body.id}`, { token, json: { cover_url: files.url('/b.png'), markdown: `![x](${files.url('/a.png')})` } });
+    const patched = await api('PATCH', `/posts/${failed.body.id}`, {
+      token,
+      json: { cover_url: files.url('/b.png'), markdown: `![x](${files.url('/a.png')})` },
+    });
     expect(patched.status, patched.text).toBe(200);
     expect(patched.body).toMatchObject({ cover_width: 50, cover_height: 40 });
     expect(imgSrcs(await html(token, failed.body.id))[0]).toMatch(/^\/api\/media\//);
   });
 
-  it('cover_asset_id must name an image of the caller (another author\'s image is 400)', async () => {
+  it("cover_asset_id must name an image of the caller (another author's image is 400)", async () => {
     const owner = await newAccount();
     const other = await newAccount();
     const image = await api('POST', '/media', { token: owner.token, body: mediaForm(await solidPng(64, 48)) });
@@ -112,7 +124,12 @@ describe('rehost on POST /posts and PATCH /posts/{id}', () => {
     expect(refused.body).toEqual({ error: expect.stringMatching(/^cover_asset_id: /) });
     const accepted = await create(owner.token, { markdown: 'x', cover_asset_id: image.body.id });
     expect(accepted.status).toBe(201);
-    expect(accepted.body).toMatchObject({ cover_asset_id: image.body.id, cover_url: image.body.url, cover_width: 64, cover_height: 48 });
+    expect(accepted.body).toMatchObject({
+      cover_asset_id: image.body.id,
+      cover_url: image.body.url,
+      cover_width: 64,
+      cover_height: 48,
+    });
   });
 
   it('stores at most 100 external URLs per write; the rest fail with a warning', async () => {
@@ -148,7 +165,9 @@ describe('rehost on POST /posts and PATCH /posts/{id}', () => {
     const res = await create(token, { markdown: urls.map((u) => `![l](${u})`).join('\n\n') });
     expect(res.status, res.text).toBe(201);
     expect(res.body.rehost_failed).toHaveLength(2);
-    expect(res.body.warnings).toEqual([expect.stringMatching(/^rehost stopped: media limit of 2 per minute reached; 2 image\(s\) not stored/)]);
+    expect(res.body.warnings).toEqual([
+      expect.stringMatching(/^rehost stopped: media limit of 2 per minute reached; 2 image\(s\) not stored/),
+    ]);
     // The window is used up for the media routes too.
     const upload = await api('POST', '/media', { token, body: mediaForm(png) });
     expect(upload.status).toBe(429);
@@ -162,7 +181,9 @@ describe('rehost on POST /posts and PATCH /posts/{id}', () => {
     const res = await create(token, { markdown: urls.map((u) => `![q](${u})`).join('\n\n') });
     expect(res.status, res.text).toBe(201);
     expect(res.body.rehost_failed).toHaveLength(1);
-    expect(res.body.warnings).toEqual([expect.stringMatching(/^rehost stopped: daily media quota of \d+ bytes reached; 1 image\(s\) not stored/)]);
+    expect(res.body.warnings).toEqual([
+      expect.stringMatching(/^rehost stopped: daily media quota of \d+ bytes reached; 1 image\(s\) not stored/),
+    ]);
     expect((await api('GET', '/me', { token })).body.limits.daily_media_bytes_used).toBe(size * 2);
     // Once used up, the next write stores nothing and says why.
     const next = await create(token, { markdown: `![again](${files.url('/a.png')})` });

@@ -18,7 +18,8 @@ beforeAll(async () => {
   original = Buffer.from(await (await fetch(`${baseUrl()}${media.url}`)).arrayBuffer());
 });
 
-const get = (path: string, headers: Record<string, string> = {}, method = 'GET') => fetch(`${baseUrl()}${path}`, { method, headers });
+const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
+  fetch(`${baseUrl()}${path}`, { method, headers });
 
 describe('GET /api/media/{uuid}', () => {
   it('serves the file without auth with type, length, strong ETag, immutable caching and nosniff', async () => {
@@ -94,7 +95,12 @@ describe('GET /api/media/{uuid}', () => {
   });
 
   it('404 not_found for unknown and malformed ids', async () => {
-    for (const path of ['/api/media/00000000-0000-4000-8000-000000000000', '/api/media/not-a-uuid', '/api/media/..%2F..%2Fetc%2Fpasswd', `/api/media/${media.id}x`]) {
+    for (const path of [
+      '/api/media/00000000-0000-4000-8000-000000000000',
+      '/api/media/not-a-uuid',
+      '/api/media/..%2F..%2Fetc%2Fpasswd',
+      `/api/media/${media.id}x`,
+    ]) {
       const res = await get(path);
       expect(res.status, path).toBe(404);
       expect(await res.json()).toEqual({ error: 'Not found', code: 'not_found' });

@@ -21,8 +21,18 @@ const corpus = readCorpusJson<{ entries: SsrfEntry[] }>('ssrf/loopback-and-inter
 
 /** Hosts that stay on this machine whatever happens: 127/8, ::1, IPv4-mapped 127/8, 0.0.0.0 and localhost names (never sent to DNS). */
 function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase();
-  return /^127\.\d+\.\d+\.\d+$/.test(h) || h === '0.0.0.0' || h === '::1' || /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(h) || h === 'localhost' || h.endsWith('.localhost');
+  const h = hostname
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '')
+    .toLowerCase();
+  return (
+    /^127\.\d+\.\d+\.\d+$/.test(h) ||
+    h === '0.0.0.0' ||
+    h === '::1' ||
+    /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(h) ||
+    h === 'localhost' ||
+    h.endsWith('.localhost')
+  );
 }
 
 /** Same string with the authority's port replaced: the host keeps its original spelling. */
@@ -31,7 +41,9 @@ function withPort(raw: string, port: number): string | null {
   if (!match) return null;
   const authority = match[2]!;
   if (authority.includes('@')) return null;
-  const host = authority.startsWith('[') ? authority.slice(0, authority.indexOf(']') + 1) : authority.replace(/:\d*$/, '');
+  const host = authority.startsWith('[')
+    ? authority.slice(0, authority.indexOf(']') + 1)
+    : authority.replace(/:\d*$/, '');
   return `${match[1]}${host}:${port}${match[3]}`;
 }
 
@@ -45,7 +57,9 @@ beforeAll(async () => {
   listener = await startFileServer();
   listener.routes['/'] = { type: 'image/png', body: png };
   cases = corpus.entries
-    .filter((e) => !e.whatwg.error && e.whatwg.hostname && isLoopbackHost(e.whatwg.hostname) && /^https?:\/\//i.test(e.url))
+    .filter(
+      (e) => !e.whatwg.error && e.whatwg.hostname && isLoopbackHost(e.whatwg.hostname) && /^https?:\/\//i.test(e.url),
+    )
     .map((entry) => ({ entry, url: withPort(entry.url, listener.port) }))
     .filter((c): c is { entry: SsrfEntry; url: string } => c.url !== null)
     // The rewritten URL must still parse to a loopback host on the listener's port.
@@ -65,7 +79,22 @@ describe('SSRF corpus over HTTP, without ALLOWED_PRIVATE_ADDRESSES', () => {
   it('covers the loopback forms of the corpus', () => {
     expect(cases.length).toBeGreaterThanOrEqual(35);
     expect(new Set(cases.map((c) => c.entry.category))).toEqual(
-      new Set(['loopback-name', 'loopback-ipv4', 'loopback-shorthand', 'unspecified', 'loopback-ipv6', 'ipv4-mapped-ipv6', 'encoded-ipv4-decimal', 'encoded-ipv4-octal', 'encoded-ipv4-hex', 'encoding', 'encoding-unicode', 'parser-confusion', 'scheme-case', 'cloud-metadata']),
+      new Set([
+        'loopback-name',
+        'loopback-ipv4',
+        'loopback-shorthand',
+        'unspecified',
+        'loopback-ipv6',
+        'ipv4-mapped-ipv6',
+        'encoded-ipv4-decimal',
+        'encoded-ipv4-octal',
+        'encoded-ipv4-hex',
+        'encoding',
+        'encoding-unicode',
+        'parser-confusion',
+        'scheme-case',
+        'cloud-metadata',
+      ]),
     );
   });
 
@@ -80,7 +109,10 @@ describe('SSRF corpus over HTTP, without ALLOWED_PRIVATE_ADDRESSES', () => {
 
   it('rehost on POST /posts refuses them too: all in rehost_failed, no connection', async () => {
     const sample = cases.filter((_, i) => i % 3 === 0).map((c) => c.url);
-    const res = await hardened.call('POST', '/posts', { token, json: { title: 'SSRF', markdown: sample.map((u) => `![x](${u})`).join('\n\n') } });
+    const res = await hardened.call('POST', '/posts', {
+      token,
+      json: { title: 'SSRF', markdown: sample.map((u) => `![x](${u})`).join('\n\n') },
+    });
     expect(res.status, res.text).toBe(201);
     // The content pipeline canonicalizes URLs, so compare the set sizes, not the spellings.
     expect(res.body.rehost_failed.length).toBeGreaterThan(0);

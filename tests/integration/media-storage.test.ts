@@ -10,7 +10,16 @@ import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newAccount } from '../support/api';
 import { removeDataDir, tempDataDir } from '../support/service';
-import { animated, countMediaRows, mediaForm, solidPng, startExtraService, startFileServer, type ExtraService, type FileServer } from './media-helpers';
+import {
+  animated,
+  countMediaRows,
+  mediaForm,
+  solidPng,
+  startExtraService,
+  startFileServer,
+  type ExtraService,
+  type FileServer,
+} from './media-helpers';
 
 let files: FileServer;
 beforeAll(async () => {
@@ -28,7 +37,13 @@ describe('MEDIA_STORAGE=s3 (s3rver on 127.0.0.1)', () => {
   let instance: ExtraService;
 
   beforeAll(async () => {
-    s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: join(root, 's3rver'), configureBuckets: [{ name: 'media-it' }] });
+    s3 = new S3rver({
+      address: '127.0.0.1',
+      port: 0,
+      silent: true,
+      directory: join(root, 's3rver'),
+      configureBuckets: [{ name: 'media-it' }],
+    });
     const { port } = await s3.run();
     s3Running = true;
     instance = await startExtraService({
@@ -76,7 +91,8 @@ describe('MEDIA_STORAGE=s3 (s3rver on 127.0.0.1)', () => {
     const res = await instance.call('POST', '/media/from-url', { token, json: { url: files.url('/anim.gif') } });
     expect(res.status, res.text).toBe(200);
     expect(res.body.kind).toBe('gif');
-    for (const path of [res.body.url, res.body.poster_url]) expect((await fetch(`${instance.service.baseUrl}${path}`)).status).toBe(200);
+    for (const path of [res.body.url, res.body.poster_url])
+      expect((await fetch(`${instance.service.baseUrl}${path}`)).status).toBe(200);
   });
 
   it('answers 503 quickly when the S3 endpoint is gone, leaving no row and no charge', async () => {
@@ -130,11 +146,16 @@ describe('unwritable storage (503 path)', () => {
   it('rehost never fails the write: the image stays external, with a warning', async () => {
     const { id, token } = await newAccount();
     const url = files.url('/image.png');
-    const res = await instance.call('POST', '/posts', { token, json: { title: 'Storage down', markdown: `![x](${url})`, cover_url: files.url('/anim.gif') } });
+    const res = await instance.call('POST', '/posts', {
+      token,
+      json: { title: 'Storage down', markdown: `![x](${url})`, cover_url: files.url('/anim.gif') },
+    });
     expect(res.status, res.text).toBe(201);
     expect(res.body.rehost_failed).toContain(url);
     expect(res.body.cover_asset_id).toBeNull();
-    expect(res.body.warnings).toEqual(expect.arrayContaining([expect.stringMatching(/media storage temporarily unavailable/)]));
+    expect(res.body.warnings).toEqual(
+      expect.arrayContaining([expect.stringMatching(/media storage temporarily unavailable/)]),
+    );
     expect(await countMediaRows(id)).toBe(0);
   });
 });

@@ -11,7 +11,13 @@ import { api, baseUrl, newAccount } from '../support/api';
 import { MEDIA_KEYS, mediaForm, solidPng, UUID_RE } from './media-helpers';
 
 const ACCEPTED = new Set(['jpeg', 'png', 'webp', 'avif', 'gif']);
-const MIME: Record<string, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', avif: 'image/avif', gif: 'image/gif' };
+const MIME: Record<string, string> = {
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  avif: 'image/avif',
+  gif: 'image/gif',
+};
 
 const read = readImage;
 
@@ -39,7 +45,10 @@ describe('POST /media with the image corpus', () => {
       Array.from({ length: 4 }, async () => {
         for (let entry = queue.shift(); entry; entry = queue.shift()) {
           // The client-side name and type are deliberately misleading: the type comes from the bytes.
-          results.set(entry.file, await upload(token, read(entry.file), entry.file.replace(/\.\w+$/, '.png'), 'image/png'));
+          results.set(
+            entry.file,
+            await upload(token, read(entry.file), entry.file.replace(/\.\w+$/, '.png'), 'image/png'),
+          );
         }
       }),
     );
@@ -111,8 +120,25 @@ describe('POST /media: the Media object and the daily usage', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('ratelimit-limit')).toBe('10000');
     expect(res.headers.get('x-request-id')).toBeTruthy();
-    expect(Object.keys(res.body)).toEqual(['id', 'url', 'kind', 'mime_type', 'byte_size', 'width', 'height', 'status', 'poster_url']);
-    expect(res.body).toMatchObject({ kind: 'image', mime_type: 'image/png', width: 40, height: 30, status: 'ready', poster_url: null });
+    expect(Object.keys(res.body)).toEqual([
+      'id',
+      'url',
+      'kind',
+      'mime_type',
+      'byte_size',
+      'width',
+      'height',
+      'status',
+      'poster_url',
+    ]);
+    expect(res.body).toMatchObject({
+      kind: 'image',
+      mime_type: 'image/png',
+      width: 40,
+      height: 30,
+      status: 'ready',
+      poster_url: null,
+    });
     const after = (await api('GET', '/me', { token })).body.limits.daily_media_bytes_used;
     expect(after - before).toBe(res.body.byte_size);
 
@@ -206,7 +232,10 @@ describe('POST /media: multipart edge cases', () => {
   });
 
   it('wrong field name', async () => {
-    expect400(await api('POST', '/media', { token, body: mediaForm(png, 'a.png', 'image/png', 'image') }), /unexpected file field "image"/);
+    expect400(
+      await api('POST', '/media', { token, body: mediaForm(png, 'a.png', 'image/png', 'image') }),
+      /unexpected file field "image"/,
+    );
   });
 
   it('a text field named file', async () => {
@@ -217,9 +246,15 @@ describe('POST /media: multipart edge cases', () => {
 
   it('not multipart: JSON, raw image bytes, no body (400: the file field is missing)', async () => {
     expect400(await api('POST', '/media', { token, json: { file: 'x' } }), /multipart\/form-data/);
-    expect400(await api('POST', '/media', { token, body: new Uint8Array(png), headers: { 'content-type': 'image/png' } }), /multipart\/form-data/);
+    expect400(
+      await api('POST', '/media', { token, body: new Uint8Array(png), headers: { 'content-type': 'image/png' } }),
+      /multipart\/form-data/,
+    );
     expect400(await api('POST', '/media', { token }), /multipart\/form-data/);
-    expect400(await api('POST', '/media', { token, body: 'x', headers: { 'content-type': 'multipart/form-data' } }), /multipart\/form-data/);
+    expect400(
+      await api('POST', '/media', { token, body: 'x', headers: { 'content-type': 'multipart/form-data' } }),
+      /multipart\/form-data/,
+    );
   });
 
   it('truncated multipart (no closing boundary, or cut inside the file)', async () => {
@@ -236,7 +271,10 @@ describe('POST /media: multipart edge cases', () => {
   });
 
   it('a file whose content is cut (corrupted image) is 400 too', async () => {
-    expect400(await upload(token, png.subarray(0, png.length - 30), 'cut.png', 'image/png'), /^file: corrupted or truncated/);
+    expect400(
+      await upload(token, png.subarray(0, png.length - 30), 'cut.png', 'image/png'),
+      /^file: corrupted or truncated/,
+    );
   });
 
   it('oversized: declared Content-Length over 50 MiB, and a streamed body over 50 MiB without a length', async () => {
@@ -244,7 +282,9 @@ describe('POST /media: multipart edge cases', () => {
     expect400(await upload(token, big, 'big.png', 'image/png'), /larger than 52428800 bytes/);
 
     const boundary = 'xSTREAMEDx';
-    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`);
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`,
+    );
     let sent = 0;
     const chunk = Buffer.alloc(1024 * 1024, 1);
     const stream = new ReadableStream<Uint8Array>({
@@ -272,7 +312,10 @@ describe('POST /media: multipart edge cases', () => {
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('unauthorized');
     for (const method of ['GET', 'PUT', 'PATCH', 'DELETE']) {
-      const other = await fetch(`${baseUrl()}/api/v1/author/media`, { method, headers: { authorization: `Bearer ${token}` } });
+      const other = await fetch(`${baseUrl()}/api/v1/author/media`, {
+        method,
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(other.status, method).toBe(404);
       expect(await other.json()).toEqual({ error: 'Not found', code: 'not_found' });
     }

@@ -47,9 +47,19 @@ beforeAll(async () => {
 });
 
 const operations = () =>
-  Object.entries<Json>(doc.paths).flatMap(([path, item]) => Object.entries<Json>(item).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, path, method, op })));
+  Object.entries<Json>(doc.paths).flatMap(([path, item]) =>
+    Object.entries<Json>(item).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, path, method, op })),
+  );
 const op = (key: string) => operations().find((o) => o.key === key)!.op;
-const deref = (node: Json): Json => (node?.$ref ? deref(String(node.$ref).slice(2).split('/').reduce<Json>((n, k) => n[k.replace(/~1/g, '/')], doc)) : node);
+const deref = (node: Json): Json =>
+  node?.$ref
+    ? deref(
+        String(node.$ref)
+          .slice(2)
+          .split('/')
+          .reduce<Json>((n, k) => n[k.replace(/~1/g, '/')], doc),
+      )
+    : node;
 const jsonSchema = (key: string, status: number) => deref(op(key).responses[status].content['application/json'].schema);
 
 describe('the served OpenAPI document', () => {
@@ -70,7 +80,9 @@ describe('the served OpenAPI document', () => {
   });
 
   it('describes exactly the routes of the contract with exactly their statuses', () => {
-    const actual = Object.fromEntries(operations().map(({ key, op }) => [key, Object.keys(op.responses).map(Number).sort()]));
+    const actual = Object.fromEntries(
+      operations().map(({ key, op }) => [key, Object.keys(op.responses).map(Number).sort()]),
+    );
     const expected = Object.fromEntries(Object.entries(ROUTES).map(([k, v]) => [k, [...v].sort()]));
     expect(actual).toEqual(expected);
   });
@@ -81,7 +93,8 @@ describe('the served OpenAPI document', () => {
       expect(op(key).responses['204']).toBeDefined();
       expect(op(key).responses['204']).not.toHaveProperty('content');
     }
-    for (const { op: o } of operations()) expect(o.responses).not.toHaveProperty('200.content.application/json.schema.not');
+    for (const { op: o } of operations())
+      expect(o.responses).not.toHaveProperty('200.content.application/json.schema.not');
   });
 
   it('gives every error status the shared Error schema {error, code?}', () => {
@@ -93,7 +106,9 @@ describe('the served OpenAPI document', () => {
     for (const { key, op: o } of operations()) {
       for (const [status, response] of Object.entries<Json>(o.responses)) {
         if (Number(status) < 400) continue;
-        expect(response.content['application/json'].schema, `${key} ${status}`).toEqual({ $ref: '#/components/schemas/Error' });
+        expect(response.content['application/json'].schema, `${key} ${status}`).toEqual({
+          $ref: '#/components/schemas/Error',
+        });
       }
     }
     expect(Object.keys(doc.components.schemas).filter((n) => n.startsWith('error.'))).toEqual([]);
@@ -101,12 +116,30 @@ describe('the served OpenAPI document', () => {
 
   it('declares Retry-After and RateLimit-* on 429, RateLimit-* on successes, RateLimit-Reset as Unix time', () => {
     const names = (response: Json) => Object.keys(response.headers ?? {}).sort();
-    const withEtag = ['GET /posts/{id}', 'POST /posts', 'PATCH /posts/{id}', 'POST /posts/{id}/publish', 'POST /posts/{id}/unpublish'];
+    const withEtag = [
+      'GET /posts/{id}',
+      'POST /posts',
+      'PATCH /posts/{id}',
+      'POST /posts/{id}/publish',
+      'POST /posts/{id}/unpublish',
+    ];
     for (const { key, op: o } of operations()) {
-      expect(names(o.responses['429']), key).toEqual(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'X-Request-Id']);
+      expect(names(o.responses['429']), key).toEqual([
+        'RateLimit-Limit',
+        'RateLimit-Remaining',
+        'RateLimit-Reset',
+        'Retry-After',
+        'X-Request-Id',
+      ]);
       const success = Object.keys(o.responses).find((s) => Number(s) < 300)!;
       const etag = withEtag.includes(key) ? ['ETag'] : [];
-      expect(names(o.responses[success]), key).toEqual([...etag, 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-Request-Id']);
+      expect(names(o.responses[success]), key).toEqual([
+        ...etag,
+        'RateLimit-Limit',
+        'RateLimit-Remaining',
+        'RateLimit-Reset',
+        'X-Request-Id',
+      ]);
     }
     const reset = doc.components.headers['RateLimit-Reset'];
     expect(reset.schema.type).toBe('integer');
@@ -148,21 +181,41 @@ describe('the served OpenAPI document', () => {
   it('describes POST /media as multipart/form-data with a binary file, and both media routes return the Media object', () => {
     const body = op('POST /media').requestBody;
     expect(Object.keys(body.content)).toEqual(['multipart/form-data']);
-    expect(body.content['multipart/form-data'].schema).toMatchObject({ type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } });
+    expect(body.content['multipart/form-data'].schema).toMatchObject({
+      type: 'object',
+      required: ['file'],
+      properties: { file: { type: 'string', format: 'binary' } },
+    });
     const fromUrl = op('POST /media/from-url').requestBody.content['application/json'].schema;
     expect(fromUrl).toMatchObject({ required: ['url'], properties: { url: { type: 'string' } } });
     for (const key of ['POST /media', 'POST /media/from-url']) {
       const media = jsonSchema(key, 200);
-      expect(Object.keys(media.properties).sort()).toEqual(['byte_size', 'height', 'id', 'kind', 'mime_type', 'poster_url', 'status', 'url', 'width']);
+      expect(Object.keys(media.properties).sort()).toEqual([
+        'byte_size',
+        'height',
+        'id',
+        'kind',
+        'mime_type',
+        'poster_url',
+        'status',
+        'url',
+        'width',
+      ]);
     }
   });
 
   it('declares the conditional request headers: If-None-Match and a bodyless 304 on GET /posts/{id}, If-Match and 412 on the writes', () => {
-    const header = (key: string, name: string) => (op(key).parameters ?? []).find((p: Json) => p.in === 'header' && p.name === name);
+    const header = (key: string, name: string) =>
+      (op(key).parameters ?? []).find((p: Json) => p.in === 'header' && p.name === name);
     expect(header('GET /posts/{id}', 'If-None-Match')).toMatchObject({ required: false, schema: { type: 'string' } });
     expect(op('GET /posts/{id}').responses['304']).not.toHaveProperty('content');
     expect(Object.keys(op('GET /posts/{id}').responses['304'].headers)).toContain('ETag');
-    for (const key of ['PATCH /posts/{id}', 'POST /posts/{id}/publish', 'POST /posts/{id}/unpublish', 'DELETE /posts/{id}']) {
+    for (const key of [
+      'PATCH /posts/{id}',
+      'POST /posts/{id}/publish',
+      'POST /posts/{id}/unpublish',
+      'DELETE /posts/{id}',
+    ]) {
       expect(header(key, 'If-Match'), key).toMatchObject({ required: false, schema: { type: 'string' } });
       expect(op(key).responses['412'].description, key).toMatch(/precondition_failed/);
     }
@@ -170,7 +223,14 @@ describe('the served OpenAPI document', () => {
   });
 
   it('takes no request body on GET, DELETE, publish and unpublish', () => {
-    for (const key of ['GET /me', 'GET /posts', 'GET /posts/{id}', 'DELETE /posts/{id}', 'POST /posts/{id}/publish', 'POST /posts/{id}/unpublish']) {
+    for (const key of [
+      'GET /me',
+      'GET /posts',
+      'GET /posts/{id}',
+      'DELETE /posts/{id}',
+      'POST /posts/{id}/publish',
+      'POST /posts/{id}/unpublish',
+    ]) {
       expect(op(key).requestBody, key).toBeUndefined();
     }
   });
@@ -178,9 +238,21 @@ describe('the served OpenAPI document', () => {
 
 describe('the conformance check', () => {
   const headers = (extra: Record<string, string> = {}) =>
-    new Headers({ 'content-type': 'application/json', 'x-request-id': 'r', 'ratelimit-limit': '60', 'ratelimit-remaining': '59', 'ratelimit-reset': '1900000000', etag: '"v1"', ...extra });
+    new Headers({
+      'content-type': 'application/json',
+      'x-request-id': 'r',
+      'ratelimit-limit': '60',
+      'ratelimit-remaining': '59',
+      'ratelimit-reset': '1900000000',
+      etag: '"v1"',
+      ...extra,
+    });
   const check = (method: string, path: string, status: number, body: unknown, h = headers()) =>
-    checkAgainst(buildChecker(doc), { method, path, status, headers: h, text: body === undefined ? '' : JSON.stringify(body) }, { recordPair: false });
+    checkAgainst(
+      buildChecker(doc),
+      { method, path, status, headers: h, text: body === undefined ? '' : JSON.stringify(body) },
+      { recordPair: false },
+    );
 
   it('fails a drifted response: undeclared status, missing header, extra or missing field, body on 204', async () => {
     const { token } = await newAccount();
@@ -189,20 +261,28 @@ describe('the conformance check', () => {
     expect(() => check('GET', '/me', 200, me)).not.toThrow();
     expect(() => check('GET', '/me', 201, me)).toThrow(ConformanceError);
     expect(() => check('GET', '/me', 500, { error: 'x' })).toThrow(/status not declared/);
-    expect(() => check('GET', '/me', 200, me, new Headers({ 'content-type': 'application/json', 'x-request-id': 'r' }))).toThrow(/RateLimit-Limit/);
+    expect(() =>
+      check('GET', '/me', 200, me, new Headers({ 'content-type': 'application/json', 'x-request-id': 'r' })),
+    ).toThrow(/RateLimit-Limit/);
     expect(() => check('GET', '/me', 200, { handle: me.handle })).toThrow(/limits/);
     expect(() => check('POST', '/posts', 201, { ...post, html: '<p>x</p>' })).toThrow(/additional properties/);
     expect(() => check('POST', '/posts', 201, { ...post, rehost_failed: [] })).toThrow(/fewer than 1/);
-    expect(() => check('GET', `/posts?limit=1`, 200, { items: [{ ...post, html: '' }], next_cursor: null })).toThrow(ConformanceError);
+    expect(() => check('GET', `/posts?limit=1`, 200, { items: [{ ...post, html: '' }], next_cursor: null })).toThrow(
+      ConformanceError,
+    );
     expect(() => check('DELETE', `/posts/${post.id}`, 204, {})).toThrow(/no body/);
-    expect(() => check('GET', `/posts/${post.id}`, 404, { error: 'Not found', code: 'not_found', issues: [] })).toThrow(/additional properties/);
+    expect(() => check('GET', `/posts/${post.id}`, 404, { error: 'Not found', code: 'not_found', issues: [] })).toThrow(
+      /additional properties/,
+    );
     expect(() => check('GET', '/me', 429, { error: 'x', code: 'rate_limited' })).toThrow(/Retry-After/);
     const noEtag = headers();
     noEtag.delete('etag');
     expect(() => check('POST', '/posts', 201, post, noEtag)).toThrow(/ETag/);
     expect(() => check('GET', `/posts/${post.id}`, 304, undefined)).not.toThrow();
     expect(() => check('GET', `/posts/${post.id}`, 304, {})).toThrow(/no body/);
-    expect(() => check('GET', '/me', 429, { error: 'x', code: 'rate_limited' }, headers({ 'retry-after': 'soon' }))).toThrow(/Retry-After/);
+    expect(() =>
+      check('GET', '/me', 429, { error: 'x', code: 'rate_limited' }, headers({ 'retry-after': 'soon' })),
+    ).toThrow(/Retry-After/);
     expect(() => check('PUT', `/posts/${post.id}`, 404, { error: 'Not found', code: 'not_found' })).not.toThrow();
     expect(() => check('PUT', `/posts/${post.id}`, 200, {})).toThrow(/does not declare/);
   });
@@ -216,7 +296,8 @@ describe('contract sweep: every (route, status) pair the document declares', () 
     const other = await createPost(token);
 
     // Each call goes through api(), which fails the test on any mismatch with the document.
-    const expectStatus = async (status: number, ...args: Parameters<typeof api>) => expect((await api(...args)).status, `${args[0]} ${args[1]}`).toBe(status);
+    const expectStatus = async (status: number, ...args: Parameters<typeof api>) =>
+      expect((await api(...args)).status, `${args[0]} ${args[1]}`).toBe(status);
     await expectStatus(200, 'GET', '/me', { token });
     await expectStatus(200, 'GET', '/posts?limit=1', { token });
     await expectStatus(400, 'GET', '/posts?status=bogus', { token });
@@ -228,8 +309,17 @@ describe('contract sweep: every (route, status) pair the document declares', () 
     await expectStatus(200, 'PATCH', `/posts/${p.id}`, { token, json: { title: 'Renamed' } });
     const etag = (await api('GET', `/posts/${p.id}`, { token })).headers.get('etag')!;
     await expectStatus(304, 'GET', `/posts/${p.id}`, { token, headers: { 'if-none-match': etag } });
-    for (const [method, path] of [['PATCH', `/posts/${p.id}`], ['POST', `/posts/${p.id}/publish`], ['POST', `/posts/${p.id}/unpublish`], ['DELETE', `/posts/${p.id}`]] as const) {
-      await expectStatus(412, method, path, { token, json: method === 'PATCH' ? { title: 'x' } : undefined, headers: { 'if-match': '"stale"' } });
+    for (const [method, path] of [
+      ['PATCH', `/posts/${p.id}`],
+      ['POST', `/posts/${p.id}/publish`],
+      ['POST', `/posts/${p.id}/unpublish`],
+      ['DELETE', `/posts/${p.id}`],
+    ] as const) {
+      await expectStatus(412, method, path, {
+        token,
+        json: method === 'PATCH' ? { title: 'x' } : undefined,
+        headers: { 'if-match': '"stale"' },
+      });
     }
     await expectStatus(400, 'PATCH', `/posts/${p.id}`, { token, json: {} });
     await expectStatus(404, 'PATCH', `/posts/${MISSING}`, { token, json: { title: 'x' } });
@@ -254,10 +344,17 @@ describe('contract sweep: every (route, status) pair the document declares', () 
   });
 
   it('answers 429 with its headers on every rated route once the window is used up', async () => {
-    const { token } = await newAccount({ limits: { read_per_min: 0, write_per_min: 0, publish_per_min: 0, media_per_min: 0 } });
+    const { token } = await newAccount({
+      limits: { read_per_min: 0, write_per_min: 0, publish_per_min: 0, media_per_min: 0 },
+    });
     for (const key of Object.keys(ROUTES)) {
       const [method, template] = key.split(' ') as [string, string];
-      const json = method === 'PATCH' || key === 'POST /posts' ? { title: 't', markdown: 'm' } : template === '/media/from-url' ? { url: 'https://example.com/a.png' } : undefined;
+      const json =
+        method === 'PATCH' || key === 'POST /posts'
+          ? { title: 't', markdown: 'm' }
+          : template === '/media/from-url'
+            ? { url: 'https://example.com/a.png' }
+            : undefined;
       const body = template === '/media' ? mediaForm(new Uint8Array([1, 2, 3])) : undefined;
       const res = await api(method, template.replace('{id}', MISSING), { token, json, body });
       expect(res.status, key).toBe(429);
@@ -275,12 +372,22 @@ describe('contract sweep: the media routes', () => {
   let animatedWebp: Buffer;
 
   beforeAll(async () => {
-    const frame = (r: number) => sharp({ create: { width: 8, height: 8, channels: 3, background: { r, g: 0, b: 0 } } }).png().toBuffer();
+    const frame = (r: number) =>
+      sharp({ create: { width: 8, height: 8, channels: 3, background: { r, g: 0, b: 0 } } })
+        .png()
+        .toBuffer();
     png = await frame(200);
     const frames = [await frame(255), await frame(0)];
-    animatedGif = await sharp(frames, { join: { animated: true } }).gif({ loop: 0, delay: [100, 100] }).toBuffer();
-    animatedWebp = await sharp(frames, { join: { animated: true } }).webp({ loop: 0 }).toBuffer();
-    const served: Record<string, [string, Buffer]> = { '/image.png': ['image/png', png], '/animated.webp': ['image/webp', animatedWebp] };
+    animatedGif = await sharp(frames, { join: { animated: true } })
+      .gif({ loop: 0, delay: [100, 100] })
+      .toBuffer();
+    animatedWebp = await sharp(frames, { join: { animated: true } })
+      .webp({ loop: 0 })
+      .toBuffer();
+    const served: Record<string, [string, Buffer]> = {
+      '/image.png': ['image/png', png],
+      '/animated.webp': ['image/webp', animatedWebp],
+    };
     files = createServer((req, res) => {
       const file = served[req.url ?? ''];
       if (!file) return void res.writeHead(404).end();
@@ -297,13 +404,17 @@ describe('contract sweep: the media routes', () => {
     expect(upload.status).toBe(200);
     expect(upload.body).toMatchObject({ kind: 'image', status: 'ready', poster_url: null });
     expect((await api('POST', '/media', { token, body: new FormData() })).status).toBe(400);
-    expect((await api('POST', '/media', { token, body: mediaForm(animatedGif, 'a.gif', 'image/gif') })).status).toBe(422);
+    expect((await api('POST', '/media', { token, body: mediaForm(animatedGif, 'a.gif', 'image/gif') })).status).toBe(
+      422,
+    );
 
     const stored = await api('POST', '/media/from-url', { token, json: { url: `${filesUrl}/image.png` } });
     expect(stored.status).toBe(200);
     expect(stored.body).toMatchObject({ kind: 'image', status: 'ready' });
     expect((await api('POST', '/media/from-url', { token, json: { url: '' } })).status).toBe(400);
-    expect((await api('POST', '/media/from-url', { token, json: { url: `${filesUrl}/animated.webp` } })).status).toBe(422);
+    expect((await api('POST', '/media/from-url', { token, json: { url: `${filesUrl}/animated.webp` } })).status).toBe(
+      422,
+    );
   });
 });
 
@@ -317,7 +428,11 @@ describe('contract sweep: 503 on every route while PostgreSQL is down', () => {
   beforeAll(async () => {
     pg = await startEmbeddedPostgres(path.join(dataDir, 'external'), () => {});
     service = await startService({ DATA_DIR: dataDir, DATABASE_URL: pg.url });
-    const created = await cli({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: pg.url }, ['account', 'create', 'openapi-503']);
+    const created = await cli({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: pg.url }, [
+      'account',
+      'create',
+      'openapi-503',
+    ]);
     token = (created.json as { token: string }).token;
   });
   afterAll(async () => {
@@ -331,7 +446,12 @@ describe('contract sweep: 503 on every route while PostgreSQL is down', () => {
     for (const key of Object.keys(ROUTES)) {
       const [method, template] = key.split(' ') as [string, string];
       const routePath = template.replace('{id}', MISSING);
-      const json = method === 'PATCH' || key === 'POST /posts' ? { title: 't', markdown: 'm' } : template === '/media/from-url' ? { url: 'https://example.com/a.png' } : undefined;
+      const json =
+        method === 'PATCH' || key === 'POST /posts'
+          ? { title: 't', markdown: 'm' }
+          : template === '/media/from-url'
+            ? { url: 'https://example.com/a.png' }
+            : undefined;
       const res = await fetch(`${service!.baseUrl}/api/v1/author${routePath}`, {
         method,
         headers: { authorization: `Bearer ${token}`, ...(json ? { 'content-type': 'application/json' } : {}) },

@@ -2,9 +2,30 @@ import { describe, expect, it } from 'vitest';
 import { api, createPost, newAccount } from '../support/api';
 
 const AUTHOR_POST_KEYS = [
-  'id', 'public_id', 'canonical_path', 'title', 'subtitle', 'slug', 'status', 'tags', 'cover_asset_id', 'cover_url',
-  'cover_width', 'cover_height', 'published_at', 'created_at', 'updated_at', 'has_unpublished_changes', 'like_count',
-  'comment_count', 'save_count', 'popularity', 'impression_count', 'open_count', 'read_count', 'complete_count',
+  'id',
+  'public_id',
+  'canonical_path',
+  'title',
+  'subtitle',
+  'slug',
+  'status',
+  'tags',
+  'cover_asset_id',
+  'cover_url',
+  'cover_width',
+  'cover_height',
+  'published_at',
+  'created_at',
+  'updated_at',
+  'has_unpublished_changes',
+  'like_count',
+  'comment_count',
+  'save_count',
+  'popularity',
+  'impression_count',
+  'open_count',
+  'read_count',
+  'complete_count',
 ];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const MISSING = '00000000-0000-4000-8000-000000000000';
@@ -14,7 +35,12 @@ describe('POST /posts', () => {
     const { token } = await newAccount();
     const res = await api('POST', '/posts', {
       token,
-      json: { title: '  Hello, world  ', markdown: 'Body **bold**.', subtitle: 'Sub', tags: ['Node.js', 'Web Dev', 'node js'] },
+      json: {
+        title: '  Hello, world  ',
+        markdown: 'Body **bold**.',
+        subtitle: 'Sub',
+        tags: ['Node.js', 'Web Dev', 'node js'],
+      },
     });
     expect(res.status).toBe(201);
     const post = res.body;
@@ -35,7 +61,16 @@ describe('POST /posts', () => {
     expect(post.has_unpublished_changes).toBe(false);
     expect(post.cover_asset_id).toBeNull();
     expect(post.cover_url).toBeNull();
-    for (const counter of ['like_count', 'comment_count', 'save_count', 'popularity', 'impression_count', 'open_count', 'read_count', 'complete_count']) {
+    for (const counter of [
+      'like_count',
+      'comment_count',
+      'save_count',
+      'popularity',
+      'impression_count',
+      'open_count',
+      'read_count',
+      'complete_count',
+    ]) {
       expect(post[counter]).toBe(0);
     }
     expect(new Date(post.created_at).toISOString()).toBe(post.created_at);
@@ -54,7 +89,9 @@ describe('POST /posts', () => {
     expect(dup.status).toBe(409);
     expect(dup.body).toEqual({ error: expect.stringContaining('slug') });
     // Concurrent writes with one title still get distinct derived slugs, never a 409.
-    const burst = await Promise.all(Array.from({ length: 8 }, () => api('POST', '/posts', { token, json: { title: 'Same title', markdown: 'x' } })));
+    const burst = await Promise.all(
+      Array.from({ length: 8 }, () => api('POST', '/posts', { token, json: { title: 'Same title', markdown: 'x' } })),
+    );
     expect(burst.map((r) => r.status)).toEqual(Array(8).fill(201));
     expect(new Set(burst.map((r) => r.body.slug)).size).toBe(8);
     // Free across authors.
@@ -103,7 +140,11 @@ describe('POST /posts', () => {
 describe('transport edge cases answer in the contract shape', () => {
   it('malformed JSON, wrong content type, oversized body, unknown route, wrong method', async () => {
     const { token } = await newAccount();
-    const malformed = await api('POST', '/posts', { token, body: '{"title": ', headers: { 'content-type': 'application/json' } });
+    const malformed = await api('POST', '/posts', {
+      token,
+      body: '{"title": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(malformed.status).toBe(400);
     expect(Object.keys(malformed.body)).toEqual(['error']);
 
@@ -111,7 +152,11 @@ describe('transport edge cases answer in the contract shape', () => {
     expect(form.status).toBe(400);
     expect(form.body.error).toMatch(/Content-Type/);
 
-    const huge = await api('POST', '/posts', { token, body: JSON.stringify({ title: 'x', markdown: 'y'.repeat(9 * 1024 * 1024) }), headers: { 'content-type': 'application/json' } });
+    const huge = await api('POST', '/posts', {
+      token,
+      body: JSON.stringify({ title: 'x', markdown: 'y'.repeat(9 * 1024 * 1024) }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(huge.status).toBe(400);
     expect(huge.body.error).toMatch(/too large|larger/);
 
@@ -213,7 +258,13 @@ describe('PATCH /posts/{id}', () => {
     expect(got.body.html).toContain('<h1>Own heading</h1>');
     expect(got.body.html).toContain('two');
 
-    for (const json of [{ markdown: '' }, { title: '' }, { slug: 'Bad Slug' }, { cover_asset_id: MISSING }, { unknown: 1 }]) {
+    for (const json of [
+      { markdown: '' },
+      { title: '' },
+      { slug: 'Bad Slug' },
+      { cover_asset_id: MISSING },
+      { unknown: 1 },
+    ]) {
       const bad = await api('PATCH', `/posts/${post.id}`, { token, json });
       expect(bad.status, JSON.stringify(json)).toBe(400);
       expect(Object.keys(bad.body)).toEqual(['error']);
@@ -327,7 +378,9 @@ describe('GET /posts', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res: any = await api('GET', `/posts?limit=5${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { token });
+      const res: any = await api('GET', `/posts?limit=5${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
+        token,
+      });
       expect(res.status).toBe(200);
       expect(res.body.items.length).toBeLessThanOrEqual(5);
       for (const item of res.body.items) {
@@ -355,7 +408,14 @@ describe('GET /posts', () => {
     const cursor: string = page.body.next_cursor;
     expect(cursor).toEqual(expect.any(String));
     const tampered = cursor.slice(0, -2) + (cursor.endsWith('A') ? 'BB' : 'AA');
-    for (const query of ['status=archived', 'limit=0', 'limit=51', 'limit=abc', `cursor=${encodeURIComponent(tampered)}`, 'cursor=garbage']) {
+    for (const query of [
+      'status=archived',
+      'limit=0',
+      'limit=51',
+      'limit=abc',
+      `cursor=${encodeURIComponent(tampered)}`,
+      'cursor=garbage',
+    ]) {
       const res = await api('GET', `/posts?${query}`, { token: alice.token });
       expect(res.status, query).toBe(400);
       expect(Object.keys(res.body)).toEqual(['error']);

@@ -119,7 +119,9 @@ describe('process lifecycle', () => {
     const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
     expect(code).toBe(1);
     expect(output).toContain('EADDRINUSE');
-    const clusters = [...processTable().values()].filter((info) => info.cmd.includes('postgres') && info.cmd.includes(dataDir) && info.state !== 'Z');
+    const clusters = [...processTable().values()].filter(
+      (info) => info.cmd.includes('postgres') && info.cmd.includes(dataDir) && info.state !== 'Z',
+    );
     expect(clusters).toEqual([]);
   });
 });

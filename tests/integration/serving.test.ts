@@ -21,10 +21,20 @@ describe('metrics', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = await res.text();
-    expect(text).toMatch(/^http_requests_total\{method="GET",route="\/api\/v1\/author\/posts\/\{id\}",status="200"\} \d+$/m);
-    expect(text).toMatch(/^http_requests_total\{method="GET",route="\/api\/v1\/author\/posts\/\{id\}",status="404"\} \d+$/m);
+    expect(text).toMatch(
+      /^http_requests_total\{method="GET",route="\/api\/v1\/author\/posts\/\{id\}",status="200"\} \d+$/m,
+    );
+    expect(text).toMatch(
+      /^http_requests_total\{method="GET",route="\/api\/v1\/author\/posts\/\{id\}",status="404"\} \d+$/m,
+    );
     expect(text).toMatch(/^http_request_duration_seconds_bucket\{.*le="0\.005".*\} \d+$/m);
-    for (const family of ['rate_limit_refusals_total', 'content_conversion_seconds', 'content_conversion_queue_depth', 'db_pool_connections', 'db_pool_waiting']) {
+    for (const family of [
+      'rate_limit_refusals_total',
+      'content_conversion_seconds',
+      'content_conversion_queue_depth',
+      'db_pool_connections',
+      'db_pool_waiting',
+    ]) {
       expect(text).toContain(`# TYPE ${family} `);
     }
     expect(text).not.toMatch(UUID_IN_TEXT);
@@ -69,7 +79,9 @@ describe('an instance with HOST and METRICS_TOKEN set', () => {
     const none = await fetch(`${other.baseUrl}/api/metrics`);
     expect(none.status).toBe(401);
     expect(await none.json()).toEqual({ error: expect.any(String), code: 'unauthorized' });
-    const wrong = await fetch(`${other.baseUrl}/api/metrics`, { headers: { authorization: `Bearer ${metricsToken}x` } });
+    const wrong = await fetch(`${other.baseUrl}/api/metrics`, {
+      headers: { authorization: `Bearer ${metricsToken}x` },
+    });
     expect(wrong.status).toBe(401);
     const right = await fetch(`${other.baseUrl}/api/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
     expect(right.status).toBe(200);
@@ -80,7 +92,10 @@ describe('an instance with HOST and METRICS_TOKEN set', () => {
 describe('public article pages', () => {
   it('carry a strong ETag, shared-cache Cache-Control and a script-free CSP; 304 on a match', async () => {
     const { token } = await newAccount();
-    const post = await createPost(token, { title: 'Cached page', markdown: 'Readers see <b>this</b>.\n\n<script>alert(1)</script>' });
+    const post = await createPost(token, {
+      title: 'Cached page',
+      markdown: 'Readers see <b>this</b>.\n\n<script>alert(1)</script>',
+    });
     expect((await api('POST', `/posts/${post.id}/publish`, { token })).status).toBe(200);
 
     const page = await fetch(`${baseUrl()}${post.canonical_path}`);
@@ -106,7 +121,9 @@ describe('public article pages', () => {
     expect(await again.text()).toBe('');
 
     // An unpublished change leaves the public page (and its tag) alone; the next publish changes both.
-    expect((await api('PATCH', `/posts/${post.id}`, { token, json: { title: 'Cached page, revised' } })).status).toBe(200);
+    expect((await api('PATCH', `/posts/${post.id}`, { token, json: { title: 'Cached page, revised' } })).status).toBe(
+      200,
+    );
     const unchanged = await fetch(`${baseUrl()}${post.canonical_path}`, { headers: { 'if-none-match': etag } });
     expect(unchanged.status).toBe(304);
     const republished = await api('POST', `/posts/${post.id}/publish`, { token });
@@ -138,7 +155,13 @@ describe('REST requests without a token', () => {
     // Announce 100 MB, send a few bytes and wait: the answer must come without the rest.
     const status = await new Promise<number>((resolve, reject) => {
       const req = http.request(
-        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(100 * 1024 * 1024) } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-length': String(100 * 1024 * 1024) },
+        },
         (res) => {
           res.resume();
           resolve(res.statusCode!);

@@ -34,8 +34,24 @@ describe('typed client from the OpenAPI document', () => {
 
   it('the example compiles against the generated types', async () => {
     const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    const args = ['--noEmit', '--strict', '--module', 'esnext', '--moduleResolution', 'bundler', '--target', 'es2022', '--skipLibCheck', '--types', 'node', EXAMPLE];
-    const result = await run(process.execPath, [tsc, ...args], { cwd: ROOT }).catch((err: { stdout: string }) => ({ stdout: err.stdout, failed: true }));
+    const args = [
+      '--noEmit',
+      '--strict',
+      '--module',
+      'esnext',
+      '--moduleResolution',
+      'bundler',
+      '--target',
+      'es2022',
+      '--skipLibCheck',
+      '--types',
+      'node',
+      EXAMPLE,
+    ];
+    const result = await run(process.execPath, [tsc, ...args], { cwd: ROOT }).catch((err: { stdout: string }) => ({
+      stdout: err.stdout,
+      failed: true,
+    }));
     expect(result.stdout).toBe('');
   });
 
@@ -45,13 +61,23 @@ describe('typed client from the OpenAPI document', () => {
     const conformingFetch = async (request: Request) => {
       const response = await fetch(request);
       const url = new URL(request.url);
-      await checkResponse({ method: request.method, path: url.pathname + url.search, status: response.status, headers: response.headers, text: await response.clone().text() });
+      await checkResponse({
+        method: request.method,
+        path: url.pathname + url.search,
+        status: response.status,
+        headers: response.headers,
+        text: await response.clone().text(),
+      });
       return response;
     };
     const result = await createPreviewAndPublish({ baseUrl: baseUrl(), token, fetch: conformingFetch });
     expect(result.status).toBe('published');
     expect(result.html).toContain('<strong>openapi-fetch</strong>');
     const stored = await api('GET', `/posts/${result.id}`, { token });
-    expect(stored.body).toMatchObject({ status: 'published', has_unpublished_changes: false, canonical_path: result.canonicalPath });
+    expect(stored.body).toMatchObject({
+      status: 'published',
+      has_unpublished_changes: false,
+      canonical_path: result.canonicalPath,
+    });
   });
 });

@@ -41,7 +41,9 @@ export async function api<T = any>(
       parsed = undefined;
     }
   }
-  await (await import('./conformance')).checkResponse({ method, path, status: res.status, headers: res.headers, text }, baseUrl());
+  await (
+    await import('./conformance')
+  ).checkResponse({ method, path, status: res.status, headers: res.headers, text }, baseUrl());
   return { status: res.status, headers: res.headers, body: parsed as T, text };
 }
 
@@ -52,7 +54,13 @@ export function uniqueHandle(prefix = 'author'): string {
 /** A fresh account through the operator CLI; generous limits unless the test sets its own. */
 export async function newAccount(opts: { moderated?: boolean; admin?: boolean; limits?: Record<string, number> } = {}) {
   const handle = uniqueHandle();
-  const limits = { read_per_min: 10000, write_per_min: 10000, publish_per_min: 10000, media_per_min: 10000, ...opts.limits };
+  const limits = {
+    read_per_min: 10000,
+    write_per_min: 10000,
+    publish_per_min: 10000,
+    media_per_min: 10000,
+    ...opts.limits,
+  };
   const args = ['account', 'create', handle];
   if (opts.moderated) args.push('--moderated');
   if (opts.admin) args.push('--admin');

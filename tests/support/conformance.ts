@@ -65,13 +65,19 @@ export function finishConformanceRun(dir = process.env[CONFORMANCE_DIR_ENV]): Co
     exercised: declared.filter((p) => counts[p]).length,
     declared: declared.length,
     missing: declared.filter((p) => !counts[p]),
-    undocumented: Object.keys(counts).filter((p) => p.startsWith('undocumented ')).sort(),
+    undocumented: Object.keys(counts)
+      .filter((p) => p.startsWith('undocumented '))
+      .sort(),
     counts: Object.fromEntries(Object.entries(counts).sort()),
   };
   mkdirSync(path.dirname(COVERAGE_REPORT), { recursive: true });
   writeFileSync(COVERAGE_REPORT, JSON.stringify(report, null, 2) + '\n');
-  const missing = report.missing.length > 12 ? [...report.missing.slice(0, 12), `… (${COVERAGE_REPORT})`] : report.missing;
-  console.log(`OpenAPI conformance: ${report.exercised} of ${report.declared} (route, status) pairs exercised` + (missing.length ? `; missing: ${missing.join(', ')}` : ''));
+  const missing =
+    report.missing.length > 12 ? [...report.missing.slice(0, 12), `… (${COVERAGE_REPORT})`] : report.missing;
+  console.log(
+    `OpenAPI conformance: ${report.exercised} of ${report.declared} (route, status) pairs exercised` +
+      (missing.length ? `; missing: ${missing.join(', ')}` : ''),
+  );
   return report;
 }
 
@@ -81,7 +87,8 @@ export function declaredPairs(doc: Json): string[] {
   for (const [template, item] of Object.entries<Json>(doc.paths ?? {})) {
     for (const [method, operation] of Object.entries<Json>(item)) {
       if (!HTTP_METHODS.has(method)) continue;
-      for (const status of Object.keys(operation.responses ?? {})) pairs.push(`${method.toUpperCase()} ${template} ${status}`);
+      for (const status of Object.keys(operation.responses ?? {}))
+        pairs.push(`${method.toUpperCase()} ${template} ${status}`);
     }
   }
   return pairs;
@@ -119,7 +126,10 @@ export function buildChecker(doc: Json): Checker {
   ajv.addVocabulary(['example', 'discriminator', 'xml', 'externalDocs']);
   ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
   // RFC 3339 date-time with an explicit zone, as the contract promises ("ISO 8601 with a time zone").
-  ajv.addFormat('date-time', (s: string) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/i.test(s) && !Number.isNaN(Date.parse(s)));
+  ajv.addFormat(
+    'date-time',
+    (s: string) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/i.test(s) && !Number.isNaN(Date.parse(s)),
+  );
   ajv.addFormat('binary', true);
   ajv.addSchema({ ...doc, $id: 'openapi' }, 'openapi');
   const routes = [];
@@ -176,7 +186,9 @@ export function checkAgainst(c: Checker, res: ReceivedResponse, { recordPair = t
   const route = c.routes.find((r) => r.method === method && r.pattern.test(urlPath));
   const label = `${method.toUpperCase()} ${route?.template ?? urlPath}`;
   const fail = (why: string) => {
-    throw new ConformanceError(`OpenAPI conformance: ${label} → ${res.status}: ${why}\nbody: ${res.text.slice(0, 500)}`);
+    throw new ConformanceError(
+      `OpenAPI conformance: ${label} → ${res.status}: ${why}\nbody: ${res.text.slice(0, 500)}`,
+    );
   };
   if (!route) {
     // Probes of routes the service does not have: still the contract's error shape, nothing else.
@@ -198,7 +210,8 @@ export function checkAgainst(c: Checker, res: ReceivedResponse, { recordPair = t
       continue;
     }
     const type = header.schema?.type;
-    const parsed = type === 'integer' || type === 'number' ? (/^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value) : value;
+    const parsed =
+      type === 'integer' || type === 'number' ? (/^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value) : value;
     const ok = c.ajv.validate(header.schema ?? {}, parsed);
     if (!ok) fail(`header ${name}: ${JSON.stringify(value)} ${c.ajv.errorsText()}`);
   }
@@ -208,9 +221,21 @@ export function checkAgainst(c: Checker, res: ReceivedResponse, { recordPair = t
     if (res.text !== '') fail('the document declares no body, but one was sent');
     return;
   }
-  const mediaType = Object.keys(content).find((t) => (res.headers.get('content-type') ?? '').toLowerCase().startsWith(t));
-  if (!mediaType) fail(`Content-Type ${res.headers.get('content-type')} is not one of ${Object.keys(content).join(', ')}`);
-  const schemaPointer = pointer('paths', route.template, route.method, 'responses', String(res.status), 'content', mediaType!, 'schema');
+  const mediaType = Object.keys(content).find((t) =>
+    (res.headers.get('content-type') ?? '').toLowerCase().startsWith(t),
+  );
+  if (!mediaType)
+    fail(`Content-Type ${res.headers.get('content-type')} is not one of ${Object.keys(content).join(', ')}`);
+  const schemaPointer = pointer(
+    'paths',
+    route.template,
+    route.method,
+    'responses',
+    String(res.status),
+    'content',
+    mediaType!,
+    'schema',
+  );
   checkJsonBody(c, res, schemaPointer, fail);
 }
 
@@ -223,5 +248,6 @@ function checkJsonBody(c: Checker, res: ReceivedResponse, schemaPointer: string,
     return;
   }
   const validate = validatorFor(c, schemaPointer);
-  if (!validate(body)) fail(`body does not match ${schemaPointer}: ${c.ajv.errorsText(validate.errors, { dataVar: 'body' })}`);
+  if (!validate(body))
+    fail(`body does not match ${schemaPointer}: ${c.ajv.errorsText(validate.errors, { dataVar: 'body' })}`);
 }

@@ -11,4 +11,5 @@ export const CORPUS = new URL('../fixtures/corpus/', import.meta.url);
 /** Filesystem path of a file or folder of the corpus, e.g. `corpusPath('articles')`. */
 export const corpusPath = (relative: string): string => fileURLToPath(new URL(relative, CORPUS));
 
-export const readCorpusJson = <T>(relative: string): T => JSON.parse(readFileSync(new URL(relative, CORPUS), 'utf8')) as T;
+export const readCorpusJson = <T>(relative: string): T =>
+  JSON.parse(readFileSync(new URL(relative, CORPUS), 'utf8')) as T;

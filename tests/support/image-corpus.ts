@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { CORPUS } from './corpus-files';
 
 /** The image fixtures of tests/fixtures/corpus/images and their measured manifest (provenance in tests/fixtures/README.md). */
-export const IMAGES = new URL('images/', CORPUS);
+const IMAGES = new URL('images/', CORPUS);
 
 export interface ManifestEntry {
   file: string;

@@ -27,7 +27,10 @@ export function removeDataDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
-export async function startService(extraEnv: Record<string, string | undefined> = {}, timeoutMs = 120_000): Promise<RunningService> {
+export async function startService(
+  extraEnv: Record<string, string | undefined> = {},
+  timeoutMs = 120_000,
+): Promise<RunningService> {
   const ownsDataDir = !extraEnv.DATA_DIR;
   const dataDir = (extraEnv.DATA_DIR as string | undefined) ?? tempDataDir();
   const env: Record<string, string | undefined> = {
@@ -84,7 +87,10 @@ export async function startService(extraEnv: Record<string, string | undefined> 
 }
 
 /** Runs the operator CLI as operators do; resolves with the parsed JSON line. */
-export function cli(env: Record<string, string | undefined>, args: string[]): Promise<{ code: number; json: unknown; stdout: string; stderr: string }> {
+export function cli(
+  env: Record<string, string | undefined>,
+  args: string[],
+): Promise<{ code: number; json: unknown; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(ROOT, 'dist/cli.mjs'), ...args], {
       cwd: ROOT,

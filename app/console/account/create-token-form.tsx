@@ -26,7 +26,11 @@ export function CreateTokenForm({
           {pending ? 'Creating…' : 'Create token'}
         </button>
       </form>
-      {full && <p className="muted">You have {max} active tokens, the most an account can have. Revoke one to create another.</p>}
+      {full && (
+        <p className="muted">
+          You have {max} active tokens, the most an account can have. Revoke one to create another.
+        </p>
+      )}
       {state && (
         <p className={state.ok ? 'success' : 'error'} role={state.ok ? 'status' : 'alert'}>
           {state.ok ? state.message : state.error}

@@ -38,9 +38,9 @@ export default async function AccountPage() {
       <section aria-labelledby="tokens-heading" className="card">
         <h2 id="tokens-heading">API tokens</h2>
         <p className="muted">
-          {active} of {MAX_ACTIVE_TOKENS} active. A secret is shown once, when it is created or reissued; afterwards only its
-          prefix and last four characters. Reissue keeps the id and name and kills the old secret; revoke kills it for good. Either
-          ends console sessions opened with that token.
+          {active} of {MAX_ACTIVE_TOKENS} active. A secret is shown once, when it is created or reissued; afterwards
+          only its prefix and last four characters. Reissue keeps the id and name and kills the old secret; revoke kills
+          it for good. Either ends console sessions opened with that token.
         </p>
         <div className="table-wrap">
           <table className="tokens">
@@ -70,7 +70,13 @@ export default async function AccountPage() {
                   </td>
                   <td>{formatDateTime(t.createdAt)}</td>
                   <td>{t.lastUsedAt ? formatDateTime(t.lastUsedAt) : 'never'}</td>
-                  <td>{t.revokedAt ? <span className="badge badge--revoked">Revoked {formatDateTime(t.revokedAt)}</span> : <span className="badge badge--published">Active</span>}</td>
+                  <td>
+                    {t.revokedAt ? (
+                      <span className="badge badge--revoked">Revoked {formatDateTime(t.revokedAt)}</span>
+                    ) : (
+                      <span className="badge badge--published">Active</span>
+                    )}
+                  </td>
                   <td>
                     {!t.revokedAt && (
                       <div className="row-actions">
@@ -103,12 +109,20 @@ export default async function AccountPage() {
             </tbody>
           </table>
         </div>
-        <CreateTokenForm action={createApiToken} csrf={session.csrfToken} full={active >= MAX_ACTIVE_TOKENS} max={MAX_ACTIVE_TOKENS} />
+        <CreateTokenForm
+          action={createApiToken}
+          csrf={session.csrfToken}
+          full={active >= MAX_ACTIVE_TOKENS}
+          max={MAX_ACTIVE_TOKENS}
+        />
       </section>
 
       <section aria-labelledby="limits-heading" className="card">
         <h2 id="limits-heading">Limits and usage</h2>
-        <p className="muted">Per account, shared by the API and this console. Minute windows restart on each full minute; the media quota at midnight UTC.</p>
+        <p className="muted">
+          Per account, shared by the API and this console. Minute windows restart on each full minute; the media quota
+          at midnight UTC.
+        </p>
         <ul className="bars">
           <Bar label="Read requests this minute" used={used.read} limit={account.readPerMin} />
           <Bar label="Changes this minute" used={used.write} limit={account.writePerMin} />
@@ -122,7 +136,17 @@ export default async function AccountPage() {
 }
 
 /** One bar of the usage chart: the number is always written out next to it. */
-function Bar({ label, used, limit, format = String }: { label: string; used: number; limit: number; format?: (n: number) => string }) {
+function Bar({
+  label,
+  used,
+  limit,
+  format = String,
+}: {
+  label: string;
+  used: number;
+  limit: number;
+  format?: (n: number) => string;
+}) {
   const share = limit > 0 ? Math.min(1, used / limit) : 1;
   const level = share >= 1 ? 'full' : share >= 0.8 ? 'high' : 'ok';
   return (

@@ -2,7 +2,14 @@
 
 import { redirect } from 'next/navigation';
 import { revalidatePath } from 'next/cache';
-import { createPost, deletePost, publishPost, unpublishPost, updatePost, type PostWriteInput } from '@/server/services/posts';
+import {
+  createPost,
+  deletePost,
+  publishPost,
+  unpublishPost,
+  updatePost,
+  type PostWriteInput,
+} from '@/server/services/posts';
 import { postEtag } from '@/server/services/post-etag';
 import { rehosterFor } from '@/server/services/rehost-wiring';
 import { formString, runConsoleAction, type ActionOutcome } from '@/server/console/action';
@@ -28,7 +35,12 @@ function tagList(text: string): string[] {
     .filter(Boolean);
 }
 
-export type SaveOutcome = ActionOutcome<{ updatedAt: string; version: string; rehostFailed: string[]; warnings: string[] }>;
+export type SaveOutcome = ActionOutcome<{
+  updatedAt: string;
+  version: string;
+  rehostFailed: string[];
+  warnings: string[];
+}>;
 
 /**
  * Saves the editor's fields exactly as PATCH /posts/{id} would: the domain applies the same write
@@ -54,7 +66,12 @@ export async function saveArticle(formData: FormData): Promise<SaveOutcome> {
       { ifMatch: version || null },
     );
     revalidatePath(`/console/articles/${id}`);
-    return { updatedAt: post.updated_at, version: postEtag(post), rehostFailed: post.rehost_failed ?? [], warnings: post.warnings ?? [] };
+    return {
+      updatedAt: post.updated_at,
+      version: postEtag(post),
+      rehostFailed: post.rehost_failed ?? [],
+      warnings: post.warnings ?? [],
+    };
   });
 }
 
@@ -66,7 +83,10 @@ export async function createArticle(_prev: NewArticleState, formData: FormData):
   const outcome = await runConsoleAction(formData, 'write', async ({ em, session }) => {
     const title = formString(formData, 'title');
     const markdown = formString(formData, 'markdown');
-    const post = await createPost({ em, accountId: session.auth.account.id, rehoster: rehosterFor(em, session.auth) }, { title, markdown });
+    const post = await createPost(
+      { em, accountId: session.auth.account.id, rehoster: rehosterFor(em, session.auth) },
+      { title, markdown },
+    );
     createdId = post.id;
     return {};
   });

@@ -11,10 +11,18 @@ export type FromUrlOutcome = ActionOutcome<{ message: string; snippet: string; u
 /** POST /media/from-url from the console: the media window, then the same service. */
 export async function storeMediaFromUrl(_prev: FromUrlOutcome, formData: FormData): Promise<FromUrlOutcome> {
   return runConsoleAction(formData, 'media', async ({ em, session }) => {
-    const media = await storeFromUrl(consoleMediaDeps(em), session.auth.account, formString(formData, 'url'), (await headers()).get('host'));
+    const media = await storeFromUrl(
+      consoleMediaDeps(em),
+      session.auth.account,
+      formString(formData, 'url'),
+      (await headers()).get('host'),
+    );
     revalidatePath('/console/media');
     return {
-      message: media.kind === 'gif' ? 'Stored: the animated GIF became a muted looping video.' : `Stored: ${media.width}×${media.height} ${media.mime_type}.`,
+      message:
+        media.kind === 'gif'
+          ? 'Stored: the animated GIF became a muted looping video.'
+          : `Stored: ${media.width}×${media.height} ${media.mime_type}.`,
       snippet: markdownSnippet(media),
       url: media.url,
     };

@@ -18,7 +18,8 @@ export async function signIn(_prev: SignInState, formData: FormData): Promise<Si
   const raw = formData.get('token');
   const secret = typeof raw === 'string' ? raw.trim() : '';
   if (!secret) return { error: 'Paste an API token to sign in.' };
-  if (!secret.startsWith(TOKEN_PREFIX)) return { error: `Only API tokens that start with ${TOKEN_PREFIX} can sign in.` };
+  if (!secret.startsWith(TOKEN_PREFIX))
+    return { error: `Only API tokens that start with ${TOKEN_PREFIX} can sign in.` };
   try {
     const em = await consoleEm();
     const auth = await authenticateSecret(em, secret);

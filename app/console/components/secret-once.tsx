@@ -26,7 +26,11 @@ export function SecretOnce({ secret }: { secret: string }) {
         </button>
       </div>
       <p className="muted" aria-live="polite">
-        {copied === 'yes' ? 'Copied to the clipboard.' : copied === 'failed' ? 'Copying failed: select the text and copy it yourself.' : 'Store it in your integration’s server-side secrets now.'}
+        {copied === 'yes'
+          ? 'Copied to the clipboard.'
+          : copied === 'failed'
+            ? 'Copying failed: select the text and copy it yourself.'
+            : 'Store it in your integration’s server-side secrets now.'}
       </p>
     </div>
   );

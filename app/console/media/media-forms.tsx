@@ -27,17 +27,29 @@ export function UploadBox({ csrf }: { csrf: string }) {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', '/console/media/upload');
     xhr.setRequestHeader('x-csrf-token', csrf);
-    xhr.upload.onprogress = (e) => setState({ phase: 'uploading', name: file.name, loaded: e.loaded, total: e.lengthComputable ? e.total : file.size });
-    xhr.onerror = () => setState({ phase: 'failed', error: 'The upload did not reach the server. Check the connection and try again.' });
+    xhr.upload.onprogress = (e) =>
+      setState({
+        phase: 'uploading',
+        name: file.name,
+        loaded: e.loaded,
+        total: e.lengthComputable ? e.total : file.size,
+      });
+    xhr.onerror = () =>
+      setState({ phase: 'failed', error: 'The upload did not reach the server. Check the connection and try again.' });
     xhr.onload = () => {
-      let result: { ok: boolean; error?: string; media?: { snippet: string; width: number; height: number } } | null = null;
+      let result: { ok: boolean; error?: string; media?: { snippet: string; width: number; height: number } } | null =
+        null;
       try {
         result = JSON.parse(xhr.responseText);
       } catch {
         result = null;
       }
       if (result?.ok && result.media) {
-        setState({ phase: 'done', snippet: result.media.snippet, message: `Stored ${file.name} (${result.media.width}×${result.media.height}).` });
+        setState({
+          phase: 'done',
+          snippet: result.media.snippet,
+          message: `Stored ${file.name} (${result.media.width}×${result.media.height}).`,
+        });
         router.refresh();
       } else {
         setState({ phase: 'failed', error: result?.error ?? `The upload failed (HTTP ${xhr.status}).` });
@@ -99,7 +111,13 @@ export function UploadBox({ csrf }: { csrf: string }) {
   );
 }
 
-export function FromUrlForm({ action, csrf }: { action: (prev: FromUrlOutcome, formData: FormData) => Promise<FromUrlOutcome>; csrf: string }) {
+export function FromUrlForm({
+  action,
+  csrf,
+}: {
+  action: (prev: FromUrlOutcome, formData: FormData) => Promise<FromUrlOutcome>;
+  csrf: string;
+}) {
   const [state, formAction, pending] = useActionState(action, null);
   return (
     <section className="card" aria-labelledby="from-url-heading">

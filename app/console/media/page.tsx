@@ -26,8 +26,9 @@ export default async function MediaPage() {
     <>
       <h1>Media</h1>
       <p className="muted">
-        Images are stored once and served from <code>/api/media/…</code>. Paste the Markdown snippet into an article, or use the
-        id as <code>cover_asset_id</code>. Uploads count against the media limit and today’s quota (see Account).
+        Images are stored once and served from <code>/api/media/…</code>. Paste the Markdown snippet into an article, or
+        use the id as <code>cover_asset_id</code>. Uploads count against the media limit and today’s quota (see
+        Account).
       </p>
       <div className="media-forms">
         <UploadBox csrf={session.csrfToken} />
@@ -41,14 +42,22 @@ export default async function MediaPage() {
           {items.map((m) => (
             <li key={m.id}>
               {m.kind === 'gif' ? (
-                <video src={`/api/media/${m.id}`} muted loop autoPlay playsInline className="media-thumb" aria-label="Stored GIF video" />
+                <video
+                  src={`/api/media/${m.id}`}
+                  muted
+                  loop
+                  autoPlay
+                  playsInline
+                  className="media-thumb"
+                  aria-label="Stored GIF video"
+                />
               ) : (
                 // eslint-disable-next-line @next/next/no-img-element -- stored files are served as they are
                 <img src={`/api/media/${m.id}`} alt="" width={m.width} height={m.height} loading="lazy" />
               )}
               <p className="media-meta">
-                {m.kind === 'gif' ? 'GIF video' : m.mimeType.replace('image/', '').toUpperCase()} · {m.width}×{m.height} ·{' '}
-                {formatBytes(m.byteSize)}
+                {m.kind === 'gif' ? 'GIF video' : m.mimeType.replace('image/', '').toUpperCase()} · {m.width}×{m.height}{' '}
+                · {formatBytes(m.byteSize)}
                 <br />
                 <span className="muted">{formatDateTime(m.createdAt)}</span>
               </p>

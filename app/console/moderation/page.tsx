@@ -48,8 +48,8 @@ export default async function ModerationPage({ searchParams }: { searchParams: S
         </p>
       )}
       <p className="muted">
-        Articles of moderated accounts wait here after publish. Approve makes the submitted version public; reject returns it to
-        its author with your reason.
+        Articles of moderated accounts wait here after publish. Approve makes the submitted version public; reject
+        returns it to its author with your reason.
       </p>
       {pending.length === 0 ? (
         <p className="empty">Nothing is waiting for moderation.</p>
@@ -74,7 +74,12 @@ export default async function ModerationPage({ searchParams }: { searchParams: S
                   confirmLabel="Approve"
                 />
               </div>
-              <iframe sandbox="" title={`Submitted version of ${post.title}`} className="preview-frame" src={`/console/preview/${post.id}?version=submitted`} />
+              <iframe
+                sandbox=""
+                title={`Submitted version of ${post.title}`}
+                className="preview-frame"
+                src={`/console/preview/${post.id}?version=submitted`}
+              />
               <RejectForm action={rejectArticle} id={post.id} csrf={session.csrfToken} />
             </li>
           ))}

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** The Limits object inside GET /me: the account's limits and today's media usage in bytes. */
-export const LimitsSchema = z
+const LimitsSchema = z
   .object({
     read_per_min: z.number().int(),
     write_per_min: z.number().int(),

@@ -10,7 +10,8 @@ export async function fromUrlHandler({ ctx, input }: { ctx: AuthorContext; input
   try {
     return await storeFromUrl(deps, ctx.auth.account, input.url, ctx.headers.get('host'));
   } catch (err) {
-    if (err instanceof DailyQuotaExceededError) for (const [name, value] of Object.entries(quotaHeaders(err))) ctx.res.setHeader(name, value);
+    if (err instanceof DailyQuotaExceededError)
+      for (const [name, value] of Object.entries(quotaHeaders(err))) ctx.res.setHeader(name, value);
     throw err;
   }
 }

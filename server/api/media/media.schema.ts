@@ -12,7 +12,10 @@ export const MediaSchema = z
     width: z.number().int().min(1),
     height: z.number().int().min(1),
     status: z.enum(['ready']),
-    poster_url: z.string().regex(/^\/api\/media\/[0-9a-fA-F-]{36}$/).nullable(),
+    poster_url: z
+      .string()
+      .regex(/^\/api\/media\/[0-9a-fA-F-]{36}$/)
+      .nullable(),
   })
   .meta({ id: 'Media', description: 'A stored file. Put `url` into Markdown/HTML and `id` into `cover_asset_id`.' });
 

@@ -10,10 +10,10 @@ import { ErrorSchema } from '../shared.schema';
 import { postProcess, SECURITY_SCHEME } from './post-process';
 import type { JsonObject } from './types';
 
-export const OPENAPI_VERSION = '1.0.0';
+const OPENAPI_VERSION = '1.0.0';
 
 /** What trpc-to-openapi produces on its own; exported so tests can see what post-processing fixes. */
-export function generateRawDocument(): JsonObject {
+function generateRawDocument(): JsonObject {
   return generateOpenApiDocument(appRouter, {
     title: 'Author Publishing API',
     version: OPENAPI_VERSION,

@@ -16,13 +16,20 @@ export const MEDIA_SCHEMA: JsonObject = {
   properties: {
     id: { ...uuid, description: 'Media id; goes into `cover_asset_id`.' },
     url: { ...mediaPath, description: '`/api/media/{uuid}`; goes into Markdown/HTML.' },
-    kind: { type: 'string', enum: ['image', 'gif'], description: '`image` for images; `gif` for an animated GIF stored as a muted MP4 by `POST /media/from-url`.' },
+    kind: {
+      type: 'string',
+      enum: ['image', 'gif'],
+      description: '`image` for images; `gif` for an animated GIF stored as a muted MP4 by `POST /media/from-url`.',
+    },
     mime_type: { type: 'string', description: 'Content type of the stored file.' },
     byte_size: { type: 'integer', minimum: 0, description: 'Size in bytes.' },
     width: { type: 'integer', minimum: 1, description: 'Pixels.' },
     height: { type: 'integer', minimum: 1, description: 'Pixels.' },
     status: { type: 'string', enum: ['ready'] },
-    poster_url: { anyOf: [mediaPath, { type: 'null' }], description: 'Always null for images; the first frame for `gif`.' },
+    poster_url: {
+      anyOf: [mediaPath, { type: 'null' }],
+      description: 'Always null for images; the first frame for `gif`.',
+    },
   },
   required: ['id', 'url', 'kind', 'mime_type', 'byte_size', 'width', 'height', 'status', 'poster_url'],
   additionalProperties: false,
@@ -41,7 +48,13 @@ export function uploadOperation(mediaRef: JsonObject): JsonObject {
         'multipart/form-data': {
           schema: {
             type: 'object',
-            properties: { file: { type: 'string', format: 'binary', description: 'The image (JPEG, PNG, WebP, GIF or AVIF), at most 50 MiB.' } },
+            properties: {
+              file: {
+                type: 'string',
+                format: 'binary',
+                description: 'The image (JPEG, PNG, WebP, GIF or AVIF), at most 50 MiB.',
+              },
+            },
             required: ['file'],
           },
         },
@@ -62,7 +75,11 @@ export function fromUrlOperation(mediaRef: JsonObject): JsonObject {
       required: true,
       content: {
         'application/json': {
-          schema: { type: 'object', properties: { url: { type: 'string', minLength: 1, description: 'An http or https URL.' } }, required: ['url'] },
+          schema: {
+            type: 'object',
+            properties: { url: { type: 'string', minLength: 1, description: 'An http or https URL.' } },
+            required: ['url'],
+          },
         },
       },
     },

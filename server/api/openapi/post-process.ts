@@ -16,7 +16,7 @@ const ref = (kind: 'schemas' | 'headers', name: string) => ({ $ref: `#/component
 const HEADERS: JsonObject = {
   'RateLimit-Limit': {
     description:
-      'Size of the limit of this route\'s rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight).',
+      "Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight).",
     required: true,
     schema: { type: 'integer', minimum: 0 },
   },
@@ -43,7 +43,7 @@ const HEADERS: JsonObject = {
   },
   ETag: {
     description:
-      'Strong entity tag of the article\'s working version and publication state (beyond the contract). Send it back in `If-Match` to change the article only if nobody else has since, or in `If-None-Match` to revalidate a GET.',
+      "Strong entity tag of the article's working version and publication state (beyond the contract). Send it back in `If-Match` to change the article only if nobody else has since, or in `If-None-Match` to revalidate a GET.",
     required: true,
     schema: { type: 'string', pattern: '^"[^"]*"$' },
   },
@@ -65,13 +65,14 @@ const IF_NONE_MATCH_PARAMETER: JsonObject = {
   name: 'If-None-Match',
   in: 'header',
   required: false,
-  description: 'Optional. The ETag of the copy the client has; when it is still current the answer is 304 without a body.',
+  description:
+    'Optional. The ETag of the copy the client has; when it is still current the answer is 304 without a body.',
   schema: { type: 'string' },
 };
 
 const headerRefs = (names: string[]) => Object.fromEntries(names.map((n) => [n, ref('headers', n)]));
 
-export const API_DESCRIPTION = [
+const API_DESCRIPTION = [
   'Manage your own articles and images over HTTP JSON. Authenticate every call with `Authorization: Bearer dp_live_…`;',
   'call from server-side code only and never embed the token in browser or mobile code.',
   '',
@@ -98,7 +99,8 @@ export function postProcess(generated: JsonObject): JsonObject {
       type: 'http',
       scheme: 'bearer',
       bearerFormat: 'dp_live_…',
-      description: 'An API token from the account settings. Only tokens starting with `dp_live_` are accepted; a site session JWT is refused with 401.',
+      description:
+        'An API token from the account settings. Only tokens starting with `dp_live_` are accepted; a site session JWT is refused with 401.',
     },
   };
   doc.components.headers = { ...doc.components.headers, ...HEADERS };
@@ -114,7 +116,10 @@ export function postProcess(generated: JsonObject): JsonObject {
   addMediaRoutes(doc);
   for (const route of SPEC_ROUTES) {
     const operation = doc.paths[route.path]?.[route.method];
-    if (!operation) throw new Error(`OpenAPI: ${route.method.toUpperCase()} ${route.path} of the contract is missing from the document`);
+    if (!operation)
+      throw new Error(
+        `OpenAPI: ${route.method.toUpperCase()} ${route.path} of the contract is missing from the document`,
+      );
     shapeOperation(operation, route);
   }
   // The service answers exactly what it has; anything outside the contract still gets the error shape.
@@ -125,7 +130,9 @@ export function postProcess(generated: JsonObject): JsonObject {
   }
   // Paths in the contract's order (generation order depends on the router; readers expect the contract's).
   const order = [...new Set(SPEC_ROUTES.map((r) => r.path))];
-  doc.paths = Object.fromEntries(Object.entries<JsonObject>(doc.paths).sort(([a], [b]) => rank(order, a) - rank(order, b)));
+  doc.paths = Object.fromEntries(
+    Object.entries<JsonObject>(doc.paths).sort(([a], [b]) => rank(order, a) - rank(order, b)),
+  );
   // tRPC-shaped error bodies are gone from every response; drop their schemas.
   for (const name of Object.keys(schemas)) if (name.startsWith('error.')) delete schemas[name];
   return doc;
@@ -142,7 +149,8 @@ function addMediaRoutes(doc: JsonObject) {
     mediaSchema = ref('schemas', 'Media');
   }
   doc.paths['/media'] = { ...doc.paths['/media'], post: uploadOperation(mediaSchema) };
-  if (!generatedFromUrl) doc.paths['/media/from-url'] = { ...doc.paths['/media/from-url'], post: fromUrlOperation(mediaSchema) };
+  if (!generatedFromUrl)
+    doc.paths['/media/from-url'] = { ...doc.paths['/media/from-url'], post: fromUrlOperation(mediaSchema) };
 }
 
 function shapeOperation(operation: JsonObject, route: SpecRoute) {
@@ -166,12 +174,19 @@ function shapeOperation(operation: JsonObject, route: SpecRoute) {
 
   const responses: JsonObject = { [route.success]: success };
   if (route.conditional?.read) {
-    responses['304'] = { description: 'Not modified: `If-None-Match` names the current version. No body.', headers: headerRefs(successHeaders) };
+    responses['304'] = {
+      description: 'Not modified: `If-None-Match` names the current version. No body.',
+      headers: headerRefs(successHeaders),
+    };
   }
   for (const status of route.errors) responses[status] = errorResponse(status);
   operation.responses = responses;
 
-  const conditionalParameter = route.conditional?.write ? IF_MATCH_PARAMETER : route.conditional?.read ? IF_NONE_MATCH_PARAMETER : undefined;
+  const conditionalParameter = route.conditional?.write
+    ? IF_MATCH_PARAMETER
+    : route.conditional?.read
+      ? IF_NONE_MATCH_PARAMETER
+      : undefined;
   if (conditionalParameter) operation.parameters = [...(operation.parameters ?? []), conditionalParameter];
 }
 
@@ -182,7 +197,7 @@ function successDescription(route: SpecRoute, generated?: string): string {
   return 'OK';
 }
 
-export function errorResponse(status: keyof typeof ERROR_TEXT): JsonObject {
+function errorResponse(status: keyof typeof ERROR_TEXT): JsonObject {
   const text = ERROR_TEXT[status];
   const example = text.code ? { error: text.example, code: text.code } : { error: text.example };
   return {
@@ -195,6 +210,10 @@ export function errorResponse(status: keyof typeof ERROR_TEXT): JsonObject {
 function replaceGeneratedErrors(operation: JsonObject) {
   for (const status of Object.keys(operation.responses ?? {})) {
     const code = Number(status);
-    if (code >= 400) operation.responses[status] = code in ERROR_TEXT ? errorResponse(code as keyof typeof ERROR_TEXT) : { description: 'Error', content: { 'application/json': { schema: ref('schemas', 'Error') } } };
+    if (code >= 400)
+      operation.responses[status] =
+        code in ERROR_TEXT
+          ? errorResponse(code as keyof typeof ERROR_TEXT)
+          : { description: 'Error', content: { 'application/json': { schema: ref('schemas', 'Error') } } };
   }
 }

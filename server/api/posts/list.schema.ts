@@ -1,10 +1,20 @@
 import { z } from 'zod';
+import { LIST_MAX } from '../../services/post-reads';
 import { AuthorPostSchema } from '../shared.schema';
 
-/** GET /posts query: status filter, limit 1–50 (default 20), opaque cursor. */
+const LIMIT_TEXT = `must be an integer from 1 to ${LIST_MAX}`;
+
+/** GET /posts query: status filter, limit 1–LIST_MAX (default LIST_DEFAULT, services/post-reads.ts), opaque cursor. */
 export const ListPostsInput = z.object({
-  status: z.enum(['draft', 'pending_moderation', 'published'], { error: 'must be draft, pending_moderation or published' }).optional(),
-  limit: z.number({ error: 'must be an integer from 1 to 50' }).int('must be an integer from 1 to 50').min(1, 'must be an integer from 1 to 50').max(50, 'at most 50').optional(),
+  status: z
+    .enum(['draft', 'pending_moderation', 'published'], { error: 'must be draft, pending_moderation or published' })
+    .optional(),
+  limit: z
+    .number({ error: LIMIT_TEXT })
+    .int(LIMIT_TEXT)
+    .min(1, LIMIT_TEXT)
+    .max(LIST_MAX, `at most ${LIST_MAX}`)
+    .optional(),
   cursor: z.string().optional(),
 });
 

@@ -4,8 +4,20 @@ import type { AuthorContext } from '../trpc';
 import type { PostIdInput } from './by-id.schema';
 import { sendEtag, writePreconditions } from './conditional';
 
-export const publishPostHandler = async ({ ctx, input }: { ctx: AuthorContext; input: z.infer<typeof PostIdInput> }) => {
-  const post = await publishPost(ctx.em, ctx.auth.account.id, input.id, ctx.auth.account.isModerated, writePreconditions(ctx));
+export const publishPostHandler = async ({
+  ctx,
+  input,
+}: {
+  ctx: AuthorContext;
+  input: z.infer<typeof PostIdInput>;
+}) => {
+  const post = await publishPost(
+    ctx.em,
+    ctx.auth.account.id,
+    input.id,
+    ctx.auth.account.isModerated,
+    writePreconditions(ctx),
+  );
   sendEtag(ctx, post);
   return post;
 };

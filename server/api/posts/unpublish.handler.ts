@@ -4,7 +4,13 @@ import type { AuthorContext } from '../trpc';
 import type { PostIdInput } from './by-id.schema';
 import { sendEtag, writePreconditions } from './conditional';
 
-export const unpublishPostHandler = async ({ ctx, input }: { ctx: AuthorContext; input: z.infer<typeof PostIdInput> }) => {
+export const unpublishPostHandler = async ({
+  ctx,
+  input,
+}: {
+  ctx: AuthorContext;
+  input: z.infer<typeof PostIdInput>;
+}) => {
   const post = await unpublishPost(ctx.em, ctx.auth.account.id, input.id, writePreconditions(ctx));
   // 204 without a body, but the article still exists: its new version's tag lets the next
   // conditional write go ahead without a GET.

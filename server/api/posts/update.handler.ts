@@ -5,7 +5,13 @@ import type { AuthorContext } from '../trpc';
 import { sendEtag, writePreconditions } from './conditional';
 import type { UpdatePostInput } from './write.schema';
 
-export const updatePostHandler = async ({ ctx, input }: { ctx: AuthorContext; input: z.infer<typeof UpdatePostInput> }) => {
+export const updatePostHandler = async ({
+  ctx,
+  input,
+}: {
+  ctx: AuthorContext;
+  input: z.infer<typeof UpdatePostInput>;
+}) => {
   const { id, ...fields } = input;
   const post = await updatePost(
     { em: ctx.em, accountId: ctx.auth.account.id, rehoster: rehosterFor(ctx.em, ctx.auth) },

@@ -9,54 +9,53 @@ import { uuidParam, uuidString } from '../shared.schema';
  * included; here they shape the 400s of the REST surface and the OpenAPI document.
  * Unknown fields (cover_width, cover_height included: they are computed) are refused.
  */
-export { MARKDOWN_MAX, SUBTITLE_MAX, TITLE_MAX };
+const stringField = () =>
+  z.string({ error: (i) => (i.input === undefined ? RULE_TEXT.required : RULE_TEXT.notString) });
 
-const stringField = () => z.string({ error: (i) => (i.input === undefined ? RULE_TEXT.required : RULE_TEXT.notString) });
-
-export const titleField = stringField().trim().min(1, RULE_TEXT.empty).max(TITLE_MAX, RULE_TEXT.tooLong(TITLE_MAX));
-export const markdownField = stringField()
+const titleField = stringField().trim().min(1, RULE_TEXT.empty).max(TITLE_MAX, RULE_TEXT.tooLong(TITLE_MAX));
+const markdownField = stringField()
   .max(MARKDOWN_MAX, RULE_TEXT.tooLong(MARKDOWN_MAX))
   .refine((s) => s.trim().length > 0, RULE_TEXT.empty);
-export const subtitleField = z
+const subtitleField = z
   .string({ error: RULE_TEXT.notStringOrNull })
   .trim()
   .max(SUBTITLE_MAX, RULE_TEXT.tooLong(SUBTITLE_MAX))
   .transform((s) => (s === '' ? null : s))
   .nullable();
-export const tagsField = z.array(z.string({ error: RULE_TEXT.notString }), { error: RULE_TEXT.notTagList }).max(TAGS_MAX, RULE_TEXT.tooManyTags);
-export const slugField = z.string({ error: RULE_TEXT.notString });
-export const coverAssetField = uuidString(RULE_TEXT.notUuidOrNull).nullable();
-export const coverUrlField = z.string({ error: RULE_TEXT.notStringOrNull }).trim().min(1, RULE_TEXT.empty).nullable();
+const tagsField = z
+  .array(z.string({ error: RULE_TEXT.notString }), { error: RULE_TEXT.notTagList })
+  .max(TAGS_MAX, RULE_TEXT.tooManyTags);
+const slugField = z.string({ error: RULE_TEXT.notString });
+const coverAssetField = uuidString(RULE_TEXT.notUuidOrNull).nullable();
+const coverUrlField = z.string({ error: RULE_TEXT.notStringOrNull }).trim().min(1, RULE_TEXT.empty).nullable();
 
 /** Unknown fields are refused by name: "cover_width: unknown field" (they are computed). */
 const unknownField = (i: { code: string; keys?: string[] }) =>
   i.code === 'unrecognized_keys' ? `unknown field ${(i.keys ?? []).join(', ')}` : 'must be a JSON object';
 
-export const CreatePostInput = z
-  .strictObject(
-    {
-      title: titleField,
-      markdown: markdownField,
-      subtitle: subtitleField.optional(),
-      tags: tagsField.optional(),
-      slug: slugField.optional(),
-      cover_asset_id: coverAssetField.optional(),
-      cover_url: coverUrlField.optional(),
-    },
-    { error: unknownField },
-  );
+export const CreatePostInput = z.strictObject(
+  {
+    title: titleField,
+    markdown: markdownField,
+    subtitle: subtitleField.optional(),
+    tags: tagsField.optional(),
+    slug: slugField.optional(),
+    cover_asset_id: coverAssetField.optional(),
+    cover_url: coverUrlField.optional(),
+  },
+  { error: unknownField },
+);
 
-export const UpdatePostInput = z
-  .strictObject(
-    {
-      id: uuidParam,
-      title: titleField.optional(),
-      markdown: markdownField.optional(),
-      subtitle: subtitleField.optional(),
-      tags: tagsField.optional(),
-      slug: slugField.optional(),
-      cover_asset_id: coverAssetField.optional(),
-      cover_url: coverUrlField.optional(),
-    },
-    { error: unknownField },
-  );
+export const UpdatePostInput = z.strictObject(
+  {
+    id: uuidParam,
+    title: titleField.optional(),
+    markdown: markdownField.optional(),
+    subtitle: subtitleField.optional(),
+    tags: tagsField.optional(),
+    slug: slugField.optional(),
+    cover_asset_id: coverAssetField.optional(),
+    cover_url: coverUrlField.optional(),
+  },
+  { error: unknownField },
+);

@@ -30,7 +30,8 @@ const isEmbedWrapper = (el: Element) =>
 const isBuiltEmbed = (node: ElementContent): node is Element =>
   node.type === 'element' && node.tagName === 'div' && isBuilt(node) && hasClass(node, 'dp-embed');
 
-const hasContent = (node: ElementContent) => node.type === 'element' || (node.type === 'text' && !isWhitespaceText(node));
+const hasContent = (node: ElementContent) =>
+  node.type === 'element' || (node.type === 'text' && !isWhitespaceText(node));
 
 /**
  * `el` split around the built embeds among its inline descendants: copies of `el` holding what
@@ -86,6 +87,6 @@ export default function rehypeEmbed() {
       }
       return el;
     });
-    rewriteElements(tree, (el) => (el.tagName === 'p' ? splitAroundEmbeds(el)?.map(trimEdges) ?? el : el));
+    rewriteElements(tree, (el) => (el.tagName === 'p' ? (splitAroundEmbeds(el)?.map(trimEdges) ?? el) : el));
   };
 }

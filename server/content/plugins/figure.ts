@@ -18,7 +18,7 @@ export function layoutOf(el: Element): string | undefined {
 
 const insideCaptionOrFigure = (el: Element) => el.tagName === 'figcaption' || el.tagName === 'figure';
 
-export function rebuildFigure(figure: Element): Element | undefined {
+function rebuildFigure(figure: Element): Element | undefined {
   const parts = descendants(figure, insideCaptionOrFigure);
   const image = parts.find((el) => el.tagName === 'img');
   if (!image) return undefined;

@@ -12,7 +12,7 @@ import { layoutOf } from './figure';
 
 const isItem = (el: Element) => el.tagName === 'figure' && isBuilt(el) && hasClass(el, 'dp-figure');
 
-export function rebuildGallery(gallery: Element): Element | undefined {
+function rebuildGallery(gallery: Element): Element | undefined {
   const container = descendants(gallery, (el) => el.tagName === 'figure').find(
     (el) => el.tagName === 'div' && hasClass(el, 'dp-gallery__items'),
   );

@@ -9,10 +9,11 @@ import { descendants, element, hasClass, rewriteElements } from '../hast';
 import { markBuilt } from '../context';
 import { localMediaPath, localMediaUuid } from '../urls';
 
-export function rebuildGif(wrapper: Element): Element | undefined {
+function rebuildGif(wrapper: Element): Element | undefined {
   const video = descendants(wrapper).find((el) => el.tagName === 'video');
   const uuid = video && localMediaUuid(video.properties.src);
-  const declared = typeof wrapper.properties.dataGif === 'string' ? wrapper.properties.dataGif.toLowerCase() : undefined;
+  const declared =
+    typeof wrapper.properties.dataGif === 'string' ? wrapper.properties.dataGif.toLowerCase() : undefined;
   if (!uuid || declared !== uuid) return undefined;
   const player = markBuilt(
     element('video', { src: localMediaPath(uuid), autoPlay: true, loop: true, muted: true, playsInline: true }),

@@ -46,7 +46,11 @@ export function collectExternalImages(tree: Root): string[] {
   const walk = (children: Root['children'] | Element['children']) => {
     for (const child of children) {
       if (child.type !== 'element') continue;
-      if (child.tagName === 'img' && typeof child.properties.src === 'string' && /^https?:/.test(child.properties.src)) {
+      if (
+        child.tagName === 'img' &&
+        typeof child.properties.src === 'string' &&
+        /^https?:/.test(child.properties.src)
+      ) {
         found.add(child.properties.src);
       }
       walk(child.children);

@@ -48,7 +48,7 @@ function media(source: Element | undefined): Element | undefined {
   );
 }
 
-export function rebuildLinkCard(card: Element): Element | undefined {
+function rebuildLinkCard(card: Element): Element | undefined {
   const href = absoluteHttpUrl(card.properties.href);
   if (!href) return undefined;
   const parts = descendants(card);

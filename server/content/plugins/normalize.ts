@@ -20,15 +20,43 @@ import { element, hasClass, isWhitespaceText } from '../hast';
 import { isBuilt } from '../context';
 
 const BLOCK_TAGS = new Set([
-  'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'pre', 'table', 'tbody',
-  'tr', 'td', 'th', 'hr', 'figure', 'figcaption', 'div', 'details', 'summary',
+  'p',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'ul',
+  'ol',
+  'li',
+  'blockquote',
+  'pre',
+  'table',
+  'tbody',
+  'tr',
+  'td',
+  'th',
+  'hr',
+  'figure',
+  'figcaption',
+  'div',
+  'details',
+  'summary',
 ]);
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
-const REQUIRED_PARENT: Record<string, string> = { tbody: 'table', tr: 'tbody', td: 'tr', th: 'tr', summary: 'details', figcaption: 'figure' };
+const REQUIRED_PARENT: Record<string, string> = {
+  tbody: 'table',
+  tr: 'tbody',
+  td: 'tr',
+  th: 'tr',
+  summary: 'details',
+  figcaption: 'figure',
+};
 
 const isLinkCard = (el: Element) => el.tagName === 'a' && isBuilt(el) && hasClass(el, 'dp-link-card');
 
-export function isBlock(node: RootContent | ElementContent): boolean {
+function isBlock(node: RootContent | ElementContent): boolean {
   return node.type === 'element' && (BLOCK_TAGS.has(node.tagName) || isLinkCard(node));
 }
 
@@ -124,7 +152,7 @@ function dropLeadingNewlines(pre: Element): void {
   if (first.value === '') pre.children.shift();
 }
 
-export function normalizeTree(tree: Root): void {
+function normalizeTree(tree: Root): void {
   const grouped: ElementContent[] = [];
   let run: ElementContent[] = [];
   const flush = () => {

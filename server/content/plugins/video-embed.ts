@@ -9,7 +9,7 @@ import { markBuilt } from '../context';
 import { VIDEO_PROVIDERS, type VideoProvider } from '../embed-allowlist';
 import { buildIframe, httpsUrl } from './iframe';
 
-export function videoProviderOf(url: URL): VideoProvider | undefined {
+function videoProviderOf(url: URL): VideoProvider | undefined {
   return VIDEO_PROVIDERS.find(
     (provider) =>
       provider.hosts.includes(url.hostname) &&
@@ -19,7 +19,7 @@ export function videoProviderOf(url: URL): VideoProvider | undefined {
   );
 }
 
-export function rebuildVideoEmbed(wrapper: Element): Element | undefined {
+function rebuildVideoEmbed(wrapper: Element): Element | undefined {
   const iframe = descendants(wrapper).find((el) => el.tagName === 'iframe');
   const url = iframe && httpsUrl(iframe.properties.src);
   const provider = url && videoProviderOf(url);

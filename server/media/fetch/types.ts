@@ -12,7 +12,7 @@ export interface ResolvedAddress {
 export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
 /** One HTTP GET to an already-checked address: no redirects followed, no DNS asked. */
-export interface HopRequest {
+interface HopRequest {
   url: URL;
   /** The vetted address to connect to; Host header and TLS SNI still come from `url`. */
   address: string;

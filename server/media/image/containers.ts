@@ -11,7 +11,7 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
  */
 export function pngFrameCount(buf: Buffer): number {
   if (buf.length < 8 || !buf.subarray(0, 8).equals(PNG_SIGNATURE)) return 1;
-  for (let offset = 8; offset + 8 <= buf.length; ) {
+  for (let offset = 8; offset + 8 <= buf.length;) {
     const length = buf.readUInt32BE(offset);
     const type = buf.toString('latin1', offset + 4, offset + 8);
     if (type === 'IDAT' || type === 'IEND') return 1;
@@ -22,7 +22,7 @@ export function pngFrameCount(buf: Buffer): number {
 }
 
 /** ISO-BMFF `ftyp` major and compatible brands, or [] when the box is absent. */
-export function ftypBrands(buf: Buffer): string[] {
+function ftypBrands(buf: Buffer): string[] {
   if (buf.length < 16 || buf.toString('latin1', 4, 8) !== 'ftyp') return [];
   const size = Math.min(buf.readUInt32BE(0), buf.length);
   const brands = [buf.toString('latin1', 8, 12)];
@@ -35,8 +35,9 @@ export const isAvifSequence = (buf: Buffer) => ftypBrands(buf).includes('avis');
 
 /** Whether a WebP holds a lossless (VP8L) bitstream, so re-encoding can stay lossless. */
 export function isLosslessWebp(buf: Buffer): boolean {
-  if (buf.length < 16 || buf.toString('latin1', 0, 4) !== 'RIFF' || buf.toString('latin1', 8, 12) !== 'WEBP') return false;
-  for (let offset = 12; offset + 8 <= buf.length; ) {
+  if (buf.length < 16 || buf.toString('latin1', 0, 4) !== 'RIFF' || buf.toString('latin1', 8, 12) !== 'WEBP')
+    return false;
+  for (let offset = 12; offset + 8 <= buf.length;) {
     const type = buf.toString('latin1', offset, offset + 4);
     if (type === 'VP8L') return true;
     if (type === 'VP8 ') return false;

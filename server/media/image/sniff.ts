@@ -4,8 +4,7 @@
  */
 import { fileTypeFromBuffer } from 'file-type';
 
-export const ACCEPTED_FORMATS = ['jpeg', 'png', 'webp', 'avif', 'gif'] as const;
-export type ImageFormat = (typeof ACCEPTED_FORMATS)[number];
+export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'avif' | 'gif';
 
 export const MIME_TYPES: Record<ImageFormat, string> = {
   jpeg: 'image/jpeg',
@@ -35,7 +34,11 @@ export async function sniffImage(buffer: Uint8Array): Promise<Sniffed> {
 
 /** file-type knows no SVG/HTML/plain text; a peek at the start is enough to name them. */
 function textLabel(buffer: Uint8Array): string {
-  const head = Buffer.from(buffer.subarray(0, 4096)).toString('utf8').replace(/^\uFEFF/, '').trimStart().toLowerCase();
+  const head = Buffer.from(buffer.subarray(0, 4096))
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .toLowerCase();
   if (/<svg[\s>]/.test(head)) return 'svg';
   if (/^<!doctype html|<html[\s>]|<head[\s>]|<body[\s>]|<script[\s>]/.test(head)) return 'html';
   if (head.startsWith('<?xml') || head.startsWith('<')) return 'xml';

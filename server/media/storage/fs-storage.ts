@@ -88,7 +88,10 @@ export class FsMediaStorage implements MediaStorage {
     assertValidKey(key);
     // Both removals are attempted even if the first fails, so a rollback after a failed put
     // still removes the meta that was written before the data.
-    const results = await Promise.allSettled([rm(this.dataPath(key), { force: true }), rm(this.metaPath(key), { force: true })]);
+    const results = await Promise.allSettled([
+      rm(this.dataPath(key), { force: true }),
+      rm(this.metaPath(key), { force: true }),
+    ]);
     const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) throw unavailable('delete', failure.reason);
   }
@@ -143,8 +146,7 @@ async function writeAtomically(path: string, data: Buffer): Promise<void> {
   }
 }
 
-const isNotFound = (err: unknown) =>
-  typeof err === 'object' && err !== null && 'code' in err && err.code === 'ENOENT';
+const isNotFound = (err: unknown) => typeof err === 'object' && err !== null && 'code' in err && err.code === 'ENOENT';
 
 function unavailable(operation: string, err: unknown): StorageUnavailableError {
   const detail = err instanceof Error ? err.message : String(err);

@@ -10,7 +10,7 @@ import type { MediaStorage } from './types';
 
 export * from './types';
 export { FsMediaStorage } from './fs-storage';
-export { S3MediaStorage, type S3StorageConfig } from './s3-storage';
+export { S3MediaStorage } from './s3-storage';
 
 export type MediaStorageConfig = { kind: 'fs'; root: string } | ({ kind: 's3' } & S3StorageConfig);
 

@@ -69,7 +69,13 @@ export class S3MediaStorage implements MediaStorage {
     const Key = this.objectKey(key);
     try {
       await this.client.send(
-        new PutObjectCommand({ Bucket: this.bucket, Key, Body: data, ContentType: contentType, ContentLength: data.length }),
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key,
+          Body: data,
+          ContentType: contentType,
+          ContentLength: data.length,
+        }),
       );
     } catch (err) {
       throw unavailable('put', err);
@@ -82,7 +88,11 @@ export class S3MediaStorage implements MediaStorage {
     let response;
     try {
       response = await this.client.send(
-        new GetObjectCommand({ Bucket: this.bucket, Key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key,
+          Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+        }),
       );
     } catch (err) {
       if (isNotFound(err)) return null;

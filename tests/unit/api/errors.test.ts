@@ -15,7 +15,9 @@ const router = t.router({
     .input(z.object({ title: z.string().min(1, 'must not be empty') }))
     .output(z.object({ title: z.string() }))
     .query(({ input }) => ({ title: input.title })),
-  broken: t.procedure.output(z.object({ count: z.number() })).query(() => ({ count: 'many' }) as unknown as { count: number }),
+  broken: t.procedure
+    .output(z.object({ count: z.number() }))
+    .query(() => ({ count: 'many' }) as unknown as { count: number }),
   refusing: t.procedure.query(() => {
     throw new ApiError(409, 'slug: already used by another of your articles');
   }),

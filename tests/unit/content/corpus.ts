@@ -50,7 +50,7 @@ type Part =
   | { repeat: string; times: number | string }
   | { sequence: { var: string; from: number; to: number; item: Part[] } };
 
-export interface PathologicalCase {
+interface PathologicalCase {
   name: string;
   recipe?: { parts: Part[] };
   generator?: { kind: string; refmap_size: number; count: number };
@@ -58,7 +58,7 @@ export interface PathologicalCase {
 }
 
 /** The recipe builder described in tests/fixtures/README.md (corpus/markdown). */
-export function buildRecipe(parts: Part[], env: Record<string, number> = {}): string {
+function buildRecipe(parts: Part[], env: Record<string, number> = {}): string {
   return parts
     .map((p) =>
       'text' in p

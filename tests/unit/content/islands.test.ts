@@ -16,19 +16,27 @@ describe('captioned image figure.dp-figure', () => {
     expect(body(multi.replace(/\n/g, '\n\n'))).toBe(valid);
   });
   it('keeps exactly one main image and ignores a caption without the caption class', () => {
-    expect(body('<figure class="dp-figure"><img src="https://e.com/1.png"><img src="https://e.com/2.png"><figcaption>plain</figcaption></figure>')).toBe(
-      '<figure class="dp-figure"><img src="https://e.com/1.png"></figure>',
-    );
+    expect(
+      body(
+        '<figure class="dp-figure"><img src="https://e.com/1.png"><img src="https://e.com/2.png"><figcaption>plain</figcaption></figure>',
+      ),
+    ).toBe('<figure class="dp-figure"><img src="https://e.com/1.png"></figure>');
   });
   it('removes layout values other than full and mid', () => {
     expect(body('<figure class="dp-figure" data-layout="wide"><img src="https://e.com/1.png"></figure>')).toBe(
       '<figure class="dp-figure"><img src="https://e.com/1.png"></figure>',
     );
-    expect(body('<figure class="dp-figure" data-layout="full"><img src="https://e.com/1.png"></figure>')).toContain('data-layout="full"');
+    expect(body('<figure class="dp-figure" data-layout="full"><img src="https://e.com/1.png"></figure>')).toContain(
+      'data-layout="full"',
+    );
   });
   it('drops a figure without a usable image and unwraps a figure without the island class', () => {
-    expect(body('<figure class="dp-figure"><figcaption class="dp-figure__caption">c</figcaption></figure>\n\nafter')).toBe('<p>after</p>');
-    expect(body('<figure><img src="https://e.com/1.png"><figcaption>cap</figcaption></figure>')).toBe('<p><img src="https://e.com/1.png"></p>\n<p>cap</p>');
+    expect(
+      body('<figure class="dp-figure"><figcaption class="dp-figure__caption">c</figcaption></figure>\n\nafter'),
+    ).toBe('<p>after</p>');
+    expect(body('<figure><img src="https://e.com/1.png"><figcaption>cap</figcaption></figure>')).toBe(
+      '<p><img src="https://e.com/1.png"></p>\n<p>cap</p>',
+    );
   });
 });
 
@@ -40,15 +48,27 @@ describe('gallery figure.dp-gallery', () => {
   });
   it('drops an img beside the items container and layout on items', () => {
     expect(
-      body(`<figure class="dp-gallery"><img src="https://e.com/x.png"><div class="dp-gallery__items"><figure class="dp-figure" data-layout="mid"><img src="https://e.com/1.png"></figure></div></figure>`),
-    ).toBe('<figure class="dp-gallery"><div class="dp-gallery__items"><figure class="dp-figure"><img src="https://e.com/1.png"></figure></div></figure>');
+      body(
+        `<figure class="dp-gallery"><img src="https://e.com/x.png"><div class="dp-gallery__items"><figure class="dp-figure" data-layout="mid"><img src="https://e.com/1.png"></figure></div></figure>`,
+      ),
+    ).toBe(
+      '<figure class="dp-gallery"><div class="dp-gallery__items"><figure class="dp-figure"><img src="https://e.com/1.png"></figure></div></figure>',
+    );
   });
   it('keeps an item caption with its item, not as the gallery caption', () => {
-    const out = body(`<figure class="dp-gallery"><div class="dp-gallery__items"><figure class="dp-figure"><img src="https://e.com/1.png"><figcaption class="dp-figure__caption">item</figcaption></figure></div></figure>`);
-    expect(out).toBe('<figure class="dp-gallery"><div class="dp-gallery__items"><figure class="dp-figure"><img src="https://e.com/1.png"><figcaption class="dp-figure__caption">item</figcaption></figure></div></figure>');
+    const out = body(
+      `<figure class="dp-gallery"><div class="dp-gallery__items"><figure class="dp-figure"><img src="https://e.com/1.png"><figcaption class="dp-figure__caption">item</figcaption></figure></div></figure>`,
+    );
+    expect(out).toBe(
+      '<figure class="dp-gallery"><div class="dp-gallery__items"><figure class="dp-figure"><img src="https://e.com/1.png"><figcaption class="dp-figure__caption">item</figcaption></figure></div></figure>',
+    );
   });
   it('places the gallery caption right after the items container', () => {
-    expect(body(`<figure class="dp-gallery"><figcaption class="dp-figure__caption">G</figcaption><div class="dp-gallery__items">${item(1)}</div></figure>`)).toBe(
+    expect(
+      body(
+        `<figure class="dp-gallery"><figcaption class="dp-figure__caption">G</figcaption><div class="dp-gallery__items">${item(1)}</div></figure>`,
+      ),
+    ).toBe(
       `<figure class="dp-gallery"><div class="dp-gallery__items">${item(1)}</div><figcaption class="dp-figure__caption">G</figcaption></figure>`,
     );
   });
@@ -71,7 +91,11 @@ describe('video embed div[data-video]', () => {
     expect(body(island)).toBe(island);
   });
   it('takes the provider from the validated address and keeps data-source=embed', () => {
-    expect(body('<div data-video data-provider="vimeo" data-source="file"><iframe src="http://www.youtube.com/embed/dQw4w9WgXcQ" onload="alert(1)"></iframe></div>')).toBe(
+    expect(
+      body(
+        '<div data-video data-provider="vimeo" data-source="file"><iframe src="http://www.youtube.com/embed/dQw4w9WgXcQ" onload="alert(1)"></iframe></div>',
+      ),
+    ).toBe(
       '<div data-video="" data-provider="youtube" data-source="embed"><iframe src="https://www.youtube.com/embed/dQw4w9WgXcQ"></iframe></div>',
     );
   });
@@ -82,13 +106,19 @@ describe('video embed div[data-video]', () => {
     ['a look-alike host', 'https://www.youtube.com.evil.example/embed/dQw4w9WgXcQ'],
     ['a javascript: src', 'javascript:alert(1)'],
   ])('drops the island for %s', (_kind, src) => {
-    expect(body(`<div data-video data-provider="youtube" data-source="embed"><iframe src="${src}"></iframe></div>\n\nx`)).toBe('<p>x</p>');
+    expect(
+      body(`<div data-video data-provider="youtube" data-source="embed"><iframe src="${src}"></iframe></div>\n\nx`),
+    ).toBe('<p>x</p>');
   });
 });
 
 describe('generic embed div.dp-embed[data-dp-embed]', () => {
   it('keeps an allowlisted host with src, loading, allowfullscreen and title only', () => {
-    expect(body('<div class="dp-embed" data-dp-embed><iframe src="https://www.figma.com/embed?url=x" loading="lazy" allowfullscreen title="Design" width="800" sandbox="" srcdoc="x"></iframe></div>')).toBe(
+    expect(
+      body(
+        '<div class="dp-embed" data-dp-embed><iframe src="https://www.figma.com/embed?url=x" loading="lazy" allowfullscreen title="Design" width="800" sandbox="" srcdoc="x"></iframe></div>',
+      ),
+    ).toBe(
       '<div class="dp-embed" data-dp-embed=""><iframe src="https://www.figma.com/embed?url=x" loading="lazy" allowfullscreen title="Design"></iframe></div>',
     );
   });
@@ -98,10 +128,17 @@ describe('generic embed div.dp-embed[data-dp-embed]', () => {
     );
   });
   it('lifts an allowlisted iframe written inside a paragraph out of it, splitting the paragraph', () => {
-    const embed = '<div class="dp-embed" data-dp-embed=""><iframe src="https://codepen.io/team/embed/abc"></iframe></div>';
-    expect(body('see <iframe src="https://codepen.io/team/embed/abc"></iframe> here')).toBe(`<p>see</p>\n${embed}\n<p>here</p>`);
-    expect(body('see *it <iframe src="https://codepen.io/team/embed/abc"></iframe> now*')).toBe(`<p>see <em>it </em></p>\n${embed}\n<p><em> now</em></p>`);
-    expect(body('> quoted <iframe src="https://codepen.io/team/embed/abc"></iframe>')).toBe(`<blockquote>\n<p>quoted</p>${embed}\n</blockquote>`);
+    const embed =
+      '<div class="dp-embed" data-dp-embed=""><iframe src="https://codepen.io/team/embed/abc"></iframe></div>';
+    expect(body('see <iframe src="https://codepen.io/team/embed/abc"></iframe> here')).toBe(
+      `<p>see</p>\n${embed}\n<p>here</p>`,
+    );
+    expect(body('see *it <iframe src="https://codepen.io/team/embed/abc"></iframe> now*')).toBe(
+      `<p>see <em>it </em></p>\n${embed}\n<p><em> now</em></p>`,
+    );
+    expect(body('> quoted <iframe src="https://codepen.io/team/embed/abc"></iframe>')).toBe(
+      `<blockquote>\n<p>quoted</p>${embed}\n</blockquote>`,
+    );
     // The lifted form is what the service returns, so it must read back unchanged (round trip).
     const lifted = body('a <iframe src="https://codepen.io/team/embed/abc"></iframe> b');
     expect(body(lifted)).toBe(lifted);
@@ -110,7 +147,11 @@ describe('generic embed div.dp-embed[data-dp-embed]', () => {
     expect(body('see <iframe src="https://evil.example/x"></iframe> here')).toBe('<p>see  here</p>');
   });
   it('removes iframes from other hosts, wrapper included', () => {
-    expect(body('<div class="dp-embed" data-dp-embed><iframe src="https://evil.example/x"></iframe></div>\n\n<iframe src="https://figma.com.evil.example/"></iframe>\n\nx')).toBe('<p>x</p>');
+    expect(
+      body(
+        '<div class="dp-embed" data-dp-embed><iframe src="https://evil.example/x"></iframe></div>\n\n<iframe src="https://figma.com.evil.example/"></iframe>\n\nx',
+      ),
+    ).toBe('<p>x</p>');
   });
 });
 
@@ -137,14 +178,24 @@ describe('link card a.dp-link-card', () => {
     expect(body(external)).toBe(card(bodyPart()));
   });
   it('regenerates the media style instead of copying author CSS', () => {
-    const sneaky = card(bodyPart() + `<div class="dp-link-card__media" style="background-image: url('/api/media/${U2}') ;" role="presentation"></div>`);
+    const sneaky = card(
+      bodyPart() +
+        `<div class="dp-link-card__media" style="background-image: url('/api/media/${U2}') ;" role="presentation"></div>`,
+    );
     expect(body(sneaky)).toBe(card(bodyPart() + media));
-    const injected = card(bodyPart() + `<div class="dp-link-card__media" style="background-image:url(/api/media/${U2});position:fixed" role="presentation"></div>`);
+    const injected = card(
+      bodyPart() +
+        `<div class="dp-link-card__media" style="background-image:url(/api/media/${U2});position:fixed" role="presentation"></div>`,
+    );
     expect(body(injected)).toBe(card(bodyPart()));
   });
   it('keeps texts as plain text and completes missing parts', () => {
-    expect(body(card('<div class="dp-link-card__body"><div class="dp-link-card__title">T <b onclick="x">b</b></div></div>'))).toBe(
-      card('<div class="dp-link-card__body"><div class="dp-link-card__title">T b</div><div class="dp-link-card__desc"></div><div class="dp-link-card__domain"><span class="dp-link-card__domain-label"></span></div></div>'),
+    expect(
+      body(card('<div class="dp-link-card__body"><div class="dp-link-card__title">T <b onclick="x">b</b></div></div>')),
+    ).toBe(
+      card(
+        '<div class="dp-link-card__body"><div class="dp-link-card__title">T b</div><div class="dp-link-card__desc"></div><div class="dp-link-card__domain"><span class="dp-link-card__domain-label"></span></div></div>',
+      ),
     );
   });
   it('drops a card whose href is not absolute http(s)', () => {
@@ -157,9 +208,9 @@ describe('link card a.dp-link-card', () => {
 
 describe('spoiler details/summary', () => {
   it('keeps details with summary and ordinary content, without handlers', () => {
-    expect(body('<details open ontoggle="alert(1)"><summary onclick="x">More</summary>\n\nHidden **text**\n\n</details>')).toBe(
-      '<details><summary>More</summary>\n<p>Hidden <strong>text</strong></p>\n</details>',
-    );
+    expect(
+      body('<details open ontoggle="alert(1)"><summary onclick="x">More</summary>\n\nHidden **text**\n\n</details>'),
+    ).toBe('<details><summary>More</summary>\n<p>Hidden <strong>text</strong></p>\n</details>');
   });
   it('moves the summary first', () => {
     expect(body('<details>body<summary>S</summary></details>')).toBe('<details><summary>S</summary>body</details>');
@@ -175,11 +226,16 @@ describe('GIF div.dp-gif', () => {
     expect(body(gif)).toBe(gif);
   });
   it('restores the player attributes from the island definition', () => {
-    expect(body(`<div class="dp-gif" data-gif="${U1}"><video src="/api/media/${U1}" controls onplay="x()"></video></div>`)).toBe(gif);
+    expect(
+      body(`<div class="dp-gif" data-gif="${U1}"><video src="/api/media/${U1}" controls onplay="x()"></video></div>`),
+    ).toBe(gif);
   });
   it.each([
     ['an external video src', `<div class="dp-gif" data-gif="${U1}"><video src="https://e.com/a.mp4"></video></div>`],
-    ['a data-gif naming another file', `<div class="dp-gif" data-gif="${U2}"><video src="/api/media/${U1}"></video></div>`],
+    [
+      'a data-gif naming another file',
+      `<div class="dp-gif" data-gif="${U2}"><video src="/api/media/${U1}"></video></div>`,
+    ],
     ['no video', `<div class="dp-gif" data-gif="${U1}"></div>`],
   ])('drops the island with %s', (_kind, island) => {
     expect(body(`${island}\n\nx`)).toBe('<p>x</p>');
@@ -188,13 +244,21 @@ describe('GIF div.dp-gif', () => {
 
 describe('video elements outside islands', () => {
   it('removes an external file src (sanitization rule 2)', () => {
-    expect(body('<video src="https://e.com/v.mp4" controls><source src="https://e.com/v.webm"></video>\n\nx')).toBe('<p><video></video></p>\n<p>x</p>');
+    expect(body('<video src="https://e.com/v.mp4" controls><source src="https://e.com/v.webm"></video>\n\nx')).toBe(
+      '<p><video></video></p>\n<p>x</p>',
+    );
   });
   it('a video that lost its src is not content: a body of only that is empty after conversion (rule 3)', () => {
-    expect(() => body('<video src="https://e.com/v.mp4" controls><source src="https://e.com/v.webm"></video>')).toThrow(/empty after conversion/);
-    expect(() => body('<p><video src="https://e.com/a.mp4"></video> <video src="https://e.com/b.mp4"></video></p>')).toThrow(/empty after conversion/);
+    expect(() => body('<video src="https://e.com/v.mp4" controls><source src="https://e.com/v.webm"></video>')).toThrow(
+      /empty after conversion/,
+    );
+    expect(() =>
+      body('<p><video src="https://e.com/a.mp4"></video> <video src="https://e.com/b.mp4"></video></p>'),
+    ).toThrow(/empty after conversion/);
   });
   it('keeps a stored media src', () => {
-    expect(body(`<video src="/api/media/${U1}" loop></video>`)).toBe(`<p><video src="/api/media/${U1}" loop></video></p>`);
+    expect(body(`<video src="/api/media/${U1}" loop></video>`)).toBe(
+      `<p><video src="/api/media/${U1}" loop></video></p>`,
+    );
   });
 });

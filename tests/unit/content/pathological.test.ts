@@ -40,7 +40,9 @@ async function outcomeOf(name: string, markdown: string): Promise<Outcome> {
 describe(`pathological corpus (${cases.length} inputs) through the worker pool`, () => {
   it('converts or refuses every input with a message naming the problem', async () => {
     const outcomes = await Promise.all(cases.map((c) => outcomeOf(c.name, c.markdown)));
-    const unexpected = outcomes.filter((o) => o.unexpected !== undefined).map((o) => `${o.name}: ${String(o.unexpected)}`);
+    const unexpected = outcomes
+      .filter((o) => o.unexpected !== undefined)
+      .map((o) => `${o.name}: ${String(o.unexpected)}`);
     expect(unexpected).toEqual([]);
     for (const outcome of outcomes.filter((o) => !o.converted)) {
       expect(outcome.message, outcome.name).toMatch(
@@ -49,7 +51,12 @@ describe(`pathological corpus (${cases.length} inputs) through the worker pool`,
     }
     // The prescan answers the deep-nesting shapes by name, not by running out the clock.
     const byName = new Map(outcomes.map((o) => [o.name, o]));
-    for (const name of ['nested brackets', 'nested block quotes', 'deeply nested lists', 'pattern: nested > blockquotes at 10 KB']) {
+    for (const name of [
+      'nested brackets',
+      'nested block quotes',
+      'deeply nested lists',
+      'pattern: nested > blockquotes at 10 KB',
+    ]) {
       expect(byName.get(name)?.message, name).toMatch(/^markdown: nesting too deep/);
     }
   }, 600_000);

@@ -33,7 +33,9 @@ describe('nesting pre-scan', () => {
     expect(() => assertNestingWithinLimit('> '.repeat(200))).toThrow(
       'markdown: nesting too deep (more than 100 levels of block quotes or lists)',
     );
-    expect(() => assertNestingWithinLimit('['.repeat(200))).toThrow('markdown: nesting too deep (more than 100 levels of [ brackets)');
+    expect(() => assertNestingWithinLimit('['.repeat(200))).toThrow(
+      'markdown: nesting too deep (more than 100 levels of [ brackets)',
+    );
   });
   it('lets the service output of deep-but-allowed content round-trip through itself', () => {
     const first = html('> '.repeat(60) + 'deep\n\n```\n' + '['.repeat(300) + '\n```');
@@ -43,7 +45,9 @@ describe('nesting pre-scan', () => {
 
 describe('size limit', () => {
   it('refuses documents over 2 MiB by name', () => {
-    expect(() => html('a'.repeat(2 * 1024 * 1024 + 1))).toThrow('markdown: document too large (more than 2097152 bytes)');
+    expect(() => html('a'.repeat(2 * 1024 * 1024 + 1))).toThrow(
+      'markdown: document too large (more than 2097152 bytes)',
+    );
   });
 });
 
@@ -87,7 +91,9 @@ describe('per-paragraph limits (work micromark does in count x paragraph length)
     }
   };
   it('refuses more than 250 emphasis delimiter runs in one paragraph, by name', () => {
-    expect(message('*a_ '.repeat(126))).toBe('markdown: too many * or _ emphasis delimiters in one paragraph (more than 250)');
+    expect(message('*a_ '.repeat(126))).toBe(
+      'markdown: too many * or _ emphasis delimiters in one paragraph (more than 250)',
+    );
     refuses('_a '.repeat(251));
     refuses('a_ '.repeat(251));
     refuses('*a* '.repeat(126));
@@ -102,12 +108,16 @@ describe('per-paragraph limits (work micromark does in count x paragraph length)
     accepts('[a\n\n'.repeat(500));
   });
   it('refuses more than 2000 [ ] labels or links in one paragraph', () => {
-    expect(message('x [a] y '.repeat(2001))).toBe('markdown: too many [ ] labels or links in one paragraph (more than 2000)');
+    expect(message('x [a] y '.repeat(2001))).toBe(
+      'markdown: too many [ ] labels or links in one paragraph (more than 2000)',
+    );
     accepts('x [a] y '.repeat(2000));
     accepts(Array.from({ length: 3000 }, (_, i) => `- [item ${i}](https://example.com/${i})`).join('\n')); // list items
   });
   it('refuses unclosed link resources and unmatched ] that would rescan the paragraph', () => {
-    expect(message('[ (]('.repeat(1000))).toMatch(/^markdown: too many unclosed link destinations or titles .* in one paragraph/);
+    expect(message('[ (]('.repeat(1000))).toMatch(
+      /^markdown: too many unclosed link destinations or titles .* in one paragraph/,
+    );
     refuses('[ (]('.repeat(1000) + ')x');
     refuses('[a](b '.repeat(5000));
     expect(message('a] '.repeat(1000))).toMatch(/^markdown: too many unmatched \] in one paragraph/);
@@ -122,7 +132,10 @@ describe('per-paragraph limits (work micromark does in count x paragraph length)
     refuses('text\n' + '| a | b |\n'.repeat(3) + '*a_ '.repeat(2000)); // not a table: no delimiter row
   });
   it('refuses nothing in the corpus articles, the spec examples, or their converted output', () => {
-    const docs = [...articles().map((a) => a.markdown), ...Object.values(specSuites()).flatMap((s) => s.map((e) => e.markdown))];
+    const docs = [
+      ...articles().map((a) => a.markdown),
+      ...Object.values(specSuites()).flatMap((s) => s.map((e) => e.markdown)),
+    ];
     const refusedByParagraphRules: string[] = [];
     for (const markdown of docs) {
       const problem = message(markdown);

@@ -29,22 +29,41 @@ const segment = fc.stringMatching(/^[a-zA-Z0-9._~%-]{1,12}$/);
 const query = fc.option(fc.constantFrom('?x=1&y=2', '?q="a b"', '?a=<b>', '#frag', '?*_*'), { nil: '' });
 /** One external image address in the spellings an author may use (scheme case, protocol-relative). */
 const externalUrl = fc
-  .tuple(fc.constantFrom('https://', 'http://', '//', 'HTTPS://'), host, fc.array(segment, { minLength: 1, maxLength: 3 }), query)
+  .tuple(
+    fc.constantFrom('https://', 'http://', '//', 'HTTPS://'),
+    host,
+    fc.array(segment, { minLength: 1, maxLength: 3 }),
+    query,
+  )
   .map(([scheme, h, path, q]) => `${scheme}${h}/${path.join('/')}${q}`);
 
 const alt = fc.stringMatching(/^[a-z ]{0,8}$/);
 const imageBlock = fc.oneof(
   fc.tuple(alt, externalUrl).map(([a, u]) => `![${a}](<${u}>)`),
   fc.tuple(alt, externalUrl).map(([a, u]) => `<img src="${u.replace(/"/g, '&quot;')}" alt="${a}">`),
-  fc.tuple(externalUrl, alt).map(([u, c]) => `<figure class="dp-figure"><img src="${u.replace(/"/g, '&quot;')}" alt="x"><figcaption class="dp-figure__caption">${c}</figcaption></figure>`),
-  fc.array(externalUrl, { minLength: 1, maxLength: 3 }).map(
-    (urls) => `<figure class="dp-gallery"><div class="dp-gallery__items">${urls.map((u) => `<figure class="dp-figure"><img src="${u.replace(/"/g, '&quot;')}" alt=""></figure>`).join('')}</div></figure>`,
-  ),
-  fc.tuple(externalUrl, externalUrl).map(([a, b]) => `- item ![a](<${a}>)\n- > quoted ![b](<${b}>) *em* and **strong**`),
+  fc
+    .tuple(externalUrl, alt)
+    .map(
+      ([u, c]) =>
+        `<figure class="dp-figure"><img src="${u.replace(/"/g, '&quot;')}" alt="x"><figcaption class="dp-figure__caption">${c}</figcaption></figure>`,
+    ),
+  fc
+    .array(externalUrl, { minLength: 1, maxLength: 3 })
+    .map(
+      (urls) =>
+        `<figure class="dp-gallery"><div class="dp-gallery__items">${urls.map((u) => `<figure class="dp-figure"><img src="${u.replace(/"/g, '&quot;')}" alt=""></figure>`).join('')}</div></figure>`,
+    ),
+  fc
+    .tuple(externalUrl, externalUrl)
+    .map(([a, b]) => `- item ![a](<${a}>)\n- > quoted ![b](<${b}>) *em* and **strong**`),
 );
 
 const documentWithImages = fc
-  .tuple(fc.array(imageBlock, { minLength: 1, maxLength: 5 }), fc.array(articleMarkdown, { maxLength: 2 }), fc.boolean())
+  .tuple(
+    fc.array(imageBlock, { minLength: 1, maxLength: 5 }),
+    fc.array(articleMarkdown, { maxLength: 2 }),
+    fc.boolean(),
+  )
   .map(([images, others, interleave]) => (interleave ? [...images, ...others] : [...others, ...images]).join('\n\n'));
 
 const uuid = fc.uuid().map((u) => u.replace(/^(.{14})./, '$14').replace(/^(.{19})./, '$18'));
@@ -64,7 +83,9 @@ function mapFor(reported: string[]) {
     .tuple(
       fc.subarray(reported),
       fc.array(mapValue, { minLength: reported.length, maxLength: reported.length }),
-      fc.array(fc.tuple(fc.constantFrom('https://absent.example/', 'relative/', ''), segment, mapValue), { maxLength: 2 }),
+      fc.array(fc.tuple(fc.constantFrom('https://absent.example/', 'relative/', ''), segment, mapValue), {
+        maxLength: 2,
+      }),
     )
     .map(([keys, values, unrelated]) => {
       const map: Record<string, string> = {};
@@ -118,7 +139,9 @@ describe('rewriteImageSources: same html as converting again with the map', () =
       if (!plain) continue;
       const images = plain.externalImages;
       if (images.length > 0) withImages++;
-      const all = Object.fromEntries(images.map((u, i) => [u, `/api/media/00000000-0000-4000-8000-${String(i).padStart(12, '0')}`]));
+      const all = Object.fromEntries(
+        images.map((u, i) => [u, `/api/media/00000000-0000-4000-8000-${String(i).padStart(12, '0')}`]),
+      );
       const some = Object.fromEntries(Object.entries(all).filter((_, i) => i % 2 === 0));
       for (const map of [all, some, {}]) {
         const rehosted = Object.keys(map).length === 0 ? plain : renderOrUndefined(markdown, map)!;
@@ -131,13 +154,23 @@ describe('rewriteImageSources: same html as converting again with the map', () =
   it('rehosts protocol-relative images by their reported (https) address, and leaves stored images and html without images alone', () => {
     const stored = '/api/media/0b6c3c7e-1f2a-4b3c-8d4e-5f6a7b8c9d0e';
     const markdown = `![a](${stored})\n\n![b](//img.example.com/b.png)\n\n<figure class="dp-figure"><img src="//img.example.com/c.png"></figure>`;
-    expect(renderArticleSync({ markdown, title: 'T' }).externalImages).toEqual(['https://img.example.com/b.png', 'https://img.example.com/c.png']);
+    expect(renderArticleSync({ markdown, title: 'T' }).externalImages).toEqual([
+      'https://img.example.com/b.png',
+      'https://img.example.com/c.png',
+    ]);
     const map = { 'https://img.example.com/b.png': stored, 'https://img.example.com/c.png': stored };
     expectRewriteMatches(markdown, map);
-    expect(rewriteImageSourcesSync(renderArticleSync({ markdown, title: 'T' }).html, map)).not.toContain('img.example.com');
+    expect(rewriteImageSourcesSync(renderArticleSync({ markdown, title: 'T' }).html, map)).not.toContain(
+      'img.example.com',
+    );
     // Keys that cannot be an output source (stored paths, relative or non-canonical spellings) are ignored.
     const plain = renderArticleSync({ markdown, title: 'T' }).html;
-    expect(rewriteImageSourcesSync(plain, { [stored]: '/api/media/11111111-1111-4111-8111-111111111111', '//img.example.com/b.png': stored })).toBe(plain);
+    expect(
+      rewriteImageSourcesSync(plain, {
+        [stored]: '/api/media/11111111-1111-4111-8111-111111111111',
+        '//img.example.com/b.png': stored,
+      }),
+    ).toBe(plain);
     const noImages = renderArticleSync({ markdown: '# T\n\ntext *em*', title: 'T' }).html;
     expect(rewriteImageSourcesSync(noImages, { 'https://a.example/x.png': stored })).toBe(noImages);
   });
@@ -152,9 +185,13 @@ describe('rewriteImageSources through the worker pool', () => {
   });
 
   it('gives the same html as the in-thread rewrite', async () => {
-    const markdown = '# T\n\n![a](https://img.example.com/a.png)\n\n<figure class="dp-figure"><img src="//img.example.com/b.png" alt=""></figure>';
+    const markdown =
+      '# T\n\n![a](https://img.example.com/a.png)\n\n<figure class="dp-figure"><img src="//img.example.com/b.png" alt=""></figure>';
     const plain = renderArticleSync({ markdown, title: 'T' });
-    const map = { 'https://img.example.com/a.png': '/api/media/0b6c3c7e-1f2a-4b3c-8d4e-5f6a7b8c9d0e', 'https://img.example.com/b.png': '/api/media/11111111-1111-4111-8111-111111111111' };
+    const map = {
+      'https://img.example.com/a.png': '/api/media/0b6c3c7e-1f2a-4b3c-8d4e-5f6a7b8c9d0e',
+      'https://img.example.com/b.png': '/api/media/11111111-1111-4111-8111-111111111111',
+    };
     const expected = renderArticleSync({ markdown, title: 'T', rehosted: map }).html;
     expect(await rewriteImageSources(plain.html, map)).toBe(expected);
     expect(expected).not.toContain('img.example.com');

@@ -11,7 +11,9 @@ describe('H1 rule (exactly one H1)', () => {
     expect(html('Intro\n\n# Heading\n\nText')).toBe('<p>Intro</p>\n<h1>Heading</h1>\n<p>Text</p>');
   });
   it('keeps the first of several H1s and turns the others into H2', () => {
-    expect(html('# A\n\ntext\n\n# B\n\n## C\n\n# D')).toBe('<h1>A</h1>\n<p>text</p>\n<h2>B</h2>\n<h2>C</h2>\n<h2>D</h2>');
+    expect(html('# A\n\ntext\n\n# B\n\n## C\n\n# D')).toBe(
+      '<h1>A</h1>\n<p>text</p>\n<h2>B</h2>\n<h2>C</h2>\n<h2>D</h2>',
+    );
   });
   it('counts raw HTML h1 islands too', () => {
     expect(html('<h1>Raw</h1>\n\n# Md')).toBe('<h1>Raw</h1>\n<h2>Md</h2>');
@@ -20,7 +22,9 @@ describe('H1 rule (exactly one H1)', () => {
 
 describe('headings, paragraphs and inline formatting', () => {
   it('gives h2 to h6 for ## to ######', () => {
-    expect(body('## 2\n### 3\n#### 4\n##### 5\n###### 6')).toBe('<h2>2</h2>\n<h3>3</h3>\n<h4>4</h4>\n<h5>5</h5>\n<h6>6</h6>');
+    expect(body('## 2\n### 3\n#### 4\n##### 5\n###### 6')).toBe(
+      '<h2>2</h2>\n<h3>3</h3>\n<h4>4</h4>\n<h5>5</h5>\n<h6>6</h6>',
+    );
   });
   it('nests and combines bold, italic, strikethrough and inline code', () => {
     expect(body('**bold *it ~~del `code`~~* end** _x_')).toBe(
@@ -64,7 +68,9 @@ describe('links (absolute http/https only)', () => {
 
 describe('lists, blockquotes, code, rules', () => {
   it('nests unordered lists', () => {
-    expect(body('- a\n  - b\n    - c\n- d')).toBe('<ul>\n<li>a\n<ul>\n<li>b\n<ul>\n<li>c</li>\n</ul>\n</li>\n</ul>\n</li>\n<li>d</li>\n</ul>');
+    expect(body('- a\n  - b\n    - c\n- d')).toBe(
+      '<ul>\n<li>a\n<ul>\n<li>b\n<ul>\n<li>c</li>\n</ul>\n</li>\n</ul>\n</li>\n<li>d</li>\n</ul>',
+    );
   });
   it('writes ordered lists as plain <ol> whatever the starting number', () => {
     expect(body('7. a\n8. b')).toBe('<ol>\n<li>a</li>\n<li>b</li>\n</ol>');
@@ -78,7 +84,9 @@ describe('lists, blockquotes, code, rules', () => {
     expect(body('```\nplain\n```')).toBe('<pre><code>plain\n</code></pre>');
   });
   it('keeps only language-<identifier> classes on code', () => {
-    expect(body('<pre><code class="language-x onerror=1 other">c</code></pre>')).toBe('<pre><code class="language-x">c</code></pre>');
+    expect(body('<pre><code class="language-x onerror=1 other">c</code></pre>')).toBe(
+      '<pre><code class="language-x">c</code></pre>',
+    );
     expect(body('<pre><code class="language-a&quot;b lang-js">c</code></pre>')).toBe('<pre><code>c</code></pre>');
   });
   it('writes blank lines inside code as &#10; so the output stays one HTML block', () => {
@@ -109,16 +117,28 @@ describe('images', () => {
     expect(out.externalImages).toEqual(['https://c.com/3.png']);
   });
   it('keeps IPv6 literal hosts: the image stays and is reported (the brackets survive Markdown escaping)', () => {
-    const out = render('![a](http://[::1]:9/x.png) ![c](http://[2001:db8::1]/z.png) <img src="https://[2001:db8::2]/h.png">');
-    expect(out.externalImages).toEqual(['http://[::1]:9/x.png', 'http://[2001:db8::1]/z.png', 'https://[2001:db8::2]/h.png']);
+    const out = render(
+      '![a](http://[::1]:9/x.png) ![c](http://[2001:db8::1]/z.png) <img src="https://[2001:db8::2]/h.png">',
+    );
+    expect(out.externalImages).toEqual([
+      'http://[::1]:9/x.png',
+      'http://[2001:db8::1]/z.png',
+      'https://[2001:db8::2]/h.png',
+    ]);
     expect(out.html).toContain('<img src="http://[::1]:9/x.png" alt="a">');
     expect(out.html).toContain('<img src="http://[2001:db8::1]/z.png" alt="c">');
     const stored = render('![a](http://[::1]:9/x.png)', { rehosted: { 'http://[::1]:9/x.png': `/api/media/${uuid}` } });
     expect(stored.html).toContain(`<img src="/api/media/${uuid}" alt="a">`);
   });
   it('tells how the author wrote each external image URL (writtenAs), for rehost_failed', () => {
-    const out = render('![a](//cdn.example.com/x.png) ![b](https://cdn.example.com/x.png) ![c][ref] ![d](http://Example.com/ä.png)\n\n[ref]: http://[::1]/r.png');
-    expect(out.externalImages).toEqual(['https://cdn.example.com/x.png', 'http://[::1]/r.png', 'http://example.com/%C3%A4.png']);
+    const out = render(
+      '![a](//cdn.example.com/x.png) ![b](https://cdn.example.com/x.png) ![c][ref] ![d](http://Example.com/ä.png)\n\n[ref]: http://[::1]/r.png',
+    );
+    expect(out.externalImages).toEqual([
+      'https://cdn.example.com/x.png',
+      'http://[::1]/r.png',
+      'http://example.com/%C3%A4.png',
+    ]);
     expect(out.writtenAs).toEqual({
       'https://cdn.example.com/x.png': ['//cdn.example.com/x.png', 'https://cdn.example.com/x.png'],
       'http://[::1]/r.png': ['http://[::1]/r.png'],
@@ -131,7 +151,9 @@ describe('images', () => {
     expect(out.externalImages).toEqual([]);
   });
   it('drops images whose source cannot be served (relative, javascript:, data:)', () => {
-    expect(body('x ![a](rel.png) ![b](javascript:alert(1)) <img src="data:image/png;base64,AAAA">')).toBe('<p>x   </p>');
+    expect(body('x ![a](rel.png) ![b](javascript:alert(1)) <img src="data:image/png;base64,AAAA">')).toBe(
+      '<p>x   </p>',
+    );
   });
   it('reports images inside figures and galleries', () => {
     const out = render(
@@ -149,9 +171,11 @@ describe('tables (no thead: the header row is the first row of tbody)', () => {
   });
   it('rebuilds raw HTML tables and drops what is not a row or a cell', () => {
     // The HTML parser itself moves the stray text out of the table (foster parenting).
-    expect(body('<table><caption>c</caption><thead><tr><th>h</th></tr></thead><tr><td>1</td>junk</tr><tfoot><tr><td>f</td></tr></tfoot></table>')).toBe(
-      '<p>junk</p>\n<table><tbody><tr><th>h</th></tr><tr><td>1</td></tr><tr><td>f</td></tr></tbody></table>',
-    );
+    expect(
+      body(
+        '<table><caption>c</caption><thead><tr><th>h</th></tr></thead><tr><td>1</td>junk</tr><tfoot><tr><td>f</td></tr></tfoot></table>',
+      ),
+    ).toBe('<p>junk</p>\n<table><tbody><tr><th>h</th></tr><tr><td>1</td></tr><tr><td>f</td></tr></tbody></table>');
   });
 });
 
@@ -186,7 +210,15 @@ describe('sanitization', () => {
     expect(body('<p id="x" name="y" class="c" style="color:red" onmouseover="alert(1)">t</p>')).toBe('<p>t</p>');
   });
   it('removes island attributes from elements that are not valid islands', () => {
-    expect(body('<div class="dp-gallery__items dp-link-card__title" data-provider="youtube" data-source="embed" data-gif="0f8fad5b-d9cb-469f-a165-70867728950e" style="background-image:url(/api/media/0f8fad5b-d9cb-469f-a165-70867728950e)" role="presentation">x</div>')).toBe('<div>x</div>');
-    expect(body('<span class="dp-link-card__domain-label">s</span> <img class="dp-link-card__favicon" src="https://e.com/f.ico">')).toBe('<p><span>s</span> <img src="https://e.com/f.ico"></p>');
+    expect(
+      body(
+        '<div class="dp-gallery__items dp-link-card__title" data-provider="youtube" data-source="embed" data-gif="0f8fad5b-d9cb-469f-a165-70867728950e" style="background-image:url(/api/media/0f8fad5b-d9cb-469f-a165-70867728950e)" role="presentation">x</div>',
+      ),
+    ).toBe('<div>x</div>');
+    expect(
+      body(
+        '<span class="dp-link-card__domain-label">s</span> <img class="dp-link-card__favicon" src="https://e.com/f.ico">',
+      ),
+    ).toBe('<p><span>s</span> <img src="https://e.com/f.ico"></p>');
   });
 });

@@ -15,7 +15,8 @@ import { specSuites } from './corpus';
 import { agreesWithReference } from './spec-compare';
 
 const PARSER = 'parser difference (micromark/remark vs the reference C/JS implementation)';
-const ARTEFACT = 'comparison artefact: the reference HTML has blank lines or text that is not valid input when read back as Markdown';
+const ARTEFACT =
+  'comparison artefact: the reference HTML has blank lines or text that is not valid input when read back as Markdown';
 
 const KNOWN_DIFFERENCES: Record<string, Record<number, string>> = {
   'commonmark-spec': {
@@ -53,7 +54,7 @@ const KNOWN_DIFFERENCES: Record<string, Record<number, string>> = {
   },
 };
 
-describe('spec corpus (CommonMark / GFM) after the contract\'s deliberate differences', () => {
+describe("spec corpus (CommonMark / GFM) after the contract's deliberate differences", () => {
   for (const [suite, examples] of Object.entries(specSuites())) {
     const considered = examples.filter((e) => !e.extensions?.includes('disabled'));
     const known = KNOWN_DIFFERENCES[suite] ?? {};

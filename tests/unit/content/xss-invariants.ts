@@ -9,11 +9,53 @@ import { GENERIC_EMBED_HOSTS } from '../../../server/content/embed-allowlist';
 import { elements, parseHtml } from './render';
 
 const ALLOWED_TAGS = new Set([
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'strong', 'em', 'del', 'code', 'pre', 'blockquote',
-  'ul', 'ol', 'li', 'a', 'img', 'table', 'tbody', 'tr', 'td', 'th', 'figure', 'figcaption', 'div', 'span',
-  'iframe', 'video', 'details', 'summary',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'p',
+  'br',
+  'hr',
+  'strong',
+  'em',
+  'del',
+  'code',
+  'pre',
+  'blockquote',
+  'ul',
+  'ol',
+  'li',
+  'a',
+  'img',
+  'table',
+  'tbody',
+  'tr',
+  'td',
+  'th',
+  'figure',
+  'figcaption',
+  'div',
+  'span',
+  'iframe',
+  'video',
+  'details',
+  'summary',
 ]);
-const URL_PROPERTIES = ['href', 'src', 'action', 'formAction', 'poster', 'background', 'srcSet', 'data', 'xLinkHref', 'cite', 'longDesc'];
+const URL_PROPERTIES = [
+  'href',
+  'src',
+  'action',
+  'formAction',
+  'poster',
+  'background',
+  'srcSet',
+  'data',
+  'xLinkHref',
+  'cite',
+  'longDesc',
+];
 const SAFE_URL = /^(https?:\/\/[^\s]+|\/api\/media\/[0-9a-f-]{36})$/;
 const MEDIA_STYLE = /^background-image:url\(\/api\/media\/[0-9a-f-]{36}\)$/;
 
@@ -23,9 +65,11 @@ export function safetyViolations(html: string): string[] {
     if (!ALLOWED_TAGS.has(el.tagName)) problems.push(`element <${el.tagName}>`);
     for (const [name, value] of Object.entries(el.properties)) {
       if (/^on/i.test(name)) problems.push(`handler ${name} on <${el.tagName}>`);
-      if (URL_PROPERTIES.includes(name) && !SAFE_URL.test(String(value))) problems.push(`${name}=${String(value)} on <${el.tagName}>`);
+      if (URL_PROPERTIES.includes(name) && !SAFE_URL.test(String(value)))
+        problems.push(`${name}=${String(value)} on <${el.tagName}>`);
       if (name === 'style' && !MEDIA_STYLE.test(String(value))) problems.push(`style=${String(value)}`);
-      if (/^(javascript|vbscript|data):/i.test(String(value).replace(/[\s\u0000-\u001f]/g, ''))) problems.push(`${name} carries a script URL`);
+      if (/^(javascript|vbscript|data):/i.test(String(value).replace(/[\s\u0000-\u001f]/g, '')))
+        problems.push(`${name} carries a script URL`);
     }
     if (el.tagName === 'iframe') {
       const host = new URL(String(el.properties.src)).hostname;

@@ -14,8 +14,16 @@ const wrappers: [string, (payload: string) => string][] = [
   ['as the document', (p) => p],
   ['inside a paragraph', (p) => `Intro text ${p} outro`],
   ['inside a spoiler', (p) => `<details><summary>s</summary>\n${p}\n</details>`],
-  ['inside a figure caption', (p) => `<figure class="dp-figure"><img src="https://e.com/a.png"><figcaption class="dp-figure__caption">${p}</figcaption></figure>`],
-  ['inside a link card title', (p) => `<a class="dp-link-card" href="https://e.com/"><div class="dp-link-card__body"><div class="dp-link-card__title">${p}</div></div></a>`],
+  [
+    'inside a figure caption',
+    (p) =>
+      `<figure class="dp-figure"><img src="https://e.com/a.png"><figcaption class="dp-figure__caption">${p}</figcaption></figure>`,
+  ],
+  [
+    'inside a link card title',
+    (p) =>
+      `<a class="dp-link-card" href="https://e.com/"><div class="dp-link-card__body"><div class="dp-link-card__title">${p}</div></div></a>`,
+  ],
 ];
 
 describe(`XSS corpus: ${payloads.length} payloads come out inert`, () => {

@@ -13,7 +13,7 @@ const read = readImage;
 /** Top-level ISO-BMFF boxes, in file order. */
 function boxes(mp4: Buffer): string[] {
   const types: string[] = [];
-  for (let offset = 0; offset + 8 <= mp4.length; ) {
+  for (let offset = 0; offset + 8 <= mp4.length;) {
     const size = mp4.readUInt32BE(offset);
     types.push(mp4.toString('latin1', offset + 4, offset + 8));
     if (size < 8) break;
@@ -36,7 +36,10 @@ function probe(mp4: Buffer): string {
 }
 
 async function oddAnimatedGif(width: number, height: number): Promise<Buffer> {
-  const frame = (colour: string) => sharp({ create: { width, height, channels: 3, background: colour } }).png().toBuffer();
+  const frame = (colour: string) =>
+    sharp({ create: { width, height, channels: 3, background: colour } })
+      .png()
+      .toBuffer();
   return sharp([await frame('#ff0000'), await frame('#00ff00'), await frame('#0000ff')], { join: { animated: true } })
     .gif({ delay: [100, 100, 100], loop: 0 })
     .toBuffer();
@@ -62,7 +65,11 @@ describe('animatedGifToMp4', () => {
 
     const poster = await sharp(video.poster.buffer).metadata();
     expect([poster.format, poster.width, poster.height, poster.pages ?? 1]).toEqual(['png', 80, 80, 1]);
-    expect([video.poster.width, video.poster.height, video.poster.byteSize]).toEqual([80, 80, video.poster.buffer.length]);
+    expect([video.poster.width, video.poster.height, video.poster.byteSize]).toEqual([
+      80,
+      80,
+      video.poster.buffer.length,
+    ]);
   });
 
   it('pads odd canvas sizes to even ones (yuv420p needs them)', async () => {
@@ -80,8 +87,14 @@ describe('animatedGifToMp4', () => {
   });
 
   it('refuses non-GIF input and corrupt GIFs', async () => {
-    await expect(animatedGifToMp4(read('webp-animated-rotating-squares.webp'))).rejects.toMatchObject({ kind: 'unsupported', status: 400 });
-    await expect(animatedGifToMp4(read('crafted-gif-truncated-half.gif'))).rejects.toMatchObject({ kind: 'corrupt', status: 400 });
+    await expect(animatedGifToMp4(read('webp-animated-rotating-squares.webp'))).rejects.toMatchObject({
+      kind: 'unsupported',
+      status: 400,
+    });
+    await expect(animatedGifToMp4(read('crafted-gif-truncated-half.gif'))).rejects.toMatchObject({
+      kind: 'corrupt',
+      status: 400,
+    });
   });
 
   it('enforces frame, size and duration bounds before running ffmpeg', async () => {
@@ -89,7 +102,9 @@ describe('animatedGifToMp4', () => {
     await expect(animatedGifToMp4(gif, { maxFrames: 10 })).rejects.toMatchObject({ kind: 'too_large' });
     await expect(animatedGifToMp4(gif, { maxSide: 64 })).rejects.toMatchObject({ kind: 'too_large' });
     await expect(animatedGifToMp4(gif, { maxDurationSeconds: 0.1 })).rejects.toMatchObject({ kind: 'too_large' });
-    await expect(animatedGifToMp4(gif, { ffmpegPath: '/nonexistent/ffmpeg' })).rejects.toMatchObject({ kind: 'conversion_failed' });
+    await expect(animatedGifToMp4(gif, { ffmpegPath: '/nonexistent/ffmpeg' })).rejects.toMatchObject({
+      kind: 'conversion_failed',
+    });
   });
 
   it('kills ffmpeg when it runs past its time budget', async () => {

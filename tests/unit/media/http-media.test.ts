@@ -33,7 +33,11 @@ function multipart(parts: Array<{ name: string; filename?: string; body: Buffer 
   const chunks: Buffer[] = [];
   for (const p of parts) {
     const disposition = `form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"` : ''}`;
-    chunks.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: ${disposition}\r\n${p.filename ? 'Content-Type: image/png\r\n' : ''}\r\n`));
+    chunks.push(
+      Buffer.from(
+        `--${BOUNDARY}\r\nContent-Disposition: ${disposition}\r\n${p.filename ? 'Content-Type: image/png\r\n' : ''}\r\n`,
+      ),
+    );
     chunks.push(Buffer.from(p.body));
     chunks.push(Buffer.from('\r\n'));
   }
@@ -41,10 +45,17 @@ function multipart(parts: Array<{ name: string; filename?: string; body: Buffer 
   return Buffer.concat(chunks);
 }
 const request = (body: Buffer, type = `multipart/form-data; boundary=${BOUNDARY}`) =>
-  new Request('http://local/api/v1/author/media', { method: 'POST', headers: { 'content-type': type }, body: new Uint8Array(body) });
+  new Request('http://local/api/v1/author/media', {
+    method: 'POST',
+    headers: { 'content-type': type },
+    body: new Uint8Array(body),
+  });
 const read = (req: Request, maxBytes = 1000) => readMultipartFile(req, { field: 'file', maxBytes });
 async function refusal(promise: Promise<unknown>): Promise<string> {
-  const err = await promise.then(() => null, (e: unknown) => e);
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ApiError);
   expect((err as ApiError).status).toBe(400);
   return (err as ApiError).message;
@@ -52,7 +63,14 @@ async function refusal(promise: Promise<unknown>): Promise<string> {
 
 describe('readMultipartFile', () => {
   it('returns the bytes of the one file part, other text fields ignored', async () => {
-    const bytes = await read(request(multipart([{ name: 'note', body: 'hello' }, { name: 'file', filename: 'a.png', body: 'PNGDATA' }])));
+    const bytes = await read(
+      request(
+        multipart([
+          { name: 'note', body: 'hello' },
+          { name: 'file', filename: 'a.png', body: 'PNGDATA' },
+        ]),
+      ),
+    );
     expect(bytes.toString()).toBe('PNGDATA');
   });
   it('returns an empty buffer for an empty file (the image check refuses it)', async () => {
@@ -60,18 +78,38 @@ describe('readMultipartFile', () => {
   });
   it('refuses every malformed shape with 400', async () => {
     expect(await refusal(read(request(multipart([{ name: 'note', body: 'x' }]))))).toMatch(/is required/);
-    expect(await refusal(read(request(multipart([{ name: 'file', filename: 'a', body: 'x' }, { name: 'file', filename: 'b', body: 'y' }]))))).toMatch(/exactly one file/);
-    expect(await refusal(read(request(multipart([{ name: 'image', filename: 'a', body: 'x' }]))))).toMatch(/unexpected file field "image"/);
+    expect(
+      await refusal(
+        read(
+          request(
+            multipart([
+              { name: 'file', filename: 'a', body: 'x' },
+              { name: 'file', filename: 'b', body: 'y' },
+            ]),
+          ),
+        ),
+      ),
+    ).toMatch(/exactly one file/);
+    expect(await refusal(read(request(multipart([{ name: 'image', filename: 'a', body: 'x' }]))))).toMatch(
+      /unexpected file field "image"/,
+    );
     expect(await refusal(read(request(multipart([{ name: 'file', body: 'text' }]))))).toMatch(/must be a file part/);
-    expect(await refusal(read(request(multipart([{ name: 'file', filename: 'a', body: 'x' }], false))))).toMatch(/truncated or malformed/);
+    expect(await refusal(read(request(multipart([{ name: 'file', filename: 'a', body: 'x' }], false))))).toMatch(
+      /truncated or malformed/,
+    );
     expect(await refusal(read(request(Buffer.from('{}'), 'application/json')))).toMatch(/multipart\/form-data/);
     expect(await refusal(read(request(Buffer.from('x'), 'multipart/form-data')))).toMatch(/multipart\/form-data/);
   });
   it('refuses a file over the cap while streaming, and a declared length over it before reading', async () => {
-    expect(await refusal(read(request(multipart([{ name: 'file', filename: 'a', body: Buffer.alloc(1001) }]))))).toMatch(/larger than 1000 bytes/);
+    expect(
+      await refusal(read(request(multipart([{ name: 'file', filename: 'a', body: Buffer.alloc(1001) }])))),
+    ).toMatch(/larger than 1000 bytes/);
     const declared = new Request('http://local/x', {
       method: 'POST',
-      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'content-length': String(10 * 1024 * 1024) },
+      headers: {
+        'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+        'content-length': String(10 * 1024 * 1024),
+      },
       body: 'x',
     });
     expect(await refusal(read(declared))).toMatch(/larger than 1000 bytes/);

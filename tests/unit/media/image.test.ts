@@ -82,11 +82,19 @@ describe('image corpus: every manifest file gets the answer its flags call for',
   });
 
   it('refuses text and video content sent under image names', async () => {
-    for (const bytes of [Buffer.from('just some text\n'), Buffer.from('<!doctype html><p>hi'), Buffer.from('{"a":1}')]) {
+    for (const bytes of [
+      Buffer.from('just some text\n'),
+      Buffer.from('<!doctype html><p>hi'),
+      Buffer.from('{"a":1}'),
+    ]) {
       const result = await outcome(bytes);
       expect(!result.ok && result.error.kind).toBe('unsupported');
     }
-    const mp4 = Buffer.concat([Buffer.from('0000001c667479706d703432', 'hex'), Buffer.from('mp42isomavc1'), Buffer.alloc(64)]);
+    const mp4 = Buffer.concat([
+      Buffer.from('0000001c667479706d703432', 'hex'),
+      Buffer.from('mp42isomavc1'),
+      Buffer.alloc(64),
+    ]);
     const video = await outcome(mp4);
     expect(!video.ok && video.error.message).toMatch(/not a supported image \(mp4\)/);
   });
@@ -137,7 +145,9 @@ describe('decompression bombs', () => {
   });
 
   it('honours a lower pixel limit passed by the caller', async () => {
-    const png = await sharp({ create: { width: 100, height: 100, channels: 3, background: '#fff' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 100, height: 100, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer();
     await expect(inspectAndNormalizeImage(png, { maxPixels: 5_000 })).rejects.toMatchObject({ kind: 'too_large' });
     await expect(inspectAndNormalizeImage(png, { maxBytes: 10 })).rejects.toMatchObject({ kind: 'too_large' });
   });
@@ -146,12 +156,19 @@ describe('decompression bombs', () => {
 describe('privacy and orientation', () => {
   /** 40x20: left half red, right half blue, EXIF orientation 6 ("rotate 90° clockwise") and GPS. */
   async function craftPhoto(format: 'jpeg' | 'png' | 'webp') {
-    const red = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#ff0000' } }).png().toBuffer();
+    const red = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#ff0000' } })
+      .png()
+      .toBuffer();
     const base = sharp({ create: { width: 40, height: 20, channels: 3, background: '#0000ff' } })
       .composite([{ input: red, left: 0, top: 0 }])
       .withExif({
         IFD0: { Make: 'SecretCam', Orientation: '6' },
-        IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 2400/100', GPSLongitudeRef: 'E', GPSLongitude: '2/1 17/1 4000/100' },
+        IFD3: {
+          GPSLatitudeRef: 'N',
+          GPSLatitude: '48/1 51/1 2400/100',
+          GPSLongitudeRef: 'E',
+          GPSLongitude: '2/1 17/1 4000/100',
+        },
       })
       .withMetadata({ orientation: 6 });
     return base.toFormat(format, format === 'jpeg' ? { quality: 95 } : {}).toBuffer();

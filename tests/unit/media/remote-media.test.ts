@@ -36,12 +36,19 @@ describe('fetchRemoteMedia', () => {
 
   it('refuses an animated GIF when asked to (rehost into <img>)', async () => {
     await expect(
-      fetchRemoteMedia(`${server.origin}/gif-animated-rotating-squares.gif`, { fetch: fetchOpts, animatedGif: 'refuse' }),
+      fetchRemoteMedia(`${server.origin}/gif-animated-rotating-squares.gif`, {
+        fetch: fetchOpts,
+        animatedGif: 'refuse',
+      }),
     ).rejects.toMatchObject({ status: 422, code: 'animated_image' });
   });
 
   it('answers 422 animated_image for other animated formats', async () => {
-    for (const file of ['webp-animated-rotating-squares.webp', 'png-apng-animated.png', 'avif-sequence-animated.avif']) {
+    for (const file of [
+      'webp-animated-rotating-squares.webp',
+      'png-apng-animated.png',
+      'avif-sequence-animated.avif',
+    ]) {
       await expect(fetchRemoteMedia(`${server.origin}/${file}`, { fetch: fetchOpts })).rejects.toMatchObject({
         status: 422,
         code: 'animated_image',
@@ -50,7 +57,9 @@ describe('fetchRemoteMedia', () => {
   });
 
   it('answers 400 naming the field for unsupported content and forbidden addresses', async () => {
-    await expect(fetchRemoteMedia(`${server.origin}/svg-xss-nested-use-xlink.svg`, { fetch: fetchOpts })).rejects.toMatchObject({
+    await expect(
+      fetchRemoteMedia(`${server.origin}/svg-xss-nested-use-xlink.svg`, { fetch: fetchOpts }),
+    ).rejects.toMatchObject({
       status: 400,
       message: 'url: not a supported image (svg)',
     });

@@ -52,7 +52,10 @@ describe('safeFetch over HTTP on 127.0.0.1', () => {
 
   it('pins the vetted address while keeping the Host header of the URL', async () => {
     const server = await serve((req, res) => res.end(req.headers.host));
-    const result = await safeFetch(`http://images.test:${server.port}/x`, { allowList: LOOPBACK, resolver: toLoopback });
+    const result = await safeFetch(`http://images.test:${server.port}/x`, {
+      allowList: LOOPBACK,
+      resolver: toLoopback,
+    });
     expect(result.buffer.toString()).toBe(`images.test:${server.port}`);
   });
 

@@ -29,7 +29,9 @@ function withPort(raw: string, port: number): string | null {
   if (!match) return null;
   const authority = match[2];
   if (authority.includes('@')) return null;
-  const host = authority.startsWith('[') ? authority.slice(0, authority.indexOf(']') + 1) : authority.replace(/:\d*$/, '');
+  const host = authority.startsWith('[')
+    ? authority.slice(0, authority.indexOf(']') + 1)
+    : authority.replace(/:\d*$/, '');
   return `${match[1]}${host}:${port}${match[3]}`;
 }
 

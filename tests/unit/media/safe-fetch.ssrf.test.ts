@@ -116,7 +116,10 @@ describe('DNS answers', () => {
       dialed.push(hop.address);
       return okResponse(Buffer.from('img'));
     };
-    const result = await safeFetch('http://make-1.2.3.4-rebind-169.254-169.254-rr.1u.ms/x.png', { resolver, connector });
+    const result = await safeFetch('http://make-1.2.3.4-rebind-169.254-169.254-rr.1u.ms/x.png', {
+      resolver,
+      connector,
+    });
     expect(result.buffer.toString()).toBe('img');
     expect(call).toBe(1);
     expect(dialed).toEqual(['93.184.216.34']);
@@ -144,7 +147,9 @@ describe('DNS answers', () => {
     const err = await refusal(safeFetch('http://nowhere.invalid/', { resolver, connector }));
     expect(err.kind).toBe('network');
     expect(err.message).toContain('ENOTFOUND');
-    expect((await refusal(safeFetch('http://empty.invalid/', { resolver: async () => [], connector }))).kind).toBe('network');
+    expect((await refusal(safeFetch('http://empty.invalid/', { resolver: async () => [], connector }))).kind).toBe(
+      'network',
+    );
   });
 });
 

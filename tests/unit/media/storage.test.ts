@@ -56,7 +56,12 @@ const backends: Array<[string, () => MediaStorage]> = [
   [
     's3',
     () => {
-      const storage = createMediaStorage({ kind: 's3', bucket: 'media', endpoint: s3Endpoint, credentials: CREDENTIALS }) as S3MediaStorage;
+      const storage = createMediaStorage({
+        kind: 's3',
+        bucket: 'media',
+        endpoint: s3Endpoint,
+        credentials: CREDENTIALS,
+      }) as S3MediaStorage;
       toDestroy.push(storage);
       return storage;
     },
@@ -92,7 +97,10 @@ describe.each(backends)('%s storage', (_name, make) => {
     const tail = await storage.get(key, { start: 7, end: 1_000 });
     expect(tail!.range).toEqual({ start: 7, end: 9 });
     expect(await text(tail!.stream)).toBe('hij');
-    await expect(storage.get(key, { start: 10, end: 20 })).rejects.toMatchObject({ name: 'RangeNotSatisfiableError', size: 10 });
+    await expect(storage.get(key, { start: 10, end: 20 })).rejects.toMatchObject({
+      name: 'RangeNotSatisfiableError',
+      size: 10,
+    });
     await expect(storage.get(key, { start: 10, end: 20 })).rejects.toBeInstanceOf(RangeNotSatisfiableError);
   });
 
@@ -140,7 +148,11 @@ describe('fs storage specifics', () => {
     const storage = new FsMediaStorage(join(blocker, 'media'));
     const err = await storage.put('k1', Buffer.from('x'), 'image/png').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StorageUnavailableError);
-    expect(err).toMatchObject({ status: 503, code: 'service_unavailable', message: 'Media storage is temporarily unavailable' });
+    expect(err).toMatchObject({
+      status: 503,
+      code: 'service_unavailable',
+      message: 'Media storage is temporarily unavailable',
+    });
     expect((err as StorageUnavailableError).detail).toMatch(/ENOTDIR|EEXIST/);
     expect(await storage.healthy()).toBe(false);
     await expect(storage.get('k1')).rejects.toBeInstanceOf(StorageUnavailableError);
@@ -170,7 +182,11 @@ describe('s3 storage specifics', () => {
   }
 
   it('throws StorageUnavailableError when the endpoint does not answer', async () => {
-    const storage = new S3MediaStorage({ bucket: 'media', endpoint: `http://127.0.0.1:${await closedPort()}`, credentials: CREDENTIALS });
+    const storage = new S3MediaStorage({
+      bucket: 'media',
+      endpoint: `http://127.0.0.1:${await closedPort()}`,
+      credentials: CREDENTIALS,
+    });
     toDestroy.push(storage);
     await expect(storage.put('k1', Buffer.from('x'), 'image/png')).rejects.toBeInstanceOf(StorageUnavailableError);
     await expect(storage.get('k1')).rejects.toMatchObject({ status: 503, code: 'service_unavailable' });
@@ -185,7 +201,12 @@ describe('s3 storage specifics', () => {
   });
 
   it('keeps objects under a key prefix', async () => {
-    const storage = new S3MediaStorage({ bucket: 'media', endpoint: s3Endpoint, credentials: CREDENTIALS, prefix: 'tenant-a-' });
+    const storage = new S3MediaStorage({
+      bucket: 'media',
+      endpoint: s3Endpoint,
+      credentials: CREDENTIALS,
+      prefix: 'tenant-a-',
+    });
     toDestroy.push(storage);
     await storage.put('k2', Buffer.from('prefixed'), 'image/png');
     const plain = new S3MediaStorage({ bucket: 'media', endpoint: s3Endpoint, credentials: CREDENTIALS });
@@ -202,8 +223,16 @@ describe('mediaStorageConfigFromEnv', () => {
       root: '/srv/data/media',
     });
     expect(
-      mediaStorageConfigFromEnv({ MEDIA_STORAGE: 's3', dataDir: '/x', S3_BUCKET: 'b', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_REGION: 'eu-west-1' }),
+      mediaStorageConfigFromEnv({
+        MEDIA_STORAGE: 's3',
+        dataDir: '/x',
+        S3_BUCKET: 'b',
+        S3_ENDPOINT: 'http://127.0.0.1:9000',
+        S3_REGION: 'eu-west-1',
+      }),
     ).toEqual({ kind: 's3', bucket: 'b', endpoint: 'http://127.0.0.1:9000', region: 'eu-west-1' });
-    expect(() => mediaStorageConfigFromEnv({ MEDIA_STORAGE: 's3', dataDir: '/x', S3_REGION: 'us-east-1' })).toThrow(/S3_BUCKET/);
+    expect(() => mediaStorageConfigFromEnv({ MEDIA_STORAGE: 's3', dataDir: '/x', S3_REGION: 'us-east-1' })).toThrow(
+      /S3_BUCKET/,
+    );
   });
 });

@@ -45,7 +45,9 @@ describe('If-Match (strong comparison)', () => {
     expect(ifMatchHolds('', tag)).toBe(false);
   });
   it('assertIfMatch throws 412 precondition_failed', () => {
-    expect(() => assertIfMatch('"stale"', post)).toThrow(expect.objectContaining({ status: 412, code: 'precondition_failed' }));
+    expect(() => assertIfMatch('"stale"', post)).toThrow(
+      expect.objectContaining({ status: 412, code: 'precondition_failed' }),
+    );
     expect(() => assertIfMatch(tag, post)).not.toThrow();
   });
 });
@@ -63,6 +65,12 @@ describe('If-None-Match (weak comparison)', () => {
     expect(ifNoneMatchMatches('"other"', tag)).toBe(false);
   });
   it('parses lists of tags', () => {
-    expect(parseEntityTags('W/"a", "b"')).toEqual({ any: false, tags: [{ weak: true, opaque: '"a"' }, { weak: false, opaque: '"b"' }] });
+    expect(parseEntityTags('W/"a", "b"')).toEqual({
+      any: false,
+      tags: [
+        { weak: true, opaque: '"a"' },
+        { weak: false, opaque: '"b"' },
+      ],
+    });
   });
 });

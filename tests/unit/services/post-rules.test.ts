@@ -20,7 +20,11 @@ const refusal = (fn: () => unknown): string => {
 
 describe('checkPostWrite', () => {
   it('trims the title, and the subtitle with "" as null; leaves Markdown as sent', () => {
-    expect(checkPostWrite({ title: '  T  ', markdown: ' m ', subtitle: '  ' }, 'create')).toEqual({ title: 'T', markdown: ' m ', subtitle: null });
+    expect(checkPostWrite({ title: '  T  ', markdown: ' m ', subtitle: '  ' }, 'create')).toEqual({
+      title: 'T',
+      markdown: ' m ',
+      subtitle: null,
+    });
     expect(checkPostWrite({ subtitle: ' s ' }, 'update')).toEqual({ subtitle: 's' });
   });
 
@@ -37,7 +41,11 @@ describe('checkPostWrite', () => {
     [{ cover_asset_id: 'nope' }, 'update', 'cover_asset_id: must be a UUID or null'],
     [{ cover_url: 'ftp://x/y.png' }, 'update', 'cover_url: must be an http(s) URL'],
     [{ cover_url: '/api/media/x', cover_asset_id: null }, 'update', 'cover_url: must be an absolute http(s) URL'],
-    [{ cover_url: 'https://e.com/c.png', cover_asset_id: '11111111-1111-1111-1111-111111111111' }, 'update', 'send one of them, not both'],
+    [
+      { cover_url: 'https://e.com/c.png', cover_asset_id: '11111111-1111-1111-1111-111111111111' },
+      'update',
+      'send one of them, not both',
+    ],
     [{}, 'update', 'body: send at least one field to change'],
     [{ title: undefined }, 'update', 'body: send at least one field to change'],
   ] as const)('refuses %j (%s) naming the field', (input, mode, message) => {
@@ -45,13 +53,18 @@ describe('checkPostWrite', () => {
   });
 
   it('names up to three problems at once, like the REST schemas', () => {
-    expect(refusal(() => checkPostWrite({ title: '', markdown: '', slug: 'A', subtitle: 'x'.repeat(501) }, 'create'))).toBe(
-      'title: must not be empty; markdown: must not be empty; subtitle: at most 500 characters',
-    );
+    expect(
+      refusal(() => checkPostWrite({ title: '', markdown: '', slug: 'A', subtitle: 'x'.repeat(501) }, 'create')),
+    ).toBe('title: must not be empty; markdown: must not be empty; subtitle: at most 500 characters');
   });
 
   it('gives the same message as the REST schema for the same mistake', () => {
-    for (const body of [{ title: '   ', markdown: 'x' }, { title: 'x'.repeat(301), markdown: 'x' }, { title: 'x', markdown: ' ' }, { title: 'x', markdown: 'x', tags: Array(21).fill('t') }]) {
+    for (const body of [
+      { title: '   ', markdown: 'x' },
+      { title: 'x'.repeat(301), markdown: 'x' },
+      { title: 'x', markdown: ' ' },
+      { title: 'x', markdown: 'x', tags: Array(21).fill('t') },
+    ]) {
       const zod = CreatePostInput.safeParse(body);
       expect(zod.success).toBe(false);
       expect(refusal(() => checkPostWrite(body, 'create'))).toBe(describeZodError(zod.error!));
@@ -61,7 +74,9 @@ describe('checkPostWrite', () => {
   });
 
   it('accepts a local cover path and any 8-4-4-4-12 hex cover_asset_id', () => {
-    expect(() => checkPostWrite({ cover_url: '/api/media/11111111-1111-1111-1111-111111111111' }, 'update')).not.toThrow();
+    expect(() =>
+      checkPostWrite({ cover_url: '/api/media/11111111-1111-1111-1111-111111111111' }, 'update'),
+    ).not.toThrow();
     expect(() => checkPostWrite({ cover_asset_id: 'ABCDEF00-1111-1111-1111-111111111111' }, 'update')).not.toThrow();
     expect(() => checkPostWrite({ cover_url: 'http://[::1]:9/c.png' }, 'update')).not.toThrow();
   });
@@ -69,8 +84,20 @@ describe('checkPostWrite', () => {
 
 describe('one UUID pattern for routes, cover_asset_id, console and CLI', () => {
   it('is any 8-4-4-4-12 group of hex digits, either case', () => {
-    for (const id of ['11111111-1111-1111-1111-111111111111', '00000000-0000-0000-0000-000000000000', '0F8FAD5B-D9CB-469F-A165-70867728950E']) expect(isUuid(id)).toBe(true);
-    for (const id of ['1111111-1111-1111-1111-111111111111', '11111111-1111-1111-1111-11111111111g', '{11111111-1111-1111-1111-111111111111}', 'x', 5]) expect(isUuid(id)).toBe(false);
+    for (const id of [
+      '11111111-1111-1111-1111-111111111111',
+      '00000000-0000-0000-0000-000000000000',
+      '0F8FAD5B-D9CB-469F-A165-70867728950E',
+    ])
+      expect(isUuid(id)).toBe(true);
+    for (const id of [
+      '1111111-1111-1111-1111-111111111111',
+      '11111111-1111-1111-1111-11111111111g',
+      '{11111111-1111-1111-1111-111111111111}',
+      'x',
+      5,
+    ])
+      expect(isUuid(id)).toBe(false);
   });
   it('is what the REST path and cover_asset_id schemas accept', () => {
     const id = '11111111-1111-1111-1111-111111111111';

@@ -20,7 +20,17 @@ const PREVIEW_DELAY_MS = 600;
  * goes through the same rules as PATCH /posts/{id}. Save sends the version it started from
  * (`version`, the article's ETag): a change made elsewhere meanwhile is never overwritten.
  */
-export function ArticleEditor({ postId, csrf, version: loadedVersion, initial }: { postId: string; csrf: string; version: string; initial: EditorFields }) {
+export function ArticleEditor({
+  postId,
+  csrf,
+  version: loadedVersion,
+  initial,
+}: {
+  postId: string;
+  csrf: string;
+  version: string;
+  initial: EditorFields;
+}) {
   const [fields, setFields] = useState(initial);
   const [version, setVersion] = useState(loadedVersion);
   const [dirty, setDirty] = useState(false);
@@ -101,7 +111,11 @@ export function ArticleEditor({ postId, csrf, version: loadedVersion, initial }:
   };
 
   const previewLabel =
-    previewState === 'saved' ? 'Preview of the saved working version' : previewState === 'pending' ? 'Updating preview…' : 'Live preview of your unsaved text';
+    previewState === 'saved'
+      ? 'Preview of the saved working version'
+      : previewState === 'pending'
+        ? 'Updating preview…'
+        : 'Live preview of your unsaved text';
 
   return (
     <div className="editor">

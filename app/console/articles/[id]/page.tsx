@@ -38,7 +38,8 @@ export default async function ArticlePage({ params, searchParams }: { params: Pa
   const { post, etag, markdown, publishedVersion, submittedVersion, moderationNote } = data;
   const fields = { id: post.id, csrf: session.csrfToken };
   const publicPath = publishedVersion ? canonicalPath(publishedVersion.slug, post.public_id) : null;
-  const showPublished = Boolean(publishedVersion) && (post.has_unpublished_changes || post.status === 'pending_moderation');
+  const showPublished =
+    Boolean(publishedVersion) && (post.has_unpublished_changes || post.status === 'pending_moderation');
 
   return (
     <>
@@ -71,7 +72,11 @@ export default async function ArticlePage({ params, searchParams }: { params: Pa
         <div className="actions">
           <ConfirmAction
             action={publishArticle}
-            unavailable={post.status === 'pending_moderation' ? 'Waiting for moderation: publish again once it is decided.' : undefined}
+            unavailable={
+              post.status === 'pending_moderation'
+                ? 'Waiting for moderation: publish again once it is decided.'
+                : undefined
+            }
             fields={fields}
             label="Publish"
             question="Publish the working version?"
@@ -110,7 +115,8 @@ export default async function ArticlePage({ params, searchParams }: { params: Pa
       )}
       {post.status === 'pending_moderation' && (
         <p className="notice" role="status">
-          This version waits for a moderator. {publishedVersion ? 'Readers still see the last approved version.' : 'Nothing is public yet.'}
+          This version waits for a moderator.{' '}
+          {publishedVersion ? 'Readers still see the last approved version.' : 'Nothing is public yet.'}
         </p>
       )}
       {moderationNote && (
@@ -139,18 +145,33 @@ export default async function ArticlePage({ params, searchParams }: { params: Pa
           <div className="compare__frames">
             <figure>
               <figcaption>Working version (saved)</figcaption>
-              <iframe sandbox="" title="Working version" className="preview-frame" src={`/console/preview/${post.id}?version=working`} />
+              <iframe
+                sandbox=""
+                title="Working version"
+                className="preview-frame"
+                src={`/console/preview/${post.id}?version=working`}
+              />
             </figure>
             {showPublished && (
               <figure>
                 <figcaption>Published version (what readers see now)</figcaption>
-                <iframe sandbox="" title="Published version" className="preview-frame" src={`/console/preview/${post.id}?version=published`} />
+                <iframe
+                  sandbox=""
+                  title="Published version"
+                  className="preview-frame"
+                  src={`/console/preview/${post.id}?version=published`}
+                />
               </figure>
             )}
             {submittedVersion && (
               <figure>
                 <figcaption>Submitted for moderation</figcaption>
-                <iframe sandbox="" title="Submitted version" className="preview-frame" src={`/console/preview/${post.id}?version=submitted`} />
+                <iframe
+                  sandbox=""
+                  title="Submitted version"
+                  className="preview-frame"
+                  src={`/console/preview/${post.id}?version=submitted`}
+                />
               </figure>
             )}
           </div>

@@ -11,7 +11,14 @@ export function NewArticleForm({ csrf }: { csrf: string }) {
       <label htmlFor="new-title">Title</label>
       <input id="new-title" name="title" required defaultValue={state?.values?.title} />
       <label htmlFor="new-markdown">Markdown</label>
-      <textarea id="new-markdown" name="markdown" rows={14} required spellCheck={false} defaultValue={state?.values?.markdown} />
+      <textarea
+        id="new-markdown"
+        name="markdown"
+        rows={14}
+        required
+        spellCheck={false}
+        defaultValue={state?.values?.markdown}
+      />
       {state && !state.ok && (
         <p className="error" role="alert">
           {state.error}

@@ -13,7 +13,9 @@ export default async function NewArticlePage() {
         <Link href="/console">← Articles</Link>
       </p>
       <h1>New article</h1>
-      <p className="muted">Creates a draft, as POST /posts does. Subtitle, tags and slug can be set on the next page.</p>
+      <p className="muted">
+        Creates a draft, as POST /posts does. Subtitle, tags and slug can be set on the next page.
+      </p>
       <NewArticleForm csrf={session.csrfToken} />
     </>
   );

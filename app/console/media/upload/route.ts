@@ -20,7 +20,8 @@ export async function POST(request: Request) {
   const session = await currentSession();
   if (!session) return answer({ ok: false, error: 'Your console session has ended. Sign in again.' }, 401);
   const origin = request.headers.get('origin');
-  if (!origin || new URL(origin).host !== request.headers.get('host')) return answer({ ok: false, error: 'Cross-site request refused.' }, 403);
+  if (!origin || new URL(origin).host !== request.headers.get('host'))
+    return answer({ ok: false, error: 'Cross-site request refused.' }, 403);
   if (!csrfMatches(session, request.headers.get('x-csrf-token'))) {
     return answer({ ok: false, error: 'This page is out of date. Reload it and try again.' }, 403);
   }
@@ -36,5 +37,8 @@ export async function POST(request: Request) {
 }
 
 function answer(body: unknown, status: number) {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } });
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+  });
 }

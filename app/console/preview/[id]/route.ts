@@ -14,13 +14,22 @@ export const dynamic = 'force-dynamic';
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const session = await currentSession();
-  if (!session) return new Response(messageDocument('Your console session has ended. Sign in again.'), { status: 401, headers: previewHeaders() });
+  if (!session)
+    return new Response(messageDocument('Your console session has ended. Sign in again.'), {
+      status: 401,
+      headers: previewHeaders(),
+    });
   const version = parseVersion(new URL(request.url).searchParams.get('version'));
   if (!version) return new Response(messageDocument('Unknown version.'), { status: 400, headers: previewHeaders() });
   try {
     const view = await findPreview(await consoleEm(), session, id, version);
     if (!view) {
-      const what = version === 'published' ? 'No published version.' : version === 'submitted' ? 'Nothing is waiting for moderation.' : 'That article does not exist.';
+      const what =
+        version === 'published'
+          ? 'No published version.'
+          : version === 'submitted'
+            ? 'Nothing is waiting for moderation.'
+            : 'That article does not exist.';
       return new Response(messageDocument(what), { status: 404, headers: previewHeaders() });
     }
     return new Response(previewDocument(view), { status: 200, headers: previewHeaders() });

@@ -29,7 +29,8 @@ export async function POST(request: Request) {
   } catch {
     return page('The preview request was malformed.', 400);
   }
-  if (!csrfMatches(session, form.get('csrf'))) return page('This page is out of date. Reload it to preview again.', 403);
+  if (!csrfMatches(session, form.get('csrf')))
+    return page('This page is out of date. Reload it to preview again.', 403);
 
   const text = (name: string) => {
     const v = form.get(name);
@@ -46,19 +47,29 @@ export async function POST(request: Request) {
     const saved = UUID_PATTERN.test(id)
       ? await (await consoleEm()).findOne(PostEntity, { id, accountId: session.auth.account.id, deletedAt: null })
       : null;
-    const cover = saved?.coverUrl && saved.coverWidth && saved.coverHeight ? { url: saved.coverUrl, width: saved.coverWidth, height: saved.coverHeight } : null;
+    const cover =
+      saved?.coverUrl && saved.coverWidth && saved.coverHeight
+        ? { url: saved.coverUrl, width: saved.coverWidth, height: saved.coverHeight }
+        : null;
     const tags = text('tags')
       .split(',')
       .map((t) => t.trim())
       .filter(Boolean)
       .map((name) => ({ name, slug: name }));
     const subtitle = text('subtitle').trim() || null;
-    return new Response(previewDocument({ title, subtitle, html, tags, cover }, 'Unsaved preview: external images are shown once saved and stored.'), {
-      status: 200,
-      headers: previewHeaders(),
-    });
+    return new Response(
+      previewDocument(
+        { title, subtitle, html, tags, cover },
+        'Unsaved preview: external images are shown once saved and stored.',
+      ),
+      {
+        status: 200,
+        headers: previewHeaders(),
+      },
+    );
   } catch (err) {
-    if (err instanceof ContentRejectedError) return page(`This text cannot be converted: ${err.message.replace(/^markdown: /, '')}.`, 200);
+    if (err instanceof ContentRejectedError)
+      return page(`This text cannot be converted: ${err.message.replace(/^markdown: /, '')}.`, 200);
     return page(describeProblem(err), 503);
   }
 }
