@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { ifMatchHolds, ifNoneMatchMatches, parseEntityTags } from '../../../server/entity-tags';
 import { assertIfMatch, postEtag } from '../../../server/services/post-etag';
+import { authorPostFromRow, toAuthorPost, type AuthorPostRow } from '../../../server/services/post-view';
+import type { Post } from '../../../db/entities';
 
 const post = {
   id: '0f8fad5b-d9cb-469f-a165-70867728950e',
@@ -72,5 +74,113 @@ describe('If-None-Match (weak comparison)', () => {
         { weak: false, opaque: '"b"' },
       ],
     });
+  });
+});
+
+/**
+ * GET /posts/{id} computes the tag from a prepared-statement row (PostgreSQL's timestamp text,
+ * mapped by authorPostFromRow); writes compute it from the entity they just saved (toAuthorPost).
+ * An integration that PATCHes and then sends the response's ETag as If-None-Match, or GETs and
+ * then sends If-Match, relies on both giving the same tag for the same state.
+ */
+describe('postEtag of a read row equals postEtag of the written entity', () => {
+  /** PostgreSQL's text for a timestamptz(3) in a UTC session: no trailing zeros in the fraction. */
+  const pgText = (d: Date) => {
+    const iso = d.toISOString();
+    const fraction = iso.slice(20, 23).replace(/0+$/, '');
+    return `${iso.slice(0, 10)} ${iso.slice(11, 19)}${fraction ? `.${fraction}` : ''}+00`;
+  };
+
+  const states: { status: Post['status']; hasUnpublishedChanges: boolean; publishedAt: Date | null }[] = [
+    { status: 'draft', hasUnpublishedChanges: false, publishedAt: null },
+    // Unpublished or pending: an earlier publication time is kept in the row but not shown.
+    { status: 'draft', hasUnpublishedChanges: true, publishedAt: new Date('2026-11-20T08:00:00.500Z') },
+    { status: 'pending_moderation', hasUnpublishedChanges: true, publishedAt: new Date('2026-11-20T08:00:00Z') },
+    { status: 'published', hasUnpublishedChanges: false, publishedAt: new Date('2026-11-21T09:30:15.007Z') },
+    { status: 'published', hasUnpublishedChanges: true, publishedAt: new Date('2026-11-21T09:30:15.120Z') },
+  ];
+  const updatedAts = [
+    '2026-11-23T10:00:00.000Z',
+    '2026-11-23T10:00:00.100Z',
+    '2026-11-23T10:00:00.120Z',
+    '2026-11-23T23:59:59.999Z',
+  ];
+
+  for (const state of states) {
+    for (const updated of updatedAts) {
+      it(`${state.status}${state.hasUnpublishedChanges ? ' with changes' : ''}, updated ${updated}`, () => {
+        const updatedAt = new Date(updated);
+        const createdAt = new Date('2026-11-19T07:00:00.250Z');
+        const entity = {
+          id: '0f8fad5b-d9cb-469f-a165-70867728950e',
+          publicId: 'abc123def456',
+          slug: 'a-title',
+          title: 'A title',
+          subtitle: null,
+          tags: [{ slug: 'x', name: 'X' }],
+          coverAssetId: null,
+          coverUrl: null,
+          coverWidth: null,
+          coverHeight: null,
+          status: state.status,
+          hasUnpublishedChanges: state.hasUnpublishedChanges,
+          publishedAt: state.publishedAt,
+          likeCount: 3,
+          commentCount: 0,
+          saveCount: 1,
+          popularity: 4,
+          impressionCount: 10,
+          openCount: 5,
+          readCount: 2,
+          completeCount: 1,
+          createdAt,
+          updatedAt,
+        } as unknown as Post;
+        const row: AuthorPostRow = {
+          id: entity.id,
+          public_id: entity.publicId,
+          slug: entity.slug,
+          title: entity.title,
+          subtitle: null,
+          tags: entity.tags,
+          cover_asset_id: null,
+          cover_url: null,
+          cover_width: null,
+          cover_height: null,
+          status: state.status,
+          has_unpublished_changes: state.hasUnpublishedChanges,
+          published_at: state.publishedAt ? pgText(state.publishedAt) : null,
+          created_at: pgText(createdAt),
+          updated_at: pgText(updatedAt),
+          like_count: 3,
+          comment_count: 0,
+          save_count: 1,
+          popularity: 4,
+          impression_count: 10,
+          open_count: 5,
+          read_count: 2,
+          complete_count: 1,
+        };
+        const read = authorPostFromRow(row);
+        const written = toAuthorPost(entity, { html: '<p>x</p>' });
+        expect(read.updated_at).toBe(written.updated_at);
+        expect(read.published_at).toBe(written.published_at);
+        expect(postEtag(read)).toBe(postEtag(written));
+        // The entity itself (Dates) gives the same tag as both views.
+        expect(
+          postEtag({
+            id: entity.id,
+            status: entity.status,
+            has_unpublished_changes: entity.hasUnpublishedChanges,
+            updated_at: entity.updatedAt,
+            published_at: entity.status === 'published' ? (entity.publishedAt ?? null) : null,
+          }),
+        ).toBe(postEtag(read));
+      });
+    }
+  }
+
+  it('a read row in capitals names the same article as the written one', () => {
+    expect(postEtag({ ...post, id: post.id.toUpperCase() })).toBe(postEtag(post));
   });
 });
