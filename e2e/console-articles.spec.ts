@@ -126,6 +126,29 @@ test('save follows the same write rules as the API and never overwrites a change
   await expect(problem).toHaveText('Not saved. Title: at most 300 characters.');
   await page.getByLabel('Title', { exact: true }).fill('Edited in two places');
 
+  // Subtitle, tags and Markdown: the console refuses what the API refuses, with the API's words.
+  const refusals: [label: string, typed: string, json: Record<string, unknown>][] = [
+    ['Subtitle', 's'.repeat(501), { subtitle: 's'.repeat(501) }],
+    ['Tags', 't'.repeat(51), { tags: ['t'.repeat(51)] }],
+    [
+      'Tags',
+      Array.from({ length: 21 }, (_, i) => `tag${i}`).join(', '),
+      { tags: Array.from({ length: 21 }, (_, i) => `tag${i}`) },
+    ],
+    ['Markdown', '   ', { markdown: '   ' }],
+  ];
+  for (const [label, typed, json] of refusals) {
+    const rest = await api<{ error: string }>(token, 'PATCH', `/posts/${post.id}`, json);
+    expect(rest.status, label).toBe(400);
+    const field = page.getByLabel(label, { exact: true });
+    const before = await field.inputValue();
+    await field.fill(typed);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const words = rest.body.error.charAt(0).toUpperCase() + rest.body.error.slice(1);
+    await expect(problem).toHaveText(`Not saved. ${/[.!?]$/.test(words) ? words : `${words}.`}`);
+    await field.fill(before);
+  }
+
   // Meanwhile an integration changes the article through the API.
   expect((await api(token, 'PATCH', `/posts/${post.id}`, { markdown: 'Changed by the API.' })).status).toBe(200);
   await page.getByLabel('Markdown').fill('Typed in the console.');
