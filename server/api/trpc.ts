@@ -2,17 +2,16 @@
  * tRPC setup for the REST surface (create-t3-app style, one file):
  * 1. the context every procedure sees (the HTTP layer creates it: server/http/rest-api.ts),
  * 2. the error formatter (kept minimal: the REST mount writes the contract error bodies itself),
- * 3. the procedure builder `rated(class)`: Bearer dp_live_ token → account, plus one unit of
- *    the account's minute window for the class (RateLimit-* headers, 429).
+ * 3. the procedure builder `authorProcedure`: Bearer dp_live_ token → account, plus one unit of
+ *    the account's minute window for the rate class its route meta names (RateLimit-* headers, 429).
  */
 import { initTRPC } from '@trpc/server';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { OpenApiMeta } from 'trpc-to-openapi';
 import { getOrm } from '../../db/orm';
 import { statements, type StatementRunner } from '../../db/statements';
-import type { RateClass } from '../services/limits';
 import type { Authenticated } from '../services/tokens';
 import { admit, type RequestHeaders } from './authenticate';
+import type { ApiMeta } from './route-meta';
 
 // 1. Context -----------------------------------------------------------------------------
 
@@ -31,7 +30,7 @@ export interface ApiContext {
 
 // 2. Init ----------------------------------------------------------------------------------
 
-const t = initTRPC.context<ApiContext>().meta<OpenApiMeta>().create();
+const t = initTRPC.context<ApiContext>().meta<ApiMeta>().create();
 
 export const router = t.router;
 
@@ -55,11 +54,11 @@ const NO_ENTITY_MANAGER = new Proxy({} as EntityManager, {
   },
 });
 
-/** An author's procedure of rate class `cls` (contract: "Authentication", "Limits"). */
-export function rated(cls: RateClass) {
-  return t.procedure.use(async ({ ctx, type, next }) => {
-    const auth = await admit(ctx.headers, cls, (name, value) => ctx.res.setHeader(name, value), ctx.identified);
-    const em = type === 'mutation' ? ((await getOrm()).em.fork() as unknown as EntityManager) : NO_ENTITY_MANAGER;
-    return next({ ctx: { ...ctx, auth, db: statements(), em } });
-  });
-}
+/** An author's procedure, charged to the rate class of its route meta (docs/api.md "Authentication", "Rate limits"). */
+export const authorProcedure = t.procedure.use(async ({ ctx, type, meta, path, next }) => {
+  const cls = meta?.route?.rate;
+  if (!cls) throw new Error(`procedure ${path} has no route meta: declare it with route({...})`);
+  const auth = await admit(ctx.headers, cls, (name, value) => ctx.res.setHeader(name, value), ctx.identified);
+  const em = type === 'mutation' ? ((await getOrm()).em.fork() as unknown as EntityManager) : NO_ENTITY_MANAGER;
+  return next({ ctx: { ...ctx, auth, db: statements(), em } });
+});

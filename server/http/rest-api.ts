@@ -7,7 +7,7 @@
  * - a request with a body is refused 401 before its body is read (identify first);
  * - the JSON body is read here with an 8 MiB cap, `Content-Type` checked, and an empty body
  *   becomes `{}` (publish and unpublish take none);
- * - success statuses 201/204 come from SUCCESS_STATUS; 204 carries no body and no type;
+ * - success statuses come from each procedure's route meta (api/routes.ts); 204 carries no body and no type;
  * - every failure leaves as `{error, code?}` with its status (toApiError), written from the
  *   error object itself rather than from the adapter's tRPC-shaped body.
  * Besides the procedures: the OpenAPI document and the multipart upload `POST /media`.
@@ -17,7 +17,7 @@ import { Readable } from 'node:stream';
 import type { TRPCError } from '@trpc/server';
 import { createOpenApiNodeHttpHandler, forEachOpenApiProcedure, getPathRegExp, normalizePath } from 'trpc-to-openapi';
 import { appRouter } from '../api/root';
-import { SUCCESS_STATUS } from '../api/success-status';
+import { successStatus } from '../api/routes';
 import { toApiError } from '../api/errors';
 import { identify, type RequestHeaders } from '../api/authenticate';
 import type { ApiContext } from '../api/trpc';
@@ -134,7 +134,7 @@ const runProcedure = createOpenApiNodeHttpHandler({
   }),
   responseMeta: ({ paths, errors }: { paths?: string[]; errors: unknown[] }) => {
     if (errors.length > 0) return {};
-    const status = paths?.[0] ? SUCCESS_STATUS[paths[0]] : undefined;
+    const status = paths?.[0] ? successStatus(paths[0]) : undefined;
     return status ? { status } : {};
   },
   onError: ({ error, req }: { error: TRPCError; req: ApiRequest }) => {

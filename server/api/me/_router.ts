@@ -1,19 +1,21 @@
 import { z } from 'zod';
-import { rated, router } from '../trpc';
+import { route } from '../route-meta';
+import { authorProcedure, router } from '../trpc';
 import { meHandler } from './me.handler';
 import { MeOutput } from './me.schema';
 
 export const meRouter = router({
-  get: rated('read')
-    .meta({
-      openapi: {
+  get: authorProcedure
+    .meta(
+      route({
         method: 'GET',
         path: '/me',
         tags: ['account'],
         summary: 'Handle and limits',
-        errorResponses: [401, 429, 503],
-      },
-    })
+        rate: 'read',
+        errors: [401, 429, 503],
+      }),
+    )
     .input(z.void())
     .output(MeOutput)
     .query(meHandler),

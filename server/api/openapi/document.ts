@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { appRouter } from '../root';
+import { API_ROUTES } from '../routes';
 import { ErrorSchema } from '../shared.schema';
 import { postProcess, SECURITY_SCHEME } from './post-process';
 import type { JsonObject } from './types';
@@ -24,6 +25,6 @@ function generateRawDocument(): JsonObject {
   }) as JsonObject;
 }
 
-export const openApiDocument: JsonObject = postProcess(generateRawDocument());
+export const openApiDocument: JsonObject = postProcess(generateRawDocument(), API_ROUTES);
 export const openApiJson = JSON.stringify(openApiDocument);
 export const openApiEtag = `"${createHash('sha256').update(openApiJson).digest('base64url').slice(0, 27)}"`;

@@ -1,38 +1,17 @@
 /**
- * The media routes described by hand: `POST /media` is a plain Next route
- * handler because trpc-to-openapi cannot take multipart/form-data, and `POST /media/from-url`
- * is used here only until a procedure for it exists (the generated one wins then).
- * Plain OpenAPI objects, not zod, so nothing here can collide with a zod schema `id`.
+ * The one REST route that is not a tRPC procedure: `POST /media` takes multipart/form-data,
+ * which trpc-to-openapi cannot carry, so server/http/media-upload.ts serves it and its facts and
+ * operation are written here by hand. Plain OpenAPI objects; its Media schema is from-url's.
  */
+import type { ApiRoute } from '../routes';
 import type { JsonObject } from './types';
 
-const uuid = { type: 'string', format: 'uuid' };
-const mediaPath = { type: 'string', pattern: '^/api/media/[0-9a-fA-F-]{36}$' };
-
-/** The Media object; `gif` for animated GIFs stored as MP4 through from-url (`<video>` cannot play a GIF). */
-export const MEDIA_SCHEMA: JsonObject = {
-  type: 'object',
-  description: 'A stored file. Put `url` into Markdown/HTML and `id` into `cover_asset_id`.',
-  properties: {
-    id: { ...uuid, description: 'Media id; goes into `cover_asset_id`.' },
-    url: { ...mediaPath, description: '`/api/media/{uuid}`; goes into Markdown/HTML.' },
-    kind: {
-      type: 'string',
-      enum: ['image', 'gif'],
-      description: '`image` for images; `gif` for an animated GIF stored as a muted MP4 by `POST /media/from-url`.',
-    },
-    mime_type: { type: 'string', description: 'Content type of the stored file.' },
-    byte_size: { type: 'integer', minimum: 0, description: 'Size in bytes.' },
-    width: { type: 'integer', minimum: 1, description: 'Pixels.' },
-    height: { type: 'integer', minimum: 1, description: 'Pixels.' },
-    status: { type: 'string', enum: ['ready'] },
-    poster_url: {
-      anyOf: [mediaPath, { type: 'null' }],
-      description: 'Always null for images; the first frame for `gif`.',
-    },
-  },
-  required: ['id', 'url', 'kind', 'mime_type', 'byte_size', 'width', 'height', 'status', 'poster_url'],
-  additionalProperties: false,
+export const UPLOAD_ROUTE: ApiRoute = {
+  method: 'POST',
+  path: '/media',
+  success: 200,
+  rate: 'media',
+  errors: [400, 401, 422, 429, 503],
 };
 
 export function uploadOperation(mediaRef: JsonObject): JsonObject {
@@ -61,28 +40,5 @@ export function uploadOperation(mediaRef: JsonObject): JsonObject {
       },
     },
     responses: { 200: { description: 'The stored image', content: { 'application/json': { schema: mediaRef } } } },
-  };
-}
-
-export function fromUrlOperation(mediaRef: JsonObject): JsonObject {
-  return {
-    operationId: 'media-fromUrl',
-    summary: 'Store one external image',
-    tags: ['media'],
-    description:
-      'Downloads one image from an http(s) URL and stores it. Local and internal addresses, `/api/media/{uuid}` paths and direct video files are refused with 400. An animated GIF is stored as a muted MP4 (`kind: gif`) for the GIF island.',
-    requestBody: {
-      required: true,
-      content: {
-        'application/json': {
-          schema: {
-            type: 'object',
-            properties: { url: { type: 'string', minLength: 1, description: 'An http or https URL.' } },
-            required: ['url'],
-          },
-        },
-      },
-    },
-    responses: { 200: { description: 'The stored media', content: { 'application/json': { schema: mediaRef } } } },
   };
 }

@@ -1,12 +1,13 @@
 /**
  * The one place where the generated document is bent to the contract. trpc-to-openapi always
- * writes a `200` with JSON content (its meta has no success-status field) and its own
+ * writes a `200` with JSON content (it knows nothing of our route meta's success status) and its own
  * tRPC-shaped error bodies; the contract wants 201/204, `{error, code?}` for exactly the
  * statuses it lists, rate-limit headers and the multipart upload. Pure function over JSON: easy
  * to test, no zod involved.
  */
-import { fromUrlOperation, MEDIA_SCHEMA, uploadOperation } from './media';
-import { ERROR_TEXT, RATE_CLASS_TEXT, SPEC_ROUTES, type SpecRoute } from './spec-routes';
+import type { ApiRoute } from '../routes';
+import { ERROR_TEXT, RATE_CLASS_TEXT } from './error-text';
+import { uploadOperation } from './media';
 import type { JsonObject } from './types';
 
 export const SECURITY_SCHEME = 'bearerAuth';
@@ -83,7 +84,8 @@ const API_DESCRIPTION = [
   '- Conditional requests (optional, beyond the contract): `GET /posts/{id}` and the article writes return an `ETag`; send it in `If-Match` on `PATCH`, `publish`, `unpublish` or `DELETE` to get 412 `precondition_failed` instead of overwriting a change made elsewhere, or in `If-None-Match` on `GET /posts/{id}` to get 304 when nothing changed.',
 ].join('\n');
 
-export function postProcess(generated: JsonObject): JsonObject {
+/** `routes`: every REST route with its facts (../routes.ts), in router order. */
+export function postProcess(generated: JsonObject, routes: readonly ApiRoute[]): JsonObject {
   const doc: JsonObject = structuredClone(generated);
   doc.info = { ...doc.info, description: API_DESCRIPTION };
   doc.servers = [{ url: '/api/v1/author', description: 'This service' }];
@@ -114,51 +116,47 @@ export function postProcess(generated: JsonObject): JsonObject {
 
   doc.paths ??= {};
   addMediaRoutes(doc);
-  for (const route of SPEC_ROUTES) {
-    const operation = doc.paths[route.path]?.[route.method];
-    if (!operation)
-      throw new Error(
-        `OpenAPI: ${route.method.toUpperCase()} ${route.path} of the contract is missing from the document`,
-      );
+  for (const route of routes) {
+    const operation = doc.paths[route.path]?.[route.method.toLowerCase()];
+    if (!operation) throw new Error(`OpenAPI: ${route.method} ${route.path} is missing from the document`);
     shapeOperation(operation, route);
   }
   // The service answers exactly what it has; anything outside the contract still gets the error shape.
   for (const [path, item] of Object.entries<JsonObject>(doc.paths)) {
     for (const [method, operation] of Object.entries<JsonObject>(item)) {
-      if (!SPEC_ROUTES.some((r) => r.path === path && r.method === method)) replaceGeneratedErrors(operation);
+      if (!routes.some((r) => r.path === path && r.method.toLowerCase() === method)) replaceGeneratedErrors(operation);
     }
   }
-  // Paths in the contract's order (generation order depends on the router; readers expect the contract's).
-  const order = [...new Set(SPEC_ROUTES.map((r) => r.path))];
+  // Paths grouped by resource in route order, each collection before its members
+  // (/posts, /posts/{id}, /posts/{id}/publish…), as readers of the contract expect.
+  const groups = [...new Set(routes.map((r) => resource(r.path)))];
   doc.paths = Object.fromEntries(
-    Object.entries<JsonObject>(doc.paths).sort(([a], [b]) => rank(order, a) - rank(order, b)),
+    Object.entries<JsonObject>(doc.paths).sort(
+      ([a], [b]) => rank(groups, resource(a)) - rank(groups, resource(b)) || a.length - b.length,
+    ),
   );
   // tRPC-shaped error bodies are gone from every response; drop their schemas.
   for (const name of Object.keys(schemas)) if (name.startsWith('error.')) delete schemas[name];
   return doc;
 }
 
-const rank = (order: string[], path: string) => (order.includes(path) ? order.indexOf(path) : order.length);
+const resource = (path: string) => path.split('/')[1] ?? '';
+const rank = (order: string[], key: string) => (order.includes(key) ? order.indexOf(key) : order.length);
 
+/** `POST /media` is multipart, which trpc-to-openapi cannot describe; it shares from-url's Media schema. */
 function addMediaRoutes(doc: JsonObject) {
-  const generatedFromUrl = doc.paths['/media/from-url']?.post as JsonObject | undefined;
-  // One Media schema: the procedure's, once it exists, else the hand-written one.
-  let mediaSchema: JsonObject = generatedFromUrl?.responses?.['200']?.content?.['application/json']?.schema;
-  if (!mediaSchema) {
-    doc.components.schemas.Media ??= MEDIA_SCHEMA;
-    mediaSchema = ref('schemas', 'Media');
-  }
+  const mediaSchema: JsonObject | undefined =
+    doc.paths['/media/from-url']?.post?.responses?.['200']?.content?.['application/json']?.schema;
+  if (!mediaSchema) throw new Error('OpenAPI: POST /media/from-url must describe the Media schema');
   doc.paths['/media'] = { ...doc.paths['/media'], post: uploadOperation(mediaSchema) };
-  if (!generatedFromUrl)
-    doc.paths['/media/from-url'] = { ...doc.paths['/media/from-url'], post: fromUrlOperation(mediaSchema) };
 }
 
-function shapeOperation(operation: JsonObject, route: SpecRoute) {
+function shapeOperation(operation: JsonObject, route: ApiRoute) {
   operation.security = [{ [SECURITY_SCHEME]: [] }];
   operation.description = [operation.description, RATE_CLASS_TEXT[route.rate]].filter(Boolean).join('\n\n');
   if (Array.isArray(operation.parameters) && operation.parameters.length === 0) delete operation.parameters;
   // PATCH: every field is optional, but an empty object is refused with 400 (nothing to change).
-  if (route.method === 'patch') {
+  if (route.method === 'PATCH') {
     const schema = operation.requestBody?.content?.['application/json']?.schema;
     if (schema && schema.type === 'object') schema.minProperties = 1;
   }
@@ -190,7 +188,7 @@ function shapeOperation(operation: JsonObject, route: SpecRoute) {
   if (conditionalParameter) operation.parameters = [...(operation.parameters ?? []), conditionalParameter];
 }
 
-function successDescription(route: SpecRoute, generated?: string): string {
+function successDescription(route: ApiRoute, generated?: string): string {
   if (generated && generated !== 'Successful response') return generated;
   if (route.success === 201) return 'Created';
   if (route.success === 204) return 'Done; no body';

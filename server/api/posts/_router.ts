@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { rated, router } from '../trpc';
+import { route } from '../route-meta';
 import { AuthorPostSchema, AuthorPostWithHtmlSchema, AuthorPostWriteSchema } from '../shared.schema';
+import { authorProcedure, router } from '../trpc';
 import { PostIdInput } from './by-id.schema';
 import { createPostHandler } from './create.handler';
 import { deletePostHandler } from './delete.handler';
@@ -13,101 +14,118 @@ import { updatePostHandler } from './update.handler';
 import { CreatePostInput, UpdatePostInput } from './write.schema';
 
 /**
- * The article routes of the REST contract (docs/api.md "Routes"), one line each: method, path,
- * rate class.
- * Success statuses other than 200 live in ../success-status.ts.
+ * The article routes (docs/api.md "Routes"), each with everything that defines it: method,
+ * path, success status, rate class, documented errors and conditional-request role.
+ * 412 (If-Match) and 304 (If-None-Match) are ours, beyond the contract: only clients that send
+ * those headers ever see them.
  */
 const tags = ['posts'];
 
 export const postsRouter = router({
-  list: rated('read')
-    .meta({
-      openapi: {
+  list: authorProcedure
+    .meta(
+      route({
         method: 'GET',
         path: '/posts',
         tags,
         summary: 'List own articles',
-        errorResponses: [400, 401, 429, 503],
-      },
-    })
+        rate: 'read',
+        errors: [400, 401, 429, 503],
+      }),
+    )
     .input(ListPostsInput)
     .output(ListPostsOutput)
     .query(listPostsHandler),
-  get: rated('read')
-    .meta({
-      openapi: {
+  get: authorProcedure
+    .meta(
+      route({
         method: 'GET',
         path: '/posts/{id}',
         tags,
         summary: 'One article with html',
-        errorResponses: [400, 401, 404, 429, 503],
-      },
-    })
+        rate: 'read',
+        errors: [400, 401, 404, 429, 503],
+        conditional: { etag: true, read: true },
+      }),
+    )
     .input(PostIdInput)
     .output(AuthorPostWithHtmlSchema)
     .query(getPostHandler),
-  create: rated('write')
-    .meta({
-      openapi: {
+  create: authorProcedure
+    .meta(
+      route({
         method: 'POST',
         path: '/posts',
         tags,
         summary: 'Create a draft',
-        errorResponses: [400, 401, 409, 429, 503],
-      },
-    })
+        success: 201,
+        rate: 'write',
+        errors: [400, 401, 409, 429, 503],
+        conditional: { etag: true },
+      }),
+    )
     .input(CreatePostInput)
     .output(AuthorPostWriteSchema)
     .mutation(createPostHandler),
-  update: rated('write')
-    .meta({
-      openapi: {
+  update: authorProcedure
+    .meta(
+      route({
         method: 'PATCH',
         path: '/posts/{id}',
         tags,
         summary: 'Partial update of the working version',
-        errorResponses: [400, 401, 404, 409, 429, 503],
-      },
-    })
+        rate: 'write',
+        errors: [400, 401, 404, 409, 412, 429, 503],
+        conditional: { etag: true, write: true },
+      }),
+    )
     .input(UpdatePostInput)
     .output(AuthorPostWriteSchema)
     .mutation(updatePostHandler),
-  publish: rated('publish')
-    .meta({
-      openapi: {
+  publish: authorProcedure
+    .meta(
+      route({
         method: 'POST',
         path: '/posts/{id}/publish',
         tags,
         summary: 'Publish',
-        errorResponses: [400, 401, 404, 429, 503],
-      },
-    })
+        rate: 'publish',
+        errors: [400, 401, 404, 412, 429, 503],
+        conditional: { etag: true, write: true },
+      }),
+    )
     .input(PostIdInput)
     .output(AuthorPostSchema)
     .mutation(publishPostHandler),
-  unpublish: rated('write')
-    .meta({
-      openapi: {
+  unpublish: authorProcedure
+    .meta(
+      route({
         method: 'POST',
         path: '/posts/{id}/unpublish',
         tags,
         summary: 'Unpublish (204)',
-        errorResponses: [400, 401, 404, 429, 503],
-      },
-    })
+        success: 204,
+        rate: 'write',
+        errors: [400, 401, 404, 412, 429, 503],
+        conditional: { etag: true, write: true },
+      }),
+    )
     .input(PostIdInput)
     .output(z.void())
     .mutation(unpublishPostHandler),
-  delete: rated('write')
-    .meta({
-      openapi: {
+  delete: authorProcedure
+    .meta(
+      route({
         method: 'DELETE',
         path: '/posts/{id}',
         tags,
         summary: 'Soft delete (204)',
-        errorResponses: [400, 401, 404, 429, 503],
-      },
-    })
+        success: 204,
+        rate: 'write',
+        errors: [400, 401, 404, 412, 429, 503],
+        conditional: { etag: false, write: true },
+      }),
+    )
     .input(PostIdInput)
     .output(z.void())
     .mutation(deletePostHandler),

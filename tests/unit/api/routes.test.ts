@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { openApiDocument } from '../../../server/api/openapi/document';
+import { route } from '../../../server/api/route-meta';
+import { API_ROUTES, successStatus } from '../../../server/api/routes';
+import { authorProcedure, router } from '../../../server/api/trpc';
+import { DEFAULT_LIMITS } from '../../../server/services/limits';
+
+/**
+ * Route facts live once, in each procedure's meta; the success status the REST adapter sends,
+ * the rate class the middleware charges and every status and header the OpenAPI document
+ * declares are read from there. These tests hold the derived places to that one source.
+ */
+describe('route facts', () => {
+  it('give every operation of the document exactly its success status and documented errors', () => {
+    const operations = Object.entries(
+      openApiDocument.paths as Record<string, Record<string, { responses: object }>>,
+    ).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => ({ path, method: method.toUpperCase(), op })),
+    );
+    expect(operations.map((o) => `${o.method} ${o.path}`).sort()).toEqual(
+      API_ROUTES.map((r) => `${r.method} ${r.path}`).sort(),
+    );
+    for (const r of API_ROUTES) {
+      const op = operations.find((o) => o.method === r.method && o.path === r.path)!.op;
+      const statuses = Object.keys(op.responses).map(Number);
+      const extra = r.conditional?.read ? [304] : [];
+      expect(statuses.sort(), `${r.method} ${r.path}`).toEqual([r.success, ...extra, ...r.errors].sort());
+    }
+  });
+
+  it('quote each rate class with the default limits themselves', () => {
+    const me = (openApiDocument.paths as any)['/me'].get.description as string;
+    expect(me).toContain(`${DEFAULT_LIMITS.read_per_min} requests per minute`);
+    const publish = (openApiDocument.paths as any)['/posts/{id}/publish'].post.description as string;
+    expect(publish).toContain(`${DEFAULT_LIMITS.publish_per_min} request per minute`);
+    const upload = (openApiDocument.paths as any)['/media'].post.description as string;
+    expect(upload).toContain(`${DEFAULT_LIMITS.daily_media_bytes / 1024 / 1024} MiB per UTC day`);
+  });
+
+  it('name the success status the REST adapter answers with, by procedure', () => {
+    expect(successStatus('posts.create')).toBe(201);
+    expect(successStatus('posts.unpublish')).toBe(204);
+    expect(successStatus('posts.delete')).toBe(204);
+    expect(successStatus('posts.get')).toBe(200);
+    expect(successStatus('no.such')).toBeUndefined();
+  });
+
+  it('are required: an author procedure without route meta fails before touching a token', async () => {
+    const bare = router({ ping: authorProcedure.query(() => 'pong') });
+    const caller = bare.createCaller({ headers: { get: () => null }, res: { setHeader() {} } });
+    await expect(caller.ping()).rejects.toThrow(/has no route meta/);
+  });
+
+  it('put what a route definition says into both the generator meta and the route facts', () => {
+    const meta = route({
+      method: 'POST',
+      path: '/things',
+      tags: ['things'],
+      summary: 'Make a thing',
+      success: 201,
+      rate: 'write',
+      errors: [400, 401],
+    });
+    expect(meta.openapi).toMatchObject({ method: 'POST', path: '/things', errorResponses: [400, 401] });
+    expect(meta.route).toEqual({ method: 'POST', path: '/things', success: 201, rate: 'write', errors: [400, 401] });
+    expect(route({ method: 'GET', path: '/x', tags: [], summary: 's', rate: 'read', errors: [] }).route?.success).toBe(
+      200,
+    );
+  });
+});
