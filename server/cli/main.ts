@@ -16,7 +16,7 @@ import {
   updateAccount,
   type LimitOverrides,
 } from '../services/accounts';
-import { approvePost, listPending, rejectPost } from '../services/posts';
+import { approvePost, listPending, rejectPost } from '../services/moderation';
 import { createToken, listTokens, reissueToken, revokeToken, summarize } from '../services/tokens';
 import { isUuid } from '../services/uuid';
 

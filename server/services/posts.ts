@@ -4,11 +4,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { MediaEntity, PostEntity, type Post, type PostVersion } from '../../db/entities';
 import { sql } from '../../db/sql';
 import { absoluteHttpUrl, ContentRejectedError, renderArticle, rewriteImageSources } from '../content';
-import { ApiError, badRequest, conflict, notFound } from '../errors';
+import { badRequest, conflict, notFound } from '../errors';
 import { assertIfMatch, postEtag } from './post-etag';
 import { checkPostWrite, LOCAL_MEDIA_PATH, type PostWriteInput } from './post-rules';
 import { toAuthorPost, type AuthorPostJson } from './post-view';
 import { newPublicId } from './public-id';
+import { edited, publish, unpublish } from './publication';
 import { loadRehostMemory, rememberRehosts, substitutions, type RehostMemory } from './rehost-memory';
 import { noRehost, type Rehoster, type RehostOutcome, type StoredImage } from './rehost-port';
 import { slugFromText } from './slugs';
@@ -291,7 +292,7 @@ async function findOwn(em: EntityManager, accountId: string, id: string, populat
  * the "4" this used to pass) would report an existing article as absent while another write
  * holds it.
  */
-async function lockOwn(
+export async function lockOwn(
   tx: EntityManager,
   id: string,
   accountId: string | null,
@@ -391,8 +392,8 @@ export async function updatePost(
         await replacePostTags(tx, post.id, tags);
       }
       post.updatedAt = nextUpdatedAt(post.updatedAt);
-      // The contract: a change to a published article waits for the next publish.
-      if (post.status !== 'draft') post.hasUnpublishedChanges = true;
+      // A change to a published article waits for the next publish.
+      edited(post);
       await tx.flush();
       return post;
     });
@@ -420,12 +421,7 @@ function snapshot(post: Post): PostVersion {
   };
 }
 
-/**
- * publish: allowed from draft and published; 400 from pending_moderation.
- * A moderated account's publish waits in pending_moderation while the last approved
- * version, if any, stays public. Publishing what readers already see (published, no
- * unpublished changes) changes nothing: published_at stays, no moderation round trip.
- */
+/** Publish the working version; the rules (moderation, no-op republish, refusals) are publication.ts's. */
 export async function publishPost(
   em: EntityManager,
   accountId: string,
@@ -437,32 +433,14 @@ export async function publishPost(
     const post = await lockOwn(tx, id, accountId, ['html', 'publishedVersion', 'submittedVersion'] as never);
     if (!post) throw notFound('Article not found');
     assertIfMatch(pre.ifMatch, toAuthorPost(post));
-    if (post.status === 'pending_moderation') {
-      throw badRequest(
-        'status: the article is waiting for moderation and cannot be published again until it is decided',
-      );
-    }
-    if (post.status === 'published' && !post.hasUnpublishedChanges) return post;
-    if (!post.html.trim()) throw badRequest('markdown: the working document is empty');
-    const version = snapshot(post);
-    if (moderated) {
-      post.status = 'pending_moderation';
-      post.submittedVersion = version;
-    } else {
-      post.status = 'published';
-      post.publishedVersion = version;
-      post.submittedVersion = null;
-      post.publishedAt = new Date();
-    }
-    post.moderationNote = null;
-    post.hasUnpublishedChanges = false;
+    publish(post, { version: snapshot(post), empty: !post.html.trim() }, { moderated, now: new Date() });
     await tx.flush();
     return post;
   });
   return toAuthorPost(post);
 }
 
-/** unpublish: allowed from published and pending_moderation; 400 from draft. */
+/** Unpublish: back to draft (publication.ts); 400 from draft. */
 export async function unpublishPost(
   em: EntityManager,
   accountId: string,
@@ -473,12 +451,7 @@ export async function unpublishPost(
     const post = await lockOwn(tx, id, accountId);
     if (!post) throw notFound('Article not found');
     assertIfMatch(pre.ifMatch, toAuthorPost(post));
-    if (post.status === 'draft') throw badRequest('status: a draft is not published');
-    post.status = 'draft';
-    post.publishedVersion = null;
-    post.submittedVersion = null;
-    post.publishedAt = null;
-    post.hasUnpublishedChanges = false;
+    unpublish(post);
     await tx.flush();
     return post;
   });
@@ -507,53 +480,4 @@ export async function deletePost(
     [id, accountId],
   );
   if (rows.length === 0) throw notFound('Article not found');
-}
-
-// ---- Moderation (the moderation rule of docs/api.md) ----
-
-export async function listPending(em: EntityManager) {
-  const posts = await em.find(
-    PostEntity,
-    { status: 'pending_moderation', deletedAt: null },
-    { orderBy: { updatedAt: 'asc', id: 'asc' }, populate: ['submittedVersion'] as never },
-  );
-  return posts;
-}
-
-/** Approve: the submitted version becomes public, published_at is the approval time. */
-export async function approvePost(em: EntityManager, id: string): Promise<Post> {
-  return em.transactional(async (tx) => {
-    const post = await lockOwn(tx, id, null, ['submittedVersion', 'publishedVersion'] as never);
-    if (!post) throw notFound(`No article ${id}`);
-    if (post.status !== 'pending_moderation' || !post.submittedVersion)
-      throw new ApiError(400, `Article ${id} is not waiting for moderation`);
-    post.publishedVersion = post.submittedVersion;
-    post.submittedVersion = null;
-    post.status = 'published';
-    post.publishedAt = new Date();
-    post.moderationNote = null;
-    await tx.flush();
-    return post;
-  });
-}
-
-/** Reject: back to draft, or to published when an earlier version is still public; text kept. */
-export async function rejectPost(em: EntityManager, id: string, reason: string | null): Promise<Post> {
-  return em.transactional(async (tx) => {
-    const post = await lockOwn(tx, id, null, ['submittedVersion', 'publishedVersion'] as never);
-    if (!post) throw notFound(`No article ${id}`);
-    if (post.status !== 'pending_moderation') throw new ApiError(400, `Article ${id} is not waiting for moderation`);
-    post.submittedVersion = null;
-    post.moderationNote = reason;
-    if (post.publishedVersion) {
-      post.status = 'published';
-      // The rejected text is still the working version and differs from what readers see.
-      post.hasUnpublishedChanges = true;
-    } else {
-      post.status = 'draft';
-      post.hasUnpublishedChanges = false;
-    }
-    await tx.flush();
-    return post;
-  });
 }

@@ -1,7 +1,7 @@
 'use server';
 
 import { redirect } from 'next/navigation';
-import { approvePost, rejectPost } from '@/server/services/posts';
+import { approvePost, rejectPost } from '@/server/services/moderation';
 import { formString, runConsoleAction, type ActionOutcome } from '@/server/console/action';
 import { ConsoleProblem } from '@/server/console/problems';
 import { UUID_PATTERN } from '@/server/console/queries';

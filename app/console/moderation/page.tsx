@@ -4,7 +4,7 @@ import { consoleEm, requireSession } from '@/server/console/context';
 import { spend } from '@/server/console/limits';
 import { describeProblem } from '@/server/console/problems';
 import { handlesOf } from '@/server/console/queries';
-import { listPending } from '@/server/services/posts';
+import { listPending } from '@/server/services/moderation';
 import type { Post } from '@/db/entities';
 import { approveArticle, rejectArticle } from '../actions/moderation';
 import { ConfirmAction } from '../components/confirm-action';
