@@ -3,7 +3,6 @@ import { Migrator } from '@mikro-orm/migrations';
 import { allEntities } from './entities';
 import { migrationsList } from './migrations';
 import { onShutdown } from '../server/lifecycle';
-import { sweepOldWindows } from '../server/services/limits';
 
 /**
  * Pool timeouts are short on purpose: when PostgreSQL is down a request must get a
@@ -40,13 +39,7 @@ export function getOrm(): Promise<MikroORM> {
   if (!url) throw new Error('DATABASE_URL is not set: start the service with `npm start`, which provides the database');
   const orm = MikroORM.init(ormOptions(url)).then(
     (ready) => {
-      // Minute windows are useless after their minute: one sweep per process keeps the table small.
-      const sweep = setInterval(() => sweepOldWindows(ready.em.fork() as never).catch(() => {}), 5 * 60_000);
-      sweep.unref();
-      onShutdown(async () => {
-        clearInterval(sweep);
-        await ready.close(true);
-      });
+      onShutdown(() => ready.close(true));
       return ready;
     },
     (err) => {

@@ -12,8 +12,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
 import { env } from './env';
-import { provideDatabase } from './database';
-import { runShutdownHooks } from './lifecycle';
+import { provideDatabase } from '../db/provide-database';
+import { onShutdown, runShutdownHooks } from './lifecycle';
+import { sweepOldWindows } from './services/limits';
 import { flushLog, logLine } from './log';
 import { createRequestListener } from './http/request-listener';
 import { observeRuntimeGauges } from './runtime-gauges';
@@ -30,7 +31,9 @@ const dev = process.argv.includes('--dev');
 let stopDatabase: (() => Promise<void>) | undefined;
 
 async function main() {
-  const db = await provideDatabase((msg) => logLine({ level: 'notice', msg }));
+  const db = await provideDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.dataDir }, (msg) =>
+    logLine({ level: 'notice', msg }),
+  );
   stopDatabase = () => db.stop();
   // Read by the ORM and the statement pool, in this code and in the code Next loads.
   process.env.DATABASE_URL = db.url;
@@ -63,7 +66,11 @@ async function main() {
   const app = next({ dev, dir: root, hostname: env.HOST, port: env.PORT });
   const handle = app.getRequestHandler();
   await app.prepare();
-  await getOrm(); // connect before the first request rather than during it
+  const orm = await getOrm(); // connect before the first request rather than during it
+  // Minute windows are useless after their minute: one sweep every five minutes keeps the table small.
+  const sweep = setInterval(() => sweepOldWindows(orm.em.fork() as never).catch(() => {}), 5 * 60_000);
+  sweep.unref();
+  onShutdown(() => clearInterval(sweep));
   observeRuntimeGauges();
 
   server = http.createServer(createRequestListener((req, res) => handle(req, res)));

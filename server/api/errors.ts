@@ -1,7 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
 import { ApiError } from '../errors';
-import { isDatabaseUnavailable } from '../db-errors';
+import { isDatabaseUnavailable } from '../../db/errors';
 
 /**
  * Maps every failure to the contract's error body `{error, code?}` and its status. tRPC wraps any

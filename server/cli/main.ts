@@ -6,7 +6,8 @@
 import { parseArgs } from 'node:util';
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { ormOptions } from '../../db/orm';
-import { provideDatabase } from '../database';
+import { provideDatabase } from '../../db/provide-database';
+import { env } from '../env';
 import { ApiError } from '../errors';
 import {
   createAccount,
@@ -154,7 +155,7 @@ async function main() {
   let orm: MikroORM | undefined;
   let code = 0;
   try {
-    db = await provideDatabase(() => {});
+    db = await provideDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.dataDir }, () => {});
     orm = await MikroORM.init(ormOptions(db.url));
     const result = await run(orm.em.fork() as unknown as EntityManager, argv);
     process.stdout.write(JSON.stringify(result) + '\n');

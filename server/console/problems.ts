@@ -1,6 +1,6 @@
 import 'server-only';
 import { ApiError } from '../errors';
-import { isDatabaseUnavailable } from '../db-errors';
+import { isDatabaseUnavailable } from '../../db/errors';
 import { logLine } from '../log';
 
 /**

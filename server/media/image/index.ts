@@ -7,11 +7,11 @@
  * metadata block (EXIF GPS, XMP, comments, ICC) gone, polyglot payloads dropped with them.
  */
 import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
-import { isAvifSequence, isLosslessWebp, pngFrameCount } from './image/containers';
-import { ImageError } from './image/image-error';
-import { MIME_TYPES, sniffImage, type ImageFormat } from './image/sniff';
+import { isAvifSequence, isLosslessWebp, pngFrameCount } from './containers';
+import { ImageError } from './image-error';
+import { MIME_TYPES, sniffImage, type ImageFormat } from './sniff';
 
-export { ImageError, isImageError } from './image/image-error';
+export { ImageError, isImageError } from './image-error';
 export const MAX_IMAGE_BYTES = 50 * 1024 * 1024; // the contract's upload cap: 50 MiB
 export const MAX_IMAGE_PIXELS = 50_000_000; // ~ 8660×5773; decoding costs up to 4 bytes per pixel
 

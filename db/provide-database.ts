@@ -1,16 +1,18 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { ormOptions, migrate } from '../db/orm';
-import { startEmbeddedPostgres } from '../db/embedded-postgres';
-import { env } from './env';
+import { startEmbeddedPostgres } from './embedded-postgres';
+import { migrate, ormOptions } from './orm';
 
 /**
  * The database for a process that owns its lifecycle (the launcher, the CLI): DATABASE_URL
  * when set, otherwise the embedded cluster under DATA_DIR. Migrations are applied either way.
  */
-export async function provideDatabase(log: (msg: string) => void): Promise<{ url: string; stop(): Promise<void> }> {
-  const db = env.DATABASE_URL
-    ? { url: env.DATABASE_URL, stop: async () => {} }
-    : await startEmbeddedPostgres(env.dataDir, log);
+export async function provideDatabase(
+  where: { databaseUrl?: string; dataDir: string },
+  log: (msg: string) => void,
+): Promise<{ url: string; stop(): Promise<void> }> {
+  const db = where.databaseUrl
+    ? { url: where.databaseUrl, stop: async () => {} }
+    : await startEmbeddedPostgres(where.dataDir, log);
   try {
     const orm = await MikroORM.init(ormOptions(db.url));
     try {
