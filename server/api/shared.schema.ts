@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { UUID_PATTERN } from '../services/uuid';
+import { UUID_PATTERN } from '../uuid';
 
 /** Schemas shared by several procedures: the contract's resources and the error body. */
 

@@ -19,7 +19,7 @@ import {
 } from '../services/accounts';
 import { approvePost, listPending, rejectPost } from '../services/moderation';
 import { createToken, listTokens, reissueToken, revokeToken, summarize } from '../services/tokens';
-import { isUuid } from '../services/uuid';
+import { isUuid } from '../uuid';
 
 const USAGE = `usage:
   account create <handle> [--admin] [--moderated] [--limit NAME=N]...

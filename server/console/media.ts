@@ -4,6 +4,7 @@ import { MediaEntity, type Media } from '../../db/entities';
 import { sql } from '../../db/sql';
 import { mediaStorage, outboundAllowList } from '../media/storage-instance';
 import type { MediaDeps } from '../services/media';
+import { localMediaPath } from '../content/urls';
 
 /** The console's media page: the same service dependencies POST /media uses. */
 export function consoleMediaDeps(em: EntityManager): MediaDeps {
@@ -25,7 +26,7 @@ export async function recentMedia(em: EntityManager, accountId: string, limit = 
 
 /** What to paste into an article for a stored file (an image, or the GIF island for `kind: gif`). */
 export function markdownSnippet(media: Pick<Media, 'id' | 'kind'>): string {
-  const url = `/api/media/${media.id}`;
+  const url = localMediaPath(media.id);
   if (media.kind === 'gif') {
     return `<div class="dp-gif" data-gif="${media.id}"><video src="${url}" autoplay loop muted playsinline></video></div>`;
   }

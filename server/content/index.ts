@@ -4,4 +4,4 @@ export { ContentRejectedError } from './errors';
 export { renderArticleSync } from './pipeline';
 export { renderArticle, rewriteImageSources, closeContentPool } from './pool';
 export { rewriteImageSourcesSync } from './rewrite';
-export { absoluteHttpUrl } from './urls';
+export { absoluteHttpUrl, localMediaPath, localMediaUuid } from './urls';

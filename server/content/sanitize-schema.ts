@@ -10,7 +10,7 @@
  */
 import type { Schema } from 'hast-util-sanitize';
 
-const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+import { UUID_SOURCE as UUID } from '../uuid';
 
 export const sanitizeSchema: Schema = {
   tagNames: [

@@ -1,6 +1,10 @@
-/** URL checks shared by the trusted post-plugins. They never pass user strings through unparsed. */
+/**
+ * URL facts shared by the trusted post-plugins and the services: the one spelling of a stored
+ * file's address, and absolute http(s) URLs. They never pass user strings through unparsed.
+ */
+import { UUID_SOURCE } from '../uuid';
 
-const MEDIA_PATH = /^\/api\/media\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+const MEDIA_PATH = new RegExp(`^/api/media/(${UUID_SOURCE})$`);
 
 /** The uuid of a stored media path `/api/media/<uuid>` (images, the GIF island), else undefined. */
 export function localMediaUuid(value: unknown): string | undefined {
@@ -9,6 +13,7 @@ export function localMediaUuid(value: unknown): string | undefined {
   return match ? match[1]!.toLowerCase() : undefined;
 }
 
+/** A stored file's address, as it appears in html, covers and Media objects. */
 export function localMediaPath(uuid: string): string {
   return `/api/media/${uuid}`;
 }

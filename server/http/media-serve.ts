@@ -17,13 +17,12 @@ import { RangeNotSatisfiableError, type ByteRange } from '../media/storage';
 import { findServableMedia } from '../services/media';
 import { logLine } from '../log';
 import { errorResponse } from './error-body';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../uuid';
 
 export async function serveMedia(req: Request, id: string): Promise<Response> {
   const head = req.method.toUpperCase() === 'HEAD';
   try {
-    if (!UUID.test(id)) throw notFound();
+    if (!isUuid(id)) throw notFound();
     const em = (await getOrm()).em.fork() as unknown as EntityManager;
     const media = await findServableMedia(em, id.toLowerCase());
     if (!media) throw notFound();

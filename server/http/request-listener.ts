@@ -11,6 +11,9 @@ import { canonicalSegment, servePublicPage } from './public-page';
 import { handleRestRequest, isRestRequest } from './rest-api';
 import { routeTemplate } from './route-template';
 import { sendApiError } from './error-body';
+import { UUID_SOURCE } from '../uuid';
+
+const UUID_ANYWHERE = new RegExp(UUID_SOURCE, 'g');
 
 /**
  * Every HTTP request of the process starts here: a request id, one log line and the metrics
@@ -105,5 +108,5 @@ function bearerMatches(header: string | undefined, expected: string): boolean {
 
 /** Paths with their ids masked, so logs group by route and carry no cursor or query. */
 function maskIds(pathname: string): string {
-  return pathname.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '{id}');
+  return pathname.replace(UUID_ANYWHERE, '{id}');
 }

@@ -1,11 +1,11 @@
 import { API_PREFIX, apiRouteTemplate } from './rest-api';
 import { canonicalSegment } from './public-page';
+import { isUuid } from '../uuid';
 
 /**
  * The route template of a request, for metric labels: a small, fixed set of values whatever
  * the paths clients send (ids, slugs and unknown paths never become label values).
  */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FIXED = new Set([
   '/',
   '/api/health',
@@ -26,7 +26,7 @@ export function routeTemplate(method: string, pathname: string): string {
     const parts = pathname
       .split('/')
       .slice(2, 5)
-      .map((p) => (UUID.test(p) ? '{id}' : /^[a-z][a-z-]{0,30}$/.test(p) ? p : '*'));
+      .map((p) => (isUuid(p) ? '{id}' : /^[a-z][a-z-]{0,30}$/.test(p) ? p : '*'));
     return ['/console', ...parts].join('/').replace(/\/$/, '');
   }
   if (canonicalSegment(pathname) !== null) return '/{slug}-{public_id}';

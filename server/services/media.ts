@@ -22,6 +22,7 @@ import { fetchRemoteMedia } from '../media/remote-media';
 import type { MediaStorage } from '../media/storage';
 import { dailyMediaBytesUsed, tryAddDailyMediaBytes } from './limits';
 import type { Authenticated } from './tokens';
+import { localMediaPath } from '../content/urls';
 
 export type MediaAccount = Pick<Authenticated['account'], 'id' | 'mediaPerMin' | 'dailyMediaBytes'>;
 
@@ -44,8 +45,6 @@ export interface MediaJson {
   status: 'ready';
   poster_url: string | null;
 }
-
-const mediaPath = (id: string) => `/api/media/${id}`;
 
 /**
  * The daily media quota is used up (429 rate_limited). Carries what the transport needs
@@ -224,14 +223,14 @@ async function commitGifVideo(
 function toMediaJson(file: PendingFile, posterId: string | null): MediaJson {
   return {
     id: file.id,
-    url: mediaPath(file.id),
+    url: localMediaPath(file.id),
     kind: file.kind,
     mime_type: file.mimeType,
     byte_size: file.buffer.length,
     width: file.width,
     height: file.height,
     status: 'ready',
-    poster_url: posterId ? mediaPath(posterId) : null,
+    poster_url: posterId ? localMediaPath(posterId) : null,
   };
 }
 

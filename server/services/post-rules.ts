@@ -1,7 +1,8 @@
 import { badRequest } from '../errors';
 import { isValidSlug } from './slugs';
 import { TAGS_MAX } from './tags';
-import { isUuid, UUID_SOURCE } from './uuid';
+import { localMediaUuid } from '../content/urls';
+import { isUuid } from '../uuid';
 
 /**
  * The write rules of an article, in one place for every way in: the REST schemas build their
@@ -36,9 +37,6 @@ export interface PostWriteInput {
   cover_asset_id?: string | null;
   cover_url?: string | null;
 }
-
-/** A stored file's own address (contract: "Stored media retrieval"): local, never downloaded. */
-export const LOCAL_MEDIA_PATH = new RegExp(`^/api/media/(${UUID_SOURCE})$`);
 
 function slugProblem(slug: string): string {
   return `slug: "${slug.slice(0, 120)}" is not a valid slug (lowercase letters, digits and single hyphens, at most 100 characters)`;
@@ -117,7 +115,8 @@ export function checkPostWrite<T extends PostWriteInput>(input: T, mode: 'create
 
 function coverUrlProblem(url: string): string | undefined {
   if (url === '') return `cover_url: ${RULE_TEXT.empty}`;
-  if (LOCAL_MEDIA_PATH.test(url)) return undefined;
+  // A stored file's own address is local and never downloaded.
+  if (localMediaUuid(url)) return undefined;
   let parsed: URL;
   try {
     parsed = new URL(url);

@@ -3,10 +3,17 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MediaEntity, PostEntity, type Post, type PostVersion } from '../../db/entities';
 import { sql } from '../../db/sql';
-import { absoluteHttpUrl, ContentRejectedError, renderArticle, rewriteImageSources } from '../content';
+import {
+  absoluteHttpUrl,
+  ContentRejectedError,
+  localMediaPath,
+  localMediaUuid,
+  renderArticle,
+  rewriteImageSources,
+} from '../content';
 import { badRequest, conflict, notFound } from '../errors';
 import { assertIfMatch, postEtag } from './post-etag';
-import { checkPostWrite, LOCAL_MEDIA_PATH, type PostWriteInput } from './post-rules';
+import { checkPostWrite, type PostWriteInput } from './post-rules';
 import { toAuthorPost, type AuthorPostJson } from './post-view';
 import { newPublicId } from './public-id';
 import { edited, publish, unpublish } from './publication';
@@ -81,7 +88,7 @@ interface CoverChoice {
 const NO_COVER: CoverChoice = { assetId: null, url: null, width: null, height: null };
 const coverOf = (image: StoredImage): CoverChoice => ({
   assetId: image.id,
-  url: `/api/media/${image.id}`,
+  url: localMediaPath(image.id),
   width: image.width,
   height: image.height,
 });
@@ -98,7 +105,7 @@ async function coverFromAsset(
 ): Promise<CoverChoice> {
   const media = await em.findOne(MediaEntity, { id: assetId, accountId });
   if (!media || media.kind !== 'image') throw badRequest(`${field}: no image ${assetId} among your media`);
-  return { assetId: media.id, url: `/api/media/${media.id}`, width: media.width, height: media.height };
+  return { assetId: media.id, url: localMediaPath(media.id), width: media.width, height: media.height };
 }
 
 /**
@@ -121,8 +128,8 @@ async function planCover(
   }
   if (input.cover_url === undefined) return { kind: 'keep' };
   if (input.cover_url === null) return { kind: 'set', cover: NO_COVER };
-  const local = LOCAL_MEDIA_PATH.exec(input.cover_url);
-  if (local) return { kind: 'set', cover: await coverFromAsset(em, accountId, local[1]!.toLowerCase(), 'cover_url') };
+  const localId = localMediaUuid(input.cover_url);
+  if (localId) return { kind: 'set', cover: await coverFromAsset(em, accountId, localId, 'cover_url') };
   const url = absoluteHttpUrl(input.cover_url) ?? input.cover_url;
   const known = memory.get(url);
   if (known) return { kind: 'set', cover: coverOf(known) };
@@ -268,7 +275,7 @@ export async function createPost(
 
 function storedSubstitutions(outcome: RehostOutcome): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [url, image] of Object.entries(outcome.stored)) out[url] = `/api/media/${image.id}`;
+  for (const [url, image] of Object.entries(outcome.stored)) out[url] = localMediaPath(image.id);
   return out;
 }
 

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from '../../db/sql';
 import type { StoredImage } from './rehost-port';
+import { localMediaPath } from '../content/urls';
 
 /**
  * Rehost memory (table post_media_sources): per article, which external image URL became which
@@ -40,6 +41,6 @@ export async function rememberRehosts(
 /** The memory as the content pipeline takes it: source URL -> `/api/media/<uuid>`. */
 export function substitutions(memory: RehostMemory): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [url, image] of memory) out[url] = `/api/media/${image.id}`;
+  for (const [url, image] of memory) out[url] = localMediaPath(image.id);
   return out;
 }

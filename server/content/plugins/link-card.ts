@@ -10,8 +10,9 @@ import type { Element, ElementContent, Root } from '../hast';
 import { descendants, element, hasClass, rewriteElements, text, textContent } from '../hast';
 import { markBuilt } from '../context';
 import { absoluteHttpUrl, localMediaPath, localMediaUuid } from '../urls';
+import { UUID_SOURCE } from '../../uuid';
 
-const MEDIA_URL = /url\(\s*['"]?\/api\/media\/([0-9a-f-]{36})['"]?\s*\)/i;
+const MEDIA_URL = new RegExp(`url\\(\\s*['"]?/api/media/(${UUID_SOURCE})['"]?\\s*\\)`, 'i');
 
 const collapse = (value: string) => value.replace(/\s+/g, ' ').trim();
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../server/errors';
 import { checkPostWrite, MARKDOWN_MAX, SUBTITLE_MAX, TITLE_MAX } from '../../../server/services/post-rules';
-import { isUuid } from '../../../server/services/uuid';
+import { isUuid } from '../../../server/uuid';
 import { CreatePostInput, UpdatePostInput } from '../../../server/api/posts/write.schema';
 import { describeZodError } from '../../../server/api/errors';
 
