@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * What this service calls a UUID, everywhere (routes, `cover_asset_id`, media paths, console,
  * CLI): any 8-4-4-4-12 group of hex digits, either case. PostgreSQL's `uuid` type accepts every
@@ -11,3 +13,7 @@ export const UUID_PATTERN = new RegExp(`^${UUID_SOURCE}$`);
 export function isUuid(value: unknown): value is string {
   return typeof value === 'string' && UUID_PATTERN.test(value);
 }
+
+/** The same rule as a zod string (route ids, `cover_asset_id`, AuthorPost ids), declared `format: uuid`. */
+export const uuidString = (message = 'must be a UUID') =>
+  z.string({ error: message }).regex(UUID_PATTERN, message).meta({ format: 'uuid' });

@@ -1,67 +1,6 @@
 import { z } from 'zod';
-import { UUID_PATTERN } from '../uuid';
 
-/** Schemas shared by several procedures: the contract's resources and the error body. */
-
-/**
- * A UUID as the whole service understands it (services/uuid.ts): any 8-4-4-4-12 hex id, so an
- * id without RFC version/variant digits is looked up (404) instead of refused (400).
- */
-export const uuidString = (message = 'must be a UUID') =>
-  z.string({ error: message }).regex(UUID_PATTERN, message).meta({ format: 'uuid' });
-
-export const uuidParam = uuidString();
-
-const TagSchema = z.object({ slug: z.string(), name: z.string() });
-
-/** AuthorPost, fields in the contract's order (docs/api.md "AuthorPost"). */
-export const AuthorPostSchema = z
-  .object({
-    id: uuidString(),
-    public_id: z.string(),
-    canonical_path: z.string(),
-    title: z.string(),
-    subtitle: z.string().nullable(),
-    slug: z.string(),
-    status: z.enum(['draft', 'pending_moderation', 'published']),
-    tags: z.array(TagSchema),
-    cover_asset_id: uuidString().nullable(),
-    cover_url: z.string().nullable(),
-    cover_width: z.number().int().nullable(),
-    cover_height: z.number().int().nullable(),
-    published_at: z.iso.datetime({ offset: true }).nullable(),
-    created_at: z.iso.datetime({ offset: true }),
-    updated_at: z.iso.datetime({ offset: true }),
-    has_unpublished_changes: z.boolean(),
-    like_count: z.number().int(),
-    comment_count: z.number().int(),
-    save_count: z.number().int(),
-    popularity: z.number().int(),
-    impression_count: z.number().int(),
-    open_count: z.number().int(),
-    read_count: z.number().int(),
-    complete_count: z.number().int(),
-  })
-  .meta({ id: 'AuthorPost' });
-
-/** Write responses: never `html`; `rehost_failed` and `warnings` only when non-empty. */
-export const AuthorPostWriteSchema = AuthorPostSchema.extend({
-  rehost_failed: z.array(z.string()).min(1).optional().meta({
-    description: 'External image URLs that could not be stored; their `src` stays external. Omitted when empty.',
-  }),
-  warnings: z
-    .array(z.string())
-    .min(1)
-    .optional()
-    .meta({ description: 'Why rehost stopped early (media minute limit or daily quota). Omitted when empty.' }),
-}).meta({ id: 'AuthorPostWriteResult' });
-
-/** `GET /posts/{id}`: the only response with `html`. */
-export const AuthorPostWithHtmlSchema = AuthorPostSchema.extend({
-  html: z
-    .string()
-    .meta({ description: 'Sanitized HTML of the working version (may differ from what readers see until publish).' }),
-}).meta({ id: 'AuthorPostWithHtml' });
+/** Schemas shared by several procedures: the error body and field messages. (The AuthorPost shapes are the domain's: services/author-post.schema.ts.) */
 
 export const ErrorSchema = z
   .object({ error: z.string(), code: z.string().optional() })

@@ -17,7 +17,9 @@ import {
   updateAccount,
   type LimitOverrides,
 } from '../services/accounts';
+import { limitsOf } from '../services/limits';
 import { approvePost, listPending, rejectPost } from '../services/moderation';
+import { canonicalPath } from '../services/post-view';
 import { createToken, listTokens, reissueToken, revokeToken, summarize } from '../services/tokens';
 import { isUuid } from '../uuid';
 
@@ -92,13 +94,7 @@ async function run(em: EntityManager, argv: string[]): Promise<unknown> {
         handle: account.handle,
         admin: account.isAdmin,
         moderated: account.isModerated,
-        limits: {
-          read_per_min: account.readPerMin,
-          write_per_min: account.writePerMin,
-          publish_per_min: account.publishPerMin,
-          media_per_min: account.mediaPerMin,
-          daily_media_bytes: account.dailyMediaBytes,
-        },
+        limits: limitsOf(account),
       };
     }
     case 'account delete': {
@@ -128,7 +124,7 @@ async function run(em: EntityManager, argv: string[]): Promise<unknown> {
         id: p.id,
         account_id: p.accountId,
         title: p.submittedVersion?.title ?? p.title,
-        canonical_path: `/${p.slug}-${p.publicId}`,
+        canonical_path: canonicalPath(p.slug, p.publicId),
         submitted_at: p.updatedAt.toISOString(),
       }));
     }

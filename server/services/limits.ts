@@ -27,6 +27,17 @@ export const DEFAULT_LIMITS = {
 
 export type LimitName = keyof typeof DEFAULT_LIMITS;
 
+/** An account's limits as `GET /me` and the CLI show them, in the contract's order. */
+export function limitsOf(account: Authenticated['account']): Record<LimitName, number> {
+  return {
+    read_per_min: account.readPerMin,
+    write_per_min: account.writePerMin,
+    publish_per_min: account.publishPerMin,
+    media_per_min: account.mediaPerMin,
+    daily_media_bytes: account.dailyMediaBytes,
+  };
+}
+
 export function limitFor(account: Authenticated['account'], cls: RateClass): number {
   switch (cls) {
     case 'read':

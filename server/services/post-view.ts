@@ -1,36 +1,13 @@
+import type { z } from 'zod';
 import type { Post } from '../../db/entities';
 import { isoTimestamp } from '../../db/statements';
+import type { AuthorPostWriteSchema } from './author-post.schema';
 
-/** AuthorPost as the contract "Resources and their fields" lists it, in that order. */
-export interface AuthorPostJson {
-  id: string;
-  public_id: string;
-  canonical_path: string;
-  title: string;
-  subtitle: string | null;
-  slug: string;
-  status: Post['status'];
-  tags: { slug: string; name: string }[];
-  cover_asset_id: string | null;
-  cover_url: string | null;
-  cover_width: number | null;
-  cover_height: number | null;
-  published_at: string | null;
-  created_at: string;
-  updated_at: string;
-  has_unpublished_changes: boolean;
-  like_count: number;
-  comment_count: number;
-  save_count: number;
-  popularity: number;
-  impression_count: number;
-  open_count: number;
-  read_count: number;
-  complete_count: number;
-  html?: string;
-  rehost_failed?: string[];
-  warnings?: string[];
-}
+/**
+ * AuthorPost as the API answers it, fields in the contract's order: inferred from the zod
+ * schema the REST output is validated with, plus `html` (GET /posts/{id} and the console).
+ */
+export type AuthorPostJson = z.infer<typeof AuthorPostWriteSchema> & { html?: string };
 
 export function canonicalPath(slug: string, publicId: string): string {
   return `/${slug}-${publicId}`;
@@ -49,31 +26,7 @@ export const AUTHOR_POST_COLUMNS =
   'impression_count, open_count, read_count, complete_count';
 
 /** One row of AUTHOR_POST_COLUMNS; timestamps are PostgreSQL's text (see isoTimestamp). */
-export interface AuthorPostRow {
-  id: string;
-  public_id: string;
-  slug: string;
-  title: string;
-  subtitle: string | null;
-  tags: { slug: string; name: string }[];
-  cover_asset_id: string | null;
-  cover_url: string | null;
-  cover_width: number | null;
-  cover_height: number | null;
-  status: Post['status'];
-  has_unpublished_changes: boolean;
-  published_at: string | null;
-  created_at: string;
-  updated_at: string;
-  like_count: number;
-  comment_count: number;
-  save_count: number;
-  popularity: number;
-  impression_count: number;
-  open_count: number;
-  read_count: number;
-  complete_count: number;
-}
+export type AuthorPostRow = Omit<AuthorPostJson, 'canonical_path' | 'html' | 'rehost_failed' | 'warnings'>;
 
 /**
  * A read row straight to JSON, with the same rules as `toAuthorPost` (no entity, no Date):

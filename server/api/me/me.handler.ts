@@ -1,4 +1,4 @@
-import { readDailyMediaBytesUsed } from '../../services/limits';
+import { limitsOf, readDailyMediaBytesUsed } from '../../services/limits';
 import type { AuthorContext } from '../trpc';
 
 export async function meHandler({ ctx }: { ctx: AuthorContext }) {
@@ -6,11 +6,7 @@ export async function meHandler({ ctx }: { ctx: AuthorContext }) {
   return {
     handle: a.handle,
     limits: {
-      read_per_min: a.readPerMin,
-      write_per_min: a.writePerMin,
-      publish_per_min: a.publishPerMin,
-      media_per_min: a.mediaPerMin,
-      daily_media_bytes: a.dailyMediaBytes,
+      ...limitsOf(a),
       daily_media_bytes_used: await readDailyMediaBytesUsed(ctx.db, a.id),
     },
   };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { route } from '../route-meta';
-import { AuthorPostSchema, AuthorPostWithHtmlSchema, AuthorPostWriteSchema } from '../shared.schema';
+import { AuthorPostSchema, AuthorPostWithHtmlSchema, AuthorPostWriteSchema } from '../../services/author-post.schema';
 import { authorProcedure, router } from '../trpc';
 import { PostIdInput } from './by-id.schema';
 import { createPostHandler } from './create.handler';

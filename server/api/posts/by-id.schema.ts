@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { uuidParam } from '../shared.schema';
+import { uuidString } from '../../uuid';
 
 /** `{id}` path parameter of the per-article routes: a non-UUID is 400 without code, before any lookup. */
-export const PostIdInput = z.object({ id: uuidParam });
+export const PostIdInput = z.object({ id: uuidString() });

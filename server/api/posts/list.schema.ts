@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIST_MAX } from '../../services/post-reads';
-import { AuthorPostSchema } from '../shared.schema';
+import { AuthorPostSchema } from '../../services/author-post.schema';
 
 const LIMIT_TEXT = `must be an integer from 1 to ${LIST_MAX}`;
 

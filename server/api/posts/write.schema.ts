@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MARKDOWN_MAX, RULE_TEXT, SUBTITLE_MAX, TITLE_MAX } from '../../services/post-rules';
 import { TAGS_MAX } from '../../services/tags';
-import { uuidParam, uuidString } from '../shared.schema';
+import { uuidString } from '../../uuid';
 
 /**
  * Body fields of POST /posts and PATCH /posts/{id}. The limits and their messages are the
@@ -48,7 +48,7 @@ export const CreatePostInput = z.strictObject(
 
 export const UpdatePostInput = z.strictObject(
   {
-    id: uuidParam,
+    id: uuidString(),
     title: titleField.optional(),
     markdown: markdownField.optional(),
     subtitle: subtitleField.optional(),
