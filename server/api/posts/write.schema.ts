@@ -33,29 +33,20 @@ const coverUrlField = z.string({ error: RULE_TEXT.notStringOrNull }).trim().min(
 const unknownField = (i: { code: string; keys?: string[] }) =>
   i.code === 'unrecognized_keys' ? `unknown field ${(i.keys ?? []).join(', ')}` : 'must be a JSON object';
 
-export const CreatePostInput = z.strictObject(
-  {
-    title: titleField,
-    markdown: markdownField,
-    subtitle: subtitleField.optional(),
-    tags: tagsField.optional(),
-    slug: slugField.optional(),
-    cover_asset_id: coverAssetField.optional(),
-    cover_url: coverUrlField.optional(),
-  },
-  { error: unknownField },
-);
+/** The fields an article write may send; POST requires title and Markdown, PATCH none (but one). */
+const writeFields = {
+  title: titleField,
+  markdown: markdownField,
+  subtitle: subtitleField.optional(),
+  tags: tagsField.optional(),
+  slug: slugField.optional(),
+  cover_asset_id: coverAssetField.optional(),
+  cover_url: coverUrlField.optional(),
+};
+
+export const CreatePostInput = z.strictObject(writeFields, { error: unknownField });
 
 export const UpdatePostInput = z.strictObject(
-  {
-    id: uuidString(),
-    title: titleField.optional(),
-    markdown: markdownField.optional(),
-    subtitle: subtitleField.optional(),
-    tags: tagsField.optional(),
-    slug: slugField.optional(),
-    cover_asset_id: coverAssetField.optional(),
-    cover_url: coverUrlField.optional(),
-  },
+  { id: uuidString(), ...writeFields, title: titleField.optional(), markdown: markdownField.optional() },
   { error: unknownField },
 );
