@@ -27,6 +27,10 @@ const EnvSchema = z.object({
   CONTENT_POOL_THREADS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(64).optional()),
   /** The bundled conversion worker (`npm run build:server`); default: dist/content-worker.mjs. */
   CONTENT_WORKER_PATH: z.preprocess(emptyAsUndefined, z.string().optional()),
+  /** Documents of one account waiting for a conversion worker; more are refused with 503. */
+  CONTENT_QUEUE_PER_ACCOUNT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(1000).default(4)),
+  /** Documents of all accounts waiting for a conversion worker; more are refused with 503. */
+  CONTENT_QUEUE_LIMIT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(10000).default(32)),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { dataDir: string };
