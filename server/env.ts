@@ -31,6 +31,8 @@ const EnvSchema = z.object({
   CONTENT_QUEUE_PER_ACCOUNT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(1000).default(4)),
   /** Documents of all accounts waiting for a conversion worker; more are refused with 503. */
   CONTENT_QUEUE_LIMIT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(10000).default(32)),
+  /** Image downloads (from-url and rehost) in flight in the process; more wait for a turn. */
+  MEDIA_DOWNLOADS_IN_FLIGHT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(256).default(16)),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { dataDir: string };
