@@ -33,6 +33,8 @@ const EnvSchema = z.object({
   CONTENT_QUEUE_LIMIT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(10000).default(32)),
   /** Image downloads (from-url and rehost) in flight in the process; more wait for a turn. */
   MEDIA_DOWNLOADS_IN_FLIGHT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(256).default(16)),
+  /** Longest pause between two chunks of an upload's body before it is refused (milliseconds). */
+  UPLOAD_IDLE_TIMEOUT_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(100).max(600_000).default(15_000)),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { dataDir: string };
