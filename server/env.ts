@@ -27,6 +27,18 @@ const EnvSchema = z.object({
   CONTENT_POOL_THREADS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(64).optional()),
   /** The bundled conversion worker (`npm run build:server`); default: dist/content-worker.mjs. */
   CONTENT_WORKER_PATH: z.preprocess(emptyAsUndefined, z.string().optional()),
+  /** Documents of one account waiting for a conversion worker; more are refused with 503. */
+  CONTENT_QUEUE_PER_ACCOUNT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(1000).default(4)),
+  /** Documents of all accounts waiting for a conversion worker; more are refused with 503. */
+  CONTENT_QUEUE_LIMIT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(10000).default(32)),
+  /** Image downloads (from-url and rehost) in flight in the process; more wait for a turn. */
+  MEDIA_DOWNLOADS_IN_FLIGHT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(256).default(16)),
+  /** GIF → MP4 conversions (ffmpeg children) at once in the process; more wait for a turn. */
+  GIF_CONVERSIONS_IN_FLIGHT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(64).default(1)),
+  /** ffmpeg for GIF → MP4; default: /usr/bin/ffmpeg when present, else the npm package's binary. */
+  FFMPEG_PATH: z.preprocess(emptyAsUndefined, z.string().optional()),
+  /** Longest pause between two chunks of an upload's body before it is refused (milliseconds). */
+  UPLOAD_IDLE_TIMEOUT_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(100).max(600_000).default(15_000)),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { dataDir: string };

@@ -20,6 +20,8 @@ export function toApiError(error: unknown): ApiError {
     return new ApiError(503, 'Database temporarily unavailable; retry shortly', 'service_unavailable');
   if (cause instanceof Error && cause.name === 'StorageUnavailableError')
     return new ApiError(503, 'Media storage temporarily unavailable; retry shortly', 'service_unavailable');
+  if (cause instanceof Error && cause.name === 'ConversionBusyError')
+    return new ApiError(503, 'Conversion queue is full; retry shortly', 'service_unavailable');
   if (error instanceof TRPCError) {
     switch (error.code) {
       case 'NOT_FOUND':

@@ -28,3 +28,15 @@ export const REJECT = {
   timeBudget: 'markdown: too complex to convert within the time budget',
   memory: 'markdown: too complex to convert within the memory budget',
 } as const;
+
+/**
+ * The conversion workers are saturated: too many documents wait (of this account or in all), or
+ * this one waited its whole time budget without a worker. Not the document's fault: the transport
+ * answers 503 so clients retry.
+ */
+export class ConversionBusyError extends Error {
+  constructor(message = 'Conversion queue is full; retry shortly') {
+    super(message);
+    this.name = 'ConversionBusyError';
+  }
+}

@@ -1,8 +1,12 @@
 /**
- * Conversion off the HTTP event loop: a piscina pool sized to the cores, with a
- * per-document budget of about 1 s + 10 s per MB (limits.ts) counted from the moment a worker
- * starts the document. Past the budget the task is aborted, piscina terminates that worker (the
- * only way to stop synchronous parsing), and the caller gets a ContentRejectedError.
+ * Conversion off the HTTP event loop: a piscina pool sized to the cores, fed by a fair queue
+ * (fair-queue.ts: one FIFO per account served round-robin, bounded, never more documents in
+ * flight than workers, so piscina's own queue stays empty). A document's budget of about
+ * 1 s + 10 s per MB (limits.ts) counts from the moment it is queued, so waiting is bounded too.
+ * A document refused by a full queue, or whose budget ran out before a worker took it, gets a
+ * ConversionBusyError (503: not its fault). Past the budget while converting the task is aborted,
+ * piscina terminates that worker (the only way to stop synchronous parsing), and the caller gets a
+ * ContentRejectedError.
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -11,7 +15,8 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import Piscina from 'piscina';
 import { env } from '../env';
 import { conversionSeconds } from '../metrics';
-import { ContentRejectedError, REJECT } from './errors';
+import { ContentRejectedError, ConversionBusyError, REJECT } from './errors';
+import { FairQueue, FairQueueFullError } from './fair-queue';
 import { timeBudgetMs } from './limits';
 import type { RenderInput, RenderOutput } from './types';
 import type { RenderResult, RenderTask, RewriteResult, RewriteTask } from './task';
@@ -35,7 +40,7 @@ type ContentPool = Piscina<RenderTask | RewriteTask, RenderResult | RewriteResul
  * One pool per process, on globalThis: the launcher's code and the code Next loads for the
  * console are separate module instances, and two pools would each claim the cores.
  */
-const shared = globalThis as unknown as { __publishingContentPool?: ContentPool };
+const shared = globalThis as unknown as { __publishingContentPool?: ContentPool; __publishingContentQueue?: FairQueue };
 
 /**
  * Sized to the cores, leaving one for the HTTP event loop: with every core parsing, requests
@@ -68,13 +73,26 @@ function contentPool(): ContentPool {
   return shared.__publishingContentPool;
 }
 
-/** Documents waiting for a worker (metrics). */
-export function contentQueueDepth(): number {
-  return shared.__publishingContentPool?.queueSize ?? 0;
+function contentQueue(): FairQueue {
+  shared.__publishingContentQueue ??= new FairQueue({
+    inFlight: poolThreads(),
+    waitingPerKey: env.CONTENT_QUEUE_PER_ACCOUNT,
+    waitingTotal: env.CONTENT_QUEUE_LIMIT,
+  });
+  return shared.__publishingContentQueue;
 }
 
-export async function renderArticle(input: RenderInput): Promise<RenderOutput> {
-  const result = (await runBudgeted(Buffer.byteLength(input.markdown ?? '', 'utf8'), (started) => ({
+/** Documents waiting for a worker (metrics). */
+export function contentQueueDepth(): number {
+  return (shared.__publishingContentQueue?.size ?? 0) + (shared.__publishingContentPool?.queueSize ?? 0);
+}
+
+/**
+ * `owner` is whose turn the document takes in the fair queue (the account's id); documents
+ * without one share a single turn.
+ */
+export async function renderArticle(input: RenderInput, owner = ''): Promise<RenderOutput> {
+  const result = (await runBudgeted(Buffer.byteLength(input.markdown ?? '', 'utf8'), owner, (started) => ({
     input,
     started,
   }))) as RenderResult;
@@ -88,9 +106,9 @@ export async function renderArticle(input: RenderInput): Promise<RenderOutput> {
  * Parsing html is linear but not free (hundreds of ms for a 1 MB article), so it runs in the pool
  * under the same budget as a conversion of that size.
  */
-export async function rewriteImageSources(html: string, rehosted: Record<string, string>): Promise<string> {
+export async function rewriteImageSources(html: string, rehosted: Record<string, string>, owner = ''): Promise<string> {
   if (Object.keys(rehosted).length === 0 || !html.includes('<img')) return html;
-  const result = (await runBudgeted(Buffer.byteLength(html, 'utf8'), (started) => ({
+  const result = (await runBudgeted(Buffer.byteLength(html, 'utf8'), owner, (started) => ({
     rewrite: { html, rehosted },
     started,
   }))) as RewriteResult;
@@ -100,21 +118,33 @@ export async function rewriteImageSources(html: string, rehosted: Record<string,
 
 async function runBudgeted(
   bytes: number,
+  owner: string,
   task: (started: MessagePort) => RenderTask | RewriteTask,
 ): Promise<RenderResult | RewriteResult> {
   const workers = contentPool();
-  const budget = timeBudgetMs(bytes);
   const abort = new AbortController();
   const { port1, port2 } = new MessageChannel();
-  let timer: NodeJS.Timeout | undefined;
+  let started = false;
   port1.once('message', () => {
-    timer = setTimeout(() => abort.abort(), budget);
+    started = true;
   });
+  // Counted from now: time spent waiting for a turn is part of the document's budget.
+  const timer = setTimeout(() => abort.abort(), timeBudgetMs(bytes));
   const stopTimer = conversionSeconds.startTimer();
   try {
-    return await workers.run(task(port2), { signal: abort.signal, transferList: [port2] });
+    const queued = contentQueue().enqueue(owner, () => {
+      if (abort.signal.aborted) throw new ConversionBusyError();
+      return workers.run(task(port2), { signal: abort.signal, transferList: [port2] });
+    });
+    const gaveUp = new Promise<never>((_, reject) => {
+      abort.signal.addEventListener('abort', () => {
+        if (queued.cancel()) reject(new ConversionBusyError());
+      });
+    });
+    return await Promise.race([queued.result, gaveUp]);
   } catch (error) {
-    if (abort.signal.aborted) throw new ContentRejectedError(REJECT.timeBudget);
+    if (error instanceof FairQueueFullError || error instanceof ConversionBusyError) throw new ConversionBusyError();
+    if (abort.signal.aborted) throw started ? new ContentRejectedError(REJECT.timeBudget) : new ConversionBusyError();
     if (isOutOfMemory(error)) throw new ContentRejectedError(REJECT.memory);
     throw error;
   } finally {
@@ -131,5 +161,6 @@ function isOutOfMemory(error: unknown): boolean {
 export async function closeContentPool(): Promise<void> {
   const closing = shared.__publishingContentPool;
   shared.__publishingContentPool = undefined;
+  shared.__publishingContentQueue = undefined;
   await closing?.destroy();
 }

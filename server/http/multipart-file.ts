@@ -1,8 +1,11 @@
 /**
  * Reads the one file of a `multipart/form-data` request (contract: POST /media: field `file`) with a
  * hard byte cap, streaming: the body goes through @fastify/busboy chunk by chunk and only the
- * file's own bytes are kept, in one buffer sized from Content-Length, so a 50 MiB upload costs
- * one 50 MiB buffer rather than a list of chunks plus their concatenation.
+ * file's own bytes are kept, in one buffer that grows (doubling) as they arrive. The declared
+ * Content-Length only refuses a body that would be too large: it is never allocated up front, so
+ * a sender that announces 50 MiB and trickles holds only what it actually sent. A body that
+ * stops arriving for `idleTimeoutMs` is refused (400) and no longer read, instead of holding its
+ * buffer until the server's request timeout.
  *
  * Every problem with the request's shape is a 400 without code, as the contract lists for a missing or
  * oversized file. That includes a body that is not multipart at all: the field `file` is then
@@ -11,11 +14,14 @@
  */
 import { Readable } from 'node:stream';
 import { Busboy, type BusboyFileStream } from '@fastify/busboy';
+import { env } from '../env';
 import { ApiError } from '../errors';
 
 export interface MultipartFileOptions {
   field: string;
   maxBytes: number;
+  /** Longest pause between two chunks of the body; UPLOAD_IDLE_TIMEOUT_MS by default. */
+  idleTimeoutMs?: number;
 }
 
 const bad = (message: string) => new ApiError(400, message);
@@ -23,7 +29,13 @@ const bad = (message: string) => new ApiError(400, message);
 /** Room for the multipart framing around the file (boundaries, part headers, a few small fields). */
 const FRAMING_ALLOWANCE = 64 * 1024;
 
-export async function readMultipartFile(req: Request, { field, maxBytes }: MultipartFileOptions): Promise<Buffer> {
+/** First allocation of the file buffer, whatever the declared size; it doubles from there. */
+const INITIAL_CAPACITY = 64 * 1024;
+
+export async function readMultipartFile(
+  req: Request,
+  { field, maxBytes, idleTimeoutMs = env.UPLOAD_IDLE_TIMEOUT_MS }: MultipartFileOptions,
+): Promise<Buffer> {
   const type = req.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data\s*;/i.test(type) || !/boundary=/i.test(type)) {
     throw bad(
@@ -44,19 +56,31 @@ export async function readMultipartFile(req: Request, { field, maxBytes }: Multi
     throw bad(`${field}: malformed multipart Content-Type`);
   }
   const body = Readable.fromWeb(req.body as import('node:stream/web').ReadableStream<Uint8Array>);
-  const initialCapacity = Number.isFinite(declared) ? Math.min(Math.max(declared, 0), maxBytes) : 1024 * 1024;
 
   return new Promise<Buffer>((resolve, reject) => {
     let result: Buffer | null = null;
     let fileCount = 0;
     let failed = false;
-    const fail = (err: ApiError) => {
+    let idle: NodeJS.Timeout | undefined;
+    const fail = (err: ApiError, stalled = false) => {
       if (failed) return;
       failed = true;
+      clearTimeout(idle);
       body.unpipe(parser);
-      drain(body, maxBytes + FRAMING_ALLOWANCE);
+      // A stalled sender is not waited for: the body is left unread and the answer goes out now.
+      if (stalled) body.pause();
+      else drain(body, maxBytes + FRAMING_ALLOWANCE);
       reject(err);
     };
+    const stall = () =>
+      fail(bad(`${field}: the upload stalled (no data for ${Math.ceil(idleTimeoutMs / 1000)} s); send it again`), true);
+    idle = setTimeout(stall, idleTimeoutMs);
+    body.on('data', () => {
+      if (failed) return;
+      clearTimeout(idle);
+      idle = setTimeout(stall, idleTimeoutMs);
+    });
+    body.on('end', () => clearTimeout(idle));
 
     parser.on('file', (name: string, stream: BusboyFileStream) => {
       fileCount++;
@@ -68,7 +92,7 @@ export async function readMultipartFile(req: Request, { field, maxBytes }: Multi
         stream.resume();
         return fail(bad(`${field}: send exactly one file`));
       }
-      const sink = new GrowingBuffer(initialCapacity, maxBytes);
+      const sink = new GrowingBuffer(INITIAL_CAPACITY, maxBytes);
       stream.on('data', (chunk: Buffer) => sink.append(chunk));
       stream.on('limit', () => fail(tooLarge(field, maxBytes)));
       stream.on('error', () => fail(bad(`${field}: the multipart body is truncated or malformed`)));
@@ -84,6 +108,7 @@ export async function readMultipartFile(req: Request, { field, maxBytes }: Multi
     parser.on('fieldsLimit', () => fail(bad('body: too many multipart fields')));
     parser.on('error', () => fail(bad(`${field}: the multipart body is truncated or malformed`)));
     parser.on('finish', () => {
+      clearTimeout(idle);
       if (failed) return;
       if (fileCount === 0) return fail(bad(`${field}: is required (a file part named "${field}")`));
       if (result === null) return fail(bad(`${field}: the multipart body is truncated or malformed`));
@@ -110,7 +135,7 @@ function drain(body: Readable, cap: number) {
 
 const tooLarge = (field: string, maxBytes: number) => bad(`${field}: larger than ${maxBytes} bytes (50 MiB)`);
 
-/** One allocation when the size is known up front; doubling growth (capped) otherwise. */
+/** Doubling growth, capped at `max`: memory follows the bytes received, not the bytes announced. */
 class GrowingBuffer {
   private buffer: Buffer;
   private length = 0;

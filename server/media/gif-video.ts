@@ -2,17 +2,27 @@
  * Animated GIF → muted H.264 MP4 + poster frame, for the GIF island: from-url stores an
  * animated GIF as `kind: gif`, `video/mp4`, because the island's `<video src>` cannot play a GIF.
  *
- * ffmpeg comes from @ffmpeg-installer/ffmpeg (a static build shipped inside npm packages, so a
- * plain `npm install` provides it). Files go through a private temp dir because `+faststart`
- * rewrites the output (moov atom first, so playback starts before the download ends), which a
- * pipe cannot do. Everything is bounded: canvas size, frame count, duration, output bytes, time.
+ * ffmpeg parses untrusted files, so the binary should be a maintained one: FFMPEG_PATH, else the
+ * system's /usr/bin/ffmpeg (Debian's `ffmpeg` package, which gets security updates), else the
+ * static build of @ffmpeg-installer/ffmpeg (old, but a plain `npm install` provides it, so a fresh
+ * machine still converts). Which one ran is logged at first use.
+ *
+ * Files go through a private temp dir because `+faststart` rewrites the output (moov atom first,
+ * so playback starts before the download ends), which a pipe cannot do. Everything is bounded:
+ * canvas size, frame count, duration, frames × pixels (checked before ffmpeg starts), output
+ * bytes, wall time, and the child's CPU time and address space (prlimit, or the shell's ulimit);
+ * at most GIF_CONVERSIONS_IN_FLIGHT conversions run at once in the process, the others wait.
  */
 import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp, { type Metadata } from 'sharp';
+import { ConcurrencyLimit } from '../concurrency-limit';
+import { env } from '../env';
+import { logLine } from '../log';
 import { ImageError } from './image/image-error';
 import { sniffImage } from './image/sniff';
 
@@ -20,6 +30,11 @@ export interface GifVideoLimits {
   /** Largest canvas side; H.264 level 5.1 and every browser decoder handle 4096. */
   maxSide?: number;
   maxFrames?: number;
+  /**
+   * Frames × canvas pixels: the decoding and encoding work. Side and frame caps alone would admit
+   * 4096 × 4096 × 2000 frames (33.5 billion pixels) for one request.
+   */
+  maxFramePixels?: number;
   maxDurationSeconds?: number;
   maxOutputBytes?: number;
   timeoutMs?: number;
@@ -41,6 +56,60 @@ const require = createRequire(import.meta.url);
 
 /** Resolved lazily: the installer package throws at load time on unsupported platforms. */
 export const defaultFfmpegPath = (): string => (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
+
+/** 1000 × 1000 × 1000 frames, or a 480 × 270 clip of 2000 frames four times over. */
+const MAX_FRAME_PIXELS = 1_000_000_000;
+/** CPU seconds of one child: its 60 s of wall time on two threads, with room to spare. */
+const FFMPEG_CPU_SECONDS = 150;
+/** Address space of one child; x264 at 4096 × 4096 with two threads stays well below. */
+const FFMPEG_ADDRESS_SPACE_BYTES = 2 * 1024 * 1024 * 1024;
+const SYSTEM_FFMPEG = '/usr/bin/ffmpeg';
+
+export interface FfmpegChoice {
+  path: string;
+  source: 'FFMPEG_PATH' | 'system' | 'npm';
+}
+
+/** FFMPEG_PATH, else the system's maintained ffmpeg when it is there, else the npm binary. */
+export function chooseFfmpeg(
+  configured: string | undefined,
+  isExecutable: (path: string) => boolean = executable,
+  npmPath: () => string = defaultFfmpegPath,
+): FfmpegChoice {
+  if (configured) return { path: configured, source: 'FFMPEG_PATH' };
+  if (isExecutable(SYSTEM_FFMPEG)) return { path: SYSTEM_FFMPEG, source: 'system' };
+  return { path: npmPath(), source: 'npm' };
+}
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** On globalThis: the launcher's code and the code Next loads are separate module instances. */
+const shared = globalThis as unknown as { __publishingFfmpeg?: FfmpegChoice; __publishingGifSlots?: ConcurrencyLimit };
+
+function ffmpeg(): FfmpegChoice {
+  if (!shared.__publishingFfmpeg) {
+    shared.__publishingFfmpeg = chooseFfmpeg(env.FFMPEG_PATH);
+    logLine({
+      level: 'info',
+      msg: 'gif conversion uses ffmpeg',
+      path: shared.__publishingFfmpeg.path,
+      source: shared.__publishingFfmpeg.source,
+    });
+  }
+  return shared.__publishingFfmpeg;
+}
+
+function conversionSlots(): ConcurrencyLimit {
+  shared.__publishingGifSlots ??= new ConcurrencyLimit(env.GIF_CONVERSIONS_IN_FLIGHT);
+  return shared.__publishingGifSlots;
+}
 
 export async function animatedGifToMp4(gif: Buffer, limits: GifVideoLimits = {}): Promise<GifVideo> {
   const field = limits.field ?? 'url';
@@ -66,6 +135,14 @@ export async function animatedGifToMp4(gif: Buffer, limits: GifVideoLimits = {})
   }
   if (frames > maxFrames)
     throw new ImageError('too_large', `${field}: GIF has too many frames (${frames}, limit ${maxFrames})`);
+  const framePixels = width * height * frames;
+  const maxFramePixels = limits.maxFramePixels ?? MAX_FRAME_PIXELS;
+  if (framePixels > maxFramePixels) {
+    throw new ImageError(
+      'too_large',
+      `${field}: GIF too large to convert (${width}x${height} x ${frames} frames = ${framePixels} pixels, limit ${maxFramePixels})`,
+    );
+  }
   if (durationMs > maxDuration * 1000) {
     throw new ImageError(
       'too_large',
@@ -79,11 +156,14 @@ export async function animatedGifToMp4(gif: Buffer, limits: GifVideoLimits = {})
     const input = join(dir, 'in.gif');
     const output = join(dir, 'out.mp4');
     await writeFile(input, gif);
-    await runFfmpeg(
-      limits.ffmpegPath ?? defaultFfmpegPath(),
-      ffmpegArgs(input, output, maxFrames, maxDuration, maxOutputBytes),
-      limits.timeoutMs ?? 60_000,
-      field,
+    const binary = limits.ffmpegPath ?? ffmpeg().path;
+    await conversionSlots().run(() =>
+      runFfmpeg(
+        binary,
+        ffmpegArgs(input, output, maxFrames, maxDuration, maxOutputBytes),
+        limits.timeoutMs ?? 60_000,
+        field,
+      ),
     );
     const mp4 = await readFile(output);
     // -fs stops writing at the cap and still finalizes the file: a file that reached it is cut short.
@@ -142,9 +222,24 @@ function ffmpegArgs(input: string, output: string, maxFrames: number, maxDuratio
   ];
 }
 
+/**
+ * The child's CPU time and address space are capped by the kernel (RLIMIT_CPU, RLIMIT_AS): a
+ * decoder bug that spins or allocates without end is killed by the kernel whatever our timer does.
+ * prlimit when the machine has it, else a shell that sets the limits and execs ffmpeg.
+ */
+export function limitedCommand(path: string, args: string[], hasPrlimit = executable(PRLIMIT)): [string, string[]] {
+  if (hasPrlimit) {
+    return [PRLIMIT, [`--cpu=${FFMPEG_CPU_SECONDS}`, `--as=${FFMPEG_ADDRESS_SPACE_BYTES}`, '--', path, ...args]];
+  }
+  const limits = `ulimit -t ${FFMPEG_CPU_SECONDS} && ulimit -v ${FFMPEG_ADDRESS_SPACE_BYTES / 1024} && exec "$0" "$@"`;
+  return ['/bin/sh', ['-c', limits, path, ...args]];
+}
+const PRLIMIT = '/usr/bin/prlimit';
+
 function runFfmpeg(path: string, args: string[], timeoutMs: number, field: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(path, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const [command, commandArgs] = limitedCommand(path, args);
+    const child = spawn(command, commandArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-2000);

@@ -4,6 +4,8 @@
  * upload; an animated GIF becomes MP4 + poster when the caller accepts that (from-url does, for
  * the GIF island).
  */
+import { ConcurrencyLimit } from '../concurrency-limit';
+import { env } from '../env';
 import { animatedGifToMp4, type GifVideo, type GifVideoLimits } from './gif-video';
 import { ImageError, inspectAndNormalizeImage, type ImageLimits, type NormalizedImage } from './image';
 import { safeFetch, type SafeFetchOptions } from './safe-fetch';
@@ -21,9 +23,20 @@ export interface RemoteMediaOptions {
   field?: string;
 }
 
+/**
+ * Downloads in flight in this process (from-url and rehost together), each holding up to its
+ * cap in memory: MEDIA_DOWNLOADS_IN_FLIGHT bounds the total whatever the number of writes.
+ * On globalThis: the launcher's code and the code Next loads are separate module instances.
+ */
+const shared = globalThis as unknown as { __publishingMediaDownloads?: ConcurrencyLimit };
+export function mediaDownloads(): ConcurrencyLimit {
+  shared.__publishingMediaDownloads ??= new ConcurrencyLimit(env.MEDIA_DOWNLOADS_IN_FLIGHT);
+  return shared.__publishingMediaDownloads;
+}
+
 export async function fetchRemoteMedia(url: string, options: RemoteMediaOptions = {}): Promise<RemoteMedia> {
   const field = options.field ?? 'url';
-  const { buffer, finalUrl } = await safeFetch(url, { field, ...options.fetch });
+  const { buffer, finalUrl } = await mediaDownloads().run(() => safeFetch(url, { field, ...options.fetch }));
   try {
     const image = await inspectAndNormalizeImage(buffer, { field, ...options.image });
     return { kind: 'image', image, sourceUrl: finalUrl };

@@ -73,8 +73,9 @@ interface Rendered {
 }
 
 /** Converts with every remembered image substituted; what is left external is in `externalImages`. */
-async function render(markdown: string, title: string, memory: RehostMemory): Promise<Rendered> {
-  const out = await asBadRequest(renderArticle({ markdown, title, rehosted: substitutions(memory) }));
+/** `accountId` takes this account's turn in the conversion queue (shared fairly between accounts). */
+async function render(markdown: string, title: string, memory: RehostMemory, accountId: string): Promise<Rendered> {
+  const out = await asBadRequest(renderArticle({ markdown, title, rehosted: substitutions(memory) }, accountId));
   return { markdown, title, html: out.html, externalImages: out.externalImages, writtenAs: out.writtenAs ?? {} };
 }
 
@@ -209,10 +210,10 @@ export async function createPost(
   if (input.slug !== undefined) await assertSlugFree(ctx.em, ctx.accountId, input.slug);
   const memory: RehostMemory = new Map(); // a new article has stored nothing yet
   const coverPlan = await planCover(ctx.em, ctx.accountId, input, memory);
-  const rendered = await render(input.markdown, input.title, memory);
+  const rendered = await render(input.markdown, input.title, memory, ctx.accountId);
   // 2. Downloads.
   const outcome = await rehostMissing(ctx, rendered.externalImages, coverPlan);
-  const html = await asBadRequest(rewriteImageSources(rendered.html, storedSubstitutions(outcome)));
+  const html = await asBadRequest(rewriteImageSources(rendered.html, storedSubstitutions(outcome), ctx.accountId));
   const cover = coverAfterRehost(coverPlan, outcome);
 
   // A derived slug is picked inside the transaction under a per-author, per-base-slug advisory
@@ -352,7 +353,7 @@ export async function updatePost(
   // memory: nothing is downloaded for it).
   const rendered =
     input.markdown !== undefined || input.title !== undefined
-      ? await render(input.markdown ?? current.markdown, input.title ?? current.title, memory)
+      ? await render(input.markdown ?? current.markdown, input.title ?? current.title, memory, ctx.accountId)
       : undefined;
 
   // 2. Downloads: only images of Markdown this write sends (a URL that failed before is tried
@@ -380,8 +381,8 @@ export async function updatePost(
         // under the lock into the step-1 conversion equals converting with it.
         post.html =
           title === rendered.title && markdown === rendered.markdown
-            ? await asBadRequest(rewriteImageSources(rendered.html, substitutions(memoryNow)))
-            : (await render(markdown, title, memoryNow)).html;
+            ? await asBadRequest(rewriteImageSources(rendered.html, substitutions(memoryNow), ctx.accountId))
+            : (await render(markdown, title, memoryNow, ctx.accountId)).html;
       }
       if (input.title !== undefined) post.title = input.title;
       if (input.subtitle !== undefined) post.subtitle = input.subtitle;

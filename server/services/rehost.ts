@@ -4,7 +4,12 @@
  *
  * - URLs are deduplicated, so an image repeated in one write is fetched once.
  * - At most 100 distinct URLs and 50 MiB of downloads per write; the rest fails with a warning.
- * - Downloads run `concurrency` at a time, so ten images cost about one download's time.
+ *   The 50 MiB are claimed before they are held (download-budget.ts: a declared Content-Length
+ *   at the response, every further byte before it is kept), so parallel downloads cannot hold
+ *   more together; bytes fetched but not stored (not an image, refused) count toward it too,
+ *   though not toward the daily quota, which is charged with stored sizes only.
+ * - Downloads run `concurrency` at a time, so ten images cost about one download's time, and
+ *   take a turn of the process-wide download cap (remote-media.ts) like from-url.
  * - Each attempt takes one unit of the media minute window before it downloads (so a write
  *   with more images than the window cannot download them all first), and each stored image is
  *   charged to the daily quota with its stored size. When either runs out, nothing more is
@@ -14,7 +19,10 @@
  *   warning points to the GIF island instead.
  */
 import { isFetchError, MAX_FETCH_BYTES, safeFetch, type SafeFetchOptions } from '../media/safe-fetch';
+import { ByteBudget, claimDownload } from '../media/download-budget';
+import { undiciConnector } from '../media/fetch/undici-connector';
 import { inspectAndNormalizeImage, isImageError } from '../media/image';
+import { mediaDownloads } from '../media/remote-media';
 import { consume, dailyQuotaExhausted } from './limits';
 import { commitImage, DailyQuotaExceededError, type MediaAccount, type MediaDeps } from './media';
 import type { Rehoster, RehostOutcome, StoredImage } from './rehost-port';
@@ -57,34 +65,34 @@ async function rehostAll(
   const failed = new Set<string>(overflow);
   const hints: string[] = [];
   let stop: Stop | null = null;
-  let downloaded = 0;
+  const bytes = new ByteBudget(maxBytes);
   let next = 0;
 
   const attempt = async (url: string): Promise<void> => {
     const window = await consume(deps.em, account.id, 'media', account.mediaPerMin);
     if (!window.allowed) return void (stop ??= 'minute');
     if (await dailyQuotaExhausted(deps.em, account.id, account.dailyMediaBytes)) return void (stop ??= 'quota');
-    const budget = maxBytes - downloaded;
-    if (budget <= 0) return void (stop ??= 'bytes');
-    const perFile = Math.min(budget, MAX_FETCH_BYTES);
+    if (bytes.left <= 0) return void (stop ??= 'bytes');
+    const claim = claimDownload(bytes, options.fetch?.connector ?? undiciConnector);
     let fetched;
     try {
-      fetched = await safeFetch(url, {
-        ...options.fetch,
-        allowList: deps.allowList,
-        maxBytes: perFile,
-        field: 'image',
-      });
+      fetched = await mediaDownloads().run(() =>
+        safeFetch(url, {
+          ...options.fetch,
+          connector: claim.connector,
+          allowList: deps.allowList,
+          maxBytes: MAX_FETCH_BYTES,
+          field: 'image',
+        }),
+      );
     } catch (err) {
-      // Too large only for what is left of this write's budget: that is the per-write cap.
-      if (isFetchError(err) && err.kind === 'too_large' && perFile < MAX_FETCH_BYTES) return void (stop ??= 'bytes');
+      // Refused for what is left of this write's budget, not for its own size: the per-write cap.
+      if (claim.exceeded) return void (stop ??= 'bytes');
       throw err;
+    } finally {
+      claim.settle();
     }
     const { buffer, finalUrl } = fetched;
-    downloaded += buffer.length;
-    // Parallel downloads each started with the budget left at their start; the one that
-    // crosses the line is not stored.
-    if (downloaded > maxBytes) return void (stop ??= 'bytes');
     const image = await inspectAndNormalizeImage(buffer, { field: 'image' });
     const media = await commitImage(deps, account, image, finalUrl);
     stored[url] = { id: media.id, width: media.width, height: media.height };

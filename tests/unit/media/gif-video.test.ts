@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { animatedGifToMp4, defaultFfmpegPath } from '../../../server/media/gif-video';
+import { animatedGifToMp4, chooseFfmpeg, defaultFfmpegPath, limitedCommand } from '../../../server/media/gif-video';
 import { inspectAndNormalizeImage } from '../../../server/media/image';
 import { readImage } from '../../support/image-corpus';
 
@@ -112,5 +112,88 @@ describe('animatedGifToMp4', () => {
       kind: 'conversion_failed',
       message: expect.stringContaining('took too long'),
     });
+  });
+});
+
+/**
+ * A stand-in for ffmpeg that opens no file but its output: logs when it starts and ends and the
+ * limits it runs under, and writes a few bytes where the MP4 would go (the last argument).
+ */
+function fakeFfmpeg(): { path: string; log: () => string[]; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'fake-ffmpeg-'));
+  const path = join(dir, 'ffmpeg');
+  const log = join(dir, 'log');
+  writeFileSync(
+    path,
+    [
+      '#!/bin/sh',
+      `echo "start cpu=$(ulimit -t) as=$(ulimit -v)" >> ${log}`,
+      'sleep 0.2',
+      'for last; do :; done',
+      'printf fake > "$last"',
+      `echo end >> ${log}`,
+    ].join('\n'),
+  );
+  chmodSync(path, 0o755);
+  return {
+    path,
+    log: () => readFileSync(log, 'utf8').trim().split('\n'),
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+describe('GIF conversion: shared limits', () => {
+  it('refuses a GIF over the frames x pixels budget before ffmpeg starts', async () => {
+    const gif = read('gif-animated-rotating-squares.gif');
+    await expect(
+      animatedGifToMp4(gif, { maxFramePixels: 1000, ffmpegPath: '/nonexistent/ffmpeg' }),
+    ).rejects.toMatchObject({
+      kind: 'too_large',
+      status: 400,
+      message: expect.stringMatching(
+        /^url: GIF too large to convert \(\d+x\d+ x \d+ frames = \d+ pixels, limit 1000\)/,
+      ),
+    });
+  });
+
+  it('runs one conversion at a time by default (GIF_CONVERSIONS_IN_FLIGHT), under CPU and memory limits', async () => {
+    const fake = fakeFfmpeg();
+    try {
+      const gif = read('gif-animated-rotating-squares.gif');
+      const videos = await Promise.all([0, 1, 2].map(() => animatedGifToMp4(gif, { ffmpegPath: fake.path })));
+      for (const v of videos) expect(v.mp4.toString()).toBe('fake');
+      const lines = fake.log();
+      expect(lines.map((l) => l.split(' ')[0])).toEqual(['start', 'end', 'start', 'end', 'start', 'end']);
+      expect(lines[0]).toBe(`start cpu=150 as=${2 * 1024 * 1024}`);
+    } finally {
+      fake.cleanup();
+    }
+  });
+
+  it('without prlimit, a shell sets the same limits and execs ffmpeg with its arguments untouched', () => {
+    const fake = fakeFfmpeg();
+    const dir = mkdtempSync(join(tmpdir(), 'limited-'));
+    try {
+      const output = join(dir, 'out with space.mp4');
+      const [command, args] = limitedCommand(fake.path, ['-i', 'x', output], false);
+      expect(command).toBe('/bin/sh');
+      const run = spawnSync(command, args, { encoding: 'utf8' });
+      expect(run.status).toBe(0);
+      expect(readFileSync(output, 'utf8')).toBe('fake');
+      expect(fake.log()[0]).toBe(`start cpu=150 as=${2 * 1024 * 1024}`);
+    } finally {
+      fake.cleanup();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('prefers FFMPEG_PATH, then the system ffmpeg, and falls back to the npm binary', () => {
+    const npm = () => '/npm/ffmpeg';
+    expect(chooseFfmpeg('/opt/ffmpeg', () => true, npm)).toEqual({ path: '/opt/ffmpeg', source: 'FFMPEG_PATH' });
+    expect(chooseFfmpeg(undefined, (p) => p === '/usr/bin/ffmpeg', npm)).toEqual({
+      path: '/usr/bin/ffmpeg',
+      source: 'system',
+    });
+    expect(chooseFfmpeg(undefined, () => false, npm)).toEqual({ path: '/npm/ffmpeg', source: 'npm' });
   });
 });

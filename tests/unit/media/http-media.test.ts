@@ -115,3 +115,46 @@ describe('readMultipartFile', () => {
     expect(await refusal(read(declared))).toMatch(/larger than 1000 bytes/);
   });
 });
+
+describe('readMultipartFile: a body that stops arriving', () => {
+  it('is refused with a 400 naming the stall once no chunk came for idleTimeoutMs, without waiting for the rest', async () => {
+    const head = multipart([{ name: 'file', filename: 'a.png', body: 'PNGDATA' }], false);
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new Uint8Array(head));
+        // …and then nothing: neither more bytes nor the end.
+      },
+    });
+    const req = new Request('http://local/api/v1/author/media', {
+      method: 'POST',
+      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'content-length': '52428800' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    const message = await refusal(
+      readMultipartFile(req, { field: 'file', maxBytes: 60 * 1024 * 1024, idleTimeoutMs: 100 }),
+    );
+    expect(message).toMatch(/^file: the upload stalled/);
+  });
+
+  it('a body that keeps arriving in small pieces is read to its end', async () => {
+    const whole = multipart([{ name: 'file', filename: 'a.png', body: 'x'.repeat(5000) }]);
+    let at = 0;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (at >= whole.length) return controller.close();
+        await new Promise((r) => setImmediate(r));
+        controller.enqueue(new Uint8Array(whole.subarray(at, at + 100)));
+        at += 100;
+      },
+    });
+    const req = new Request('http://local/api/v1/author/media', {
+      method: 'POST',
+      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    const bytes = await readMultipartFile(req, { field: 'file', maxBytes: 10_000, idleTimeoutMs: 5_000 });
+    expect(bytes.toString()).toBe('x'.repeat(5000));
+  });
+});

@@ -42,7 +42,7 @@ export async function POST(request: Request) {
   if (markdown.length > MAX_MARKDOWN_CHARS) return page('This text is too long to preview.', 413);
 
   try {
-    const { html } = await renderArticle({ markdown, title });
+    const { html } = await renderArticle({ markdown, title }, session.auth.account.id);
     const id = text('id');
     const saved = UUID_PATTERN.test(id)
       ? await (await consoleEm()).findOne(PostEntity, { id, accountId: session.auth.account.id, deletedAt: null })

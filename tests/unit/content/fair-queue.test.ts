@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { FairQueue, FairQueueFullError } from '../../../server/content/fair-queue';
+
+/** A job the test finishes by hand, so ordering is decided by the queue and not by timing. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { open, opened };
+}
+
+describe('FairQueue: per-account FIFO, round-robin, bounded', () => {
+  it("one account's backlog delays another account's single job by at most one of its jobs", async () => {
+    const queue = new FairQueue({ inFlight: 1, waitingPerKey: 10, waitingTotal: 100 });
+    const started: string[] = [];
+    const gates = new Map<string, ReturnType<typeof gate>>();
+    const job = (name: string) => () => {
+      started.push(name);
+      const g = gate();
+      gates.set(name, g);
+      return g.opened.then(() => name);
+    };
+    const results = ['a1', 'a2', 'a3', 'a4', 'a5'].map((n) => queue.enqueue('A', job(n)).result);
+    const single = queue.enqueue('B', job('b1')).result;
+    expect(queue.size).toBe(5);
+    // Finish whatever runs, one at a time, until B's job has started.
+    while (!started.includes('b1')) {
+      gates.get(started.at(-1)!)!.open();
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(started).toEqual(['a1', 'a2', 'b1']);
+    gates.get('b1')!.open();
+    await expect(single).resolves.toBe('b1');
+    for (const name of ['a3', 'a4', 'a5']) {
+      while (!gates.has(name)) await new Promise((r) => setImmediate(r));
+      gates.get(name)!.open();
+    }
+    expect(await Promise.all(results)).toEqual(['a1', 'a2', 'a3', 'a4', 'a5']);
+    expect(started).toEqual(['a1', 'a2', 'b1', 'a3', 'a4', 'a5']);
+  });
+
+  it('never runs more than inFlight jobs at once', async () => {
+    const queue = new FairQueue({ inFlight: 2, waitingPerKey: 10, waitingTotal: 100 });
+    let running = 0;
+    let peak = 0;
+    const job = () => async () => {
+      running++;
+      peak = Math.max(peak, running);
+      await new Promise((r) => setImmediate(r));
+      running--;
+    };
+    await Promise.all(['A', 'B', 'C', 'A', 'B', 'C', 'A'].map((key) => queue.enqueue(key, job()).result));
+    expect(peak).toBe(2);
+    expect(queue.size).toBe(0);
+  });
+
+  it("refuses at once past one account's bound, while other accounts are still admitted", () => {
+    const queue = new FairQueue({ inFlight: 1, waitingPerKey: 2, waitingTotal: 3 });
+    const never = () => new Promise<void>(() => {});
+    queue.enqueue('A', never); // running
+    queue.enqueue('A', never);
+    queue.enqueue('A', never);
+    expect(() => queue.enqueue('A', never)).toThrow(FairQueueFullError);
+    expect(() => queue.enqueue('A', never)).toThrow(expect.objectContaining({ scope: 'account' }));
+    queue.enqueue('B', never);
+    expect(() => queue.enqueue('C', never)).toThrow(expect.objectContaining({ scope: 'total' }));
+    expect(queue.size).toBe(3);
+  });
+
+  it('a waiting job that is cancelled never runs and frees its place', async () => {
+    const queue = new FairQueue({ inFlight: 1, waitingPerKey: 1, waitingTotal: 1 });
+    const first = gate();
+    const ran: string[] = [];
+    const running = queue.enqueue('A', () => first.opened.then(() => ran.push('first')));
+    const waiting = queue.enqueue('A', async () => void ran.push('cancelled'));
+    expect(waiting.cancel()).toBe(true);
+    expect(queue.size).toBe(0);
+    const next = queue.enqueue('A', async () => void ran.push('next'));
+    first.open();
+    await running.result;
+    await next.result;
+    expect(ran).toEqual(['first', 'next']);
+    expect(running.cancel()).toBe(false);
+  });
+});
