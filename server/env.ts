@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseAllowList } from './media/address-policy';
 
 /**
  * The process environment, validated once (the README's table lists every variable).
@@ -17,6 +18,8 @@ const EnvSchema = z.object({
   DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./.data')),
   DATABASE_URL: z.preprocess(emptyAsUndefined, z.string().url().optional()),
   ALLOWED_PRIVATE_ADDRESSES: z.preprocess(emptyAsUndefined, z.string().default('')),
+  /** Ports public addresses may be fetched on besides 80 and 443 (comma-separated). */
+  ALLOWED_OUTBOUND_PORTS: z.preprocess(emptyAsUndefined, z.string().default('')),
   MEDIA_STORAGE: z.preprocess(emptyAsUndefined, z.enum(['fs', 's3']).default('fs')),
   S3_BUCKET: z.preprocess(emptyAsUndefined, z.string().optional()),
   S3_ENDPOINT: z.preprocess(emptyAsUndefined, z.string().url().optional()),
@@ -48,6 +51,12 @@ function readEnv(): Env {
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`Invalid environment: ${problems}`);
+  }
+  try {
+    // Parsed here once only to fail the start on a malformed entry (the message names it).
+    parseAllowList(parsed.data.ALLOWED_PRIVATE_ADDRESSES, parsed.data.ALLOWED_OUTBOUND_PORTS);
+  } catch (err) {
+    throw new Error(`Invalid environment: ${(err as Error).message}`);
   }
   return { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR) };
 }

@@ -7,9 +7,14 @@
  * embed an IPv4 address (IPv4-mapped, IPv4-compatible, NAT64, 6to4) are unwrapped and the
  * embedded address is judged too, because that is where the packet really goes.
  *
- * The allow list (env ALLOWED_PRIVATE_ADDRESSES) is passed in, never read from env here,
- * so tests and intranets decide per call. Cloud-metadata endpoints stay forbidden even when an
- * allowed CIDR covers them: no intranet use case needs an image from the instance's credentials API.
+ * The allow list (env ALLOWED_PRIVATE_ADDRESSES and ALLOWED_OUTBOUND_PORTS) is passed in, never
+ * read from env here, so tests and intranets decide per call. Cloud-metadata endpoints stay
+ * forbidden even when an allowed CIDR covers them: no intranet use case needs an image from the
+ * instance's credentials API.
+ *
+ * Ports: a public address is contacted on 80 and 443 only (plus the ports an operator adds), so
+ * the fetcher cannot be used to probe or talk to other services of public hosts; an address the
+ * operator admitted explicitly may use any port (tests, intranet image servers).
  */
 import ipaddr from 'ipaddr.js';
 import { isIP } from 'node:net';
@@ -17,9 +22,22 @@ import { isIP } from 'node:net';
 type Addr = ipaddr.IPv4 | ipaddr.IPv6;
 type Cidr = [Addr, number];
 
-export type AllowList = readonly Cidr[];
+/** What outbound fetches may reach beyond public addresses on the default ports. */
+export interface AllowList {
+  /** ALLOWED_PRIVATE_ADDRESSES: ranges reachable although not public, on any port. */
+  readonly ranges: readonly Cidr[];
+  /** Ports a public address may be contacted on: 80, 443 and ALLOWED_OUTBOUND_PORTS. */
+  readonly publicPorts: ReadonlySet<number>;
+}
 
-export type AddressVerdict = { allowed: true; address: string } | { allowed: false; address: string; reason: string };
+export type AddressVerdict =
+  | { allowed: true; address: string; /** Admitted by the allow list rather than as public. */ allowListed: boolean }
+  | { allowed: false; address: string; reason: string };
+
+const DEFAULT_PORTS = [80, 443];
+
+/** Public addresses on ports 80 and 443, nothing private. */
+export const PUBLIC_ONLY: AllowList = { ranges: [], publicPorts: new Set(DEFAULT_PORTS) };
 
 const cidr = (text: string): Cidr => ipaddr.parseCIDR(text) as Cidr;
 const rows = (table: ReadonlyArray<readonly [string, string]>) =>
@@ -83,24 +101,44 @@ const SIX_TO_FOUR = cidr('2002::/16');
 const matches = (addr: Addr, [range, bits]: Cidr) => addr.kind() === range.kind() && addr.match(range, bits);
 
 /**
- * Parses ALLOWED_PRIVATE_ADDRESSES: comma-separated CIDRs, a bare address meaning a single host.
- * Throws on a malformed entry: a typo must fail at startup, not silently allow nothing.
+ * Parses ALLOWED_PRIVATE_ADDRESSES (comma-separated CIDRs, a bare address meaning a single host)
+ * and ALLOWED_OUTBOUND_PORTS (comma-separated ports added to 80 and 443). Throws on a malformed
+ * entry, naming it: a typo must fail at startup, not silently allow nothing or something else.
  */
-export function parseAllowList(spec: string | undefined | null): AllowList {
-  if (!spec) return [];
-  return spec
+export function parseAllowList(addresses: string | undefined | null, ports?: string | null): AllowList {
+  return {
+    ranges: entries(addresses).map(parseRange),
+    publicPorts: new Set([...DEFAULT_PORTS, ...entries(ports).map(parsePort)]),
+  };
+}
+
+const entries = (spec: string | undefined | null) =>
+  (spec ?? '')
     .split(',')
     .map((part) => part.trim())
-    .filter(Boolean)
-    .map((part) => {
-      try {
-        if (part.includes('/')) return cidr(part);
-        const addr = ipaddr.parse(part) as Addr;
-        return [addr, addr.kind() === 'ipv4' ? 32 : 128] as Cidr;
-      } catch {
-        throw new Error(`ALLOWED_PRIVATE_ADDRESSES: "${part}" is not a CIDR or IP address`);
-      }
-    });
+    .filter(Boolean);
+
+/**
+ * Only canonical spellings (net.isIP decides before ipaddr.js sees the text): ipaddr.js and
+ * inet_aton would read "10.1", "017700000001" or "192.168.1.010" as some address, and which one
+ * is exactly the ambiguity an allow list must not have.
+ */
+function parseRange(part: string): Cidr {
+  const [address, bits, ...rest] = part.split('/');
+  // A zone (fe80::1%eth0) names an interface, not a range: refused like any other odd spelling.
+  const family = address.includes('%') ? 0 : isIP(address);
+  const maxBits = family === 6 ? 128 : 32;
+  const bitsOk = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
+  if (family === 0 || rest.length > 0 || !bitsOk) {
+    throw new Error(`ALLOWED_PRIVATE_ADDRESSES: "${part}" is not a canonical IP address or CIDR`);
+  }
+  return [ipaddr.parse(address) as Addr, bits === undefined ? maxBits : Number(bits)];
+}
+
+function parsePort(part: string): number {
+  const port = /^\d{1,5}$/.test(part) ? Number(part) : NaN;
+  if (!(port >= 1 && port <= 65535)) throw new Error(`ALLOWED_OUTBOUND_PORTS: "${part}" is not a port (1-65535)`);
+  return port;
 }
 
 /** The IPv4 address an IPv6 address really reaches or embeds, if any. */
@@ -145,9 +183,9 @@ function metadataReason(addr: Addr): string | null {
 }
 
 function isAllowListed(addr: Addr, allow: AllowList): boolean {
-  if (allow.some((range) => matches(addr, range))) return true;
+  if (allow.ranges.some((range) => matches(addr, range))) return true;
   const inner = addr.kind() === 'ipv6' ? embeddedV4(addr as ipaddr.IPv6) : null;
-  return inner !== null && allow.some((range) => matches(inner, range));
+  return inner !== null && allow.ranges.some((range) => matches(inner, range));
 }
 
 /**
@@ -165,7 +203,7 @@ function dottedTailToHex(text: string): string {
  * Decides whether `ip` (a literal address, as returned by DNS or a WHATWG-canonical URL host,
  * IPv6 with or without brackets or zone) may be contacted.
  */
-export function checkAddress(ip: string, allow: AllowList = []): AddressVerdict {
+export function checkAddress(ip: string, allow: AllowList = PUBLIC_ONLY): AddressVerdict {
   const literal = ip.replace(/^\[(.*)\]$/, '$1');
   // Only strict textual forms: ipaddr.js alone would also accept "0x7f.1" style IPv4 spellings,
   // which must have been canonicalized by the URL parser before reaching this point.
@@ -176,9 +214,17 @@ export function checkAddress(ip: string, allow: AllowList = []): AddressVerdict 
   const address = addr.toString();
   const metadata = metadataReason(addr);
   if (metadata) return { allowed: false, address, reason: metadata };
+  if (isAllowListed(addr, allow)) return { allowed: true, address, allowListed: true };
   const reason = denyReason(addr);
-  if (reason === null || isAllowListed(addr, allow)) return { allowed: true, address };
+  if (reason === null) return { allowed: true, address, allowListed: false };
   return { allowed: false, address, reason };
 }
 
-export const isAddressAllowed = (ip: string, allow: AllowList = []) => checkAddress(ip, allow).allowed;
+/** checkAddress, plus the port rule: public addresses on the allowed ports only. */
+export function checkDestination(ip: string, port: number, allow: AllowList = PUBLIC_ONLY): AddressVerdict {
+  const verdict = checkAddress(ip, allow);
+  if (!verdict.allowed || verdict.allowListed || allow.publicPorts.has(port)) return verdict;
+  return { allowed: false, address: verdict.address, reason: `port ${port} is not allowed for a public address` };
+}
+
+export const isAddressAllowed = (ip: string, allow: AllowList = PUBLIC_ONLY) => checkAddress(ip, allow).allowed;

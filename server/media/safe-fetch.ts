@@ -6,9 +6,14 @@
  * allow http/https only, resolve the host ONCE, refuse if any answer is forbidden, connect to the
  * vetted address. Redirects are followed by hand so every hop gets the same checks. The body is
  * read with a byte cap; connect, read-idle and total timeouts bound the time.
+ *
+ * What the author reads is "address not allowed" or "could not fetch the image": never what an
+ * internal name resolved to, which port refused, or a DNS or socket error code, since those
+ * would map the inside of the network for whoever sends URLs. The details go to the log.
  */
 import { isIP } from 'node:net';
-import { checkAddress, type AllowList } from './address-policy';
+import { logLine } from '../log';
+import { checkDestination, PUBLIC_ONLY, type AllowList } from './address-policy';
 import { systemResolver } from './fetch/dns-resolver';
 import { FetchError } from './fetch/fetch-error';
 import type { Connector, HopResponse, ResolvedAddress, Resolver } from './fetch/types';
@@ -20,7 +25,7 @@ export type { Connector, HopResponse, ResolvedAddress, Resolver } from './fetch/
 export const MAX_FETCH_BYTES = 50 * 1024 * 1024; // the same 50 MiB cap as an upload
 
 export interface SafeFetchOptions {
-  /** Parsed ALLOWED_PRIVATE_ADDRESSES (parseAllowList); empty = public addresses only. */
+  /** Parsed ALLOWED_PRIVATE_ADDRESSES and ALLOWED_OUTBOUND_PORTS (parseAllowList); default: public addresses on 80 and 443. */
   allowList?: AllowList;
   maxBytes?: number;
   maxRedirects?: number;
@@ -36,6 +41,8 @@ export interface SafeFetchOptions {
   headers?: Record<string, string>;
   /** Prefix of error messages, naming the request field the URL came from. */
   field?: string;
+  /** Where the details kept out of error messages go; default: the service log. */
+  log?: (fields: Record<string, unknown>) => void;
 }
 
 export interface SafeFetchResult {
@@ -47,6 +54,12 @@ export interface SafeFetchResult {
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
+const NOT_ALLOWED = 'address not allowed';
+const NOT_FETCHED = 'could not fetch the image';
+
+const logToService = (fields: Record<string, unknown>) =>
+  logLine({ level: 'info', msg: 'outbound fetch failed', ...fields });
+
 const DEFAULT_HEADERS: Record<string, string> = {
   'user-agent': 'AuthorPublishingAPI-ImageFetcher/1.0',
   accept: 'image/avif,image/webp,image/png,image/jpeg,image/gif;q=0.9,*/*;q=0.1',
@@ -56,7 +69,8 @@ export async function safeFetch(input: string, opts: SafeFetchOptions = {}): Pro
   const field = opts.field ?? 'url';
   const fail = (kind: FetchError['kind'], what: string, httpStatus?: number) =>
     new FetchError(kind, `${field}: ${what}`, httpStatus);
-  const allow = opts.allowList ?? [];
+  const allow = opts.allowList ?? PUBLIC_ONLY;
+  const log = opts.log ?? logToService;
   const maxBytes = opts.maxBytes ?? MAX_FETCH_BYTES;
   const maxRedirects = opts.maxRedirects ?? 5;
   const connector = opts.connector ?? undiciConnector;
@@ -67,7 +81,8 @@ export async function safeFetch(input: string, opts: SafeFetchOptions = {}): Pro
 
   let url = parseHttpUrl(input, fail);
   for (let redirects = 0; ; redirects++) {
-    const target = await vetHost(url, allow, resolver, fail, signal);
+    const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+    const target = await vetHost(url, port, allow, resolver, fail, log, signal);
     let response: HopResponse;
     try {
       response = await connector({
@@ -78,10 +93,12 @@ export async function safeFetch(input: string, opts: SafeFetchOptions = {}): Pro
         signal,
         connectTimeoutMs: opts.connectTimeoutMs ?? 5_000,
         readTimeoutMs: opts.readTimeoutMs ?? 10_000,
-        isPeerAllowed: (peer) => checkAddress(peer, allow).allowed,
+        isPeerAllowed: (peer) => checkDestination(peer, port, allow).allowed,
       });
     } catch (err) {
-      throw translate(err, fail, deadline);
+      throw translate(err, fail, deadline, (fields) =>
+        log({ url: url.href, address: target.address, port, ...fields }),
+      );
     }
 
     try {
@@ -97,7 +114,9 @@ export async function safeFetch(input: string, opts: SafeFetchOptions = {}): Pro
       const buffer = await readCapped(response, maxBytes, fail);
       return { buffer, contentType: header(response.headers, 'content-type') ?? null, finalUrl: url.href };
     } catch (err) {
-      throw translate(err, fail, deadline);
+      throw translate(err, fail, deadline, (fields) =>
+        log({ url: url.href, address: target.address, port, ...fields }),
+      );
     } finally {
       await response.dispose();
     }
@@ -128,9 +147,11 @@ const isLocalhostName = (name: string) => name === 'localhost' || name.endsWith(
 
 async function vetHost(
   url: URL,
+  port: number,
   allow: AllowList,
   resolver: Resolver,
   fail: Fail,
+  log: NonNullable<SafeFetchOptions['log']>,
   signal: AbortSignal,
 ): Promise<ResolvedAddress> {
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -148,21 +169,24 @@ async function vetHost(
       try {
         candidates = await raceAbort(resolver(name), signal);
       } catch (err) {
-        if (signal.aborted) throw fail('timeout', `timed out resolving ${name}`);
-        throw fail(
-          'network',
-          `could not resolve ${name}${err instanceof Error && 'code' in err ? ` (${String(err.code)})` : ''}`,
-        );
+        const code = err instanceof Error && 'code' in err ? String(err.code) : undefined;
+        log({ url: url.href, host: name, problem: signal.aborted ? 'dns timeout' : 'dns failure', code });
+        if (signal.aborted) throw fail('timeout', `${NOT_FETCHED} (the source took too long)`);
+        throw fail('network', NOT_FETCHED);
       }
-      if (candidates.length === 0) throw fail('network', `could not resolve ${name}`);
+      if (candidates.length === 0) {
+        log({ url: url.href, host: name, problem: 'dns answered no address' });
+        throw fail('network', NOT_FETCHED);
+      }
     }
   }
   // ANY internal answer refuses the name: otherwise a record set mixing a public and a private
   // address would let the attacker win whenever the connector picks the private one.
   for (const candidate of candidates) {
-    const verdict = checkAddress(candidate.address, allow);
+    const verdict = checkDestination(candidate.address, port, allow);
     if (!verdict.allowed) {
-      throw fail('forbidden_address', `forbidden address (${host} → ${verdict.address}: ${verdict.reason})`);
+      log({ url: url.href, host, address: verdict.address, port, problem: verdict.reason });
+      throw fail('forbidden_address', NOT_ALLOWED);
     }
   }
   return candidates[0];
@@ -200,14 +224,20 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
-/** Maps transport errors to FetchError kinds; FetchErrors pass through unchanged. */
-function translate(err: unknown, fail: Fail, deadline: AbortSignal): FetchError {
+/** Maps transport errors to FetchError kinds (details to the log); FetchErrors pass through unchanged. */
+function translate(
+  err: unknown,
+  fail: Fail,
+  deadline: AbortSignal,
+  log: (fields: Record<string, unknown>) => void,
+): FetchError {
   if (err instanceof FetchError) return err;
-  if (err instanceof PeerRefusedError) return fail('forbidden_address', `forbidden address (${err.message})`);
+  if (err instanceof PeerRefusedError) {
+    log({ problem: 'connected peer not allowed', peer: err.address });
+    return fail('forbidden_address', NOT_ALLOWED);
+  }
   const code = typeof err === 'object' && err && 'code' in err ? String(err.code) : '';
-  if (deadline.aborted) return fail('timeout', 'download took too long');
-  if (TIMEOUT_CODES.has(code))
-    return fail('timeout', code === 'UND_ERR_CONNECT_TIMEOUT' ? 'connection timed out' : 'source stopped responding');
-  const detail = code || (err instanceof Error ? err.message : String(err));
-  return fail('network', `download failed (${detail})`);
+  log({ problem: deadline.aborted ? 'deadline passed' : 'transport error', code, detail: String(err) });
+  if (deadline.aborted || TIMEOUT_CODES.has(code)) return fail('timeout', `${NOT_FETCHED} (the source took too long)`);
+  return fail('network', NOT_FETCHED);
 }

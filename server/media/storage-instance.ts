@@ -14,8 +14,8 @@ export function mediaStorage(): MediaStorage {
   return holder.__publishingMediaStorage;
 }
 
-/** ALLOWED_PRIVATE_ADDRESSES, parsed once; a malformed entry throws on first use. */
+/** ALLOWED_PRIVATE_ADDRESSES and ALLOWED_OUTBOUND_PORTS, parsed once (env.ts refused a malformed entry at start). */
 export function outboundAllowList(): AllowList {
-  holder.__publishingAllowList ??= parseAllowList(env.ALLOWED_PRIVATE_ADDRESSES);
+  holder.__publishingAllowList ??= parseAllowList(env.ALLOWED_PRIVATE_ADDRESSES, env.ALLOWED_OUTBOUND_PORTS);
   return holder.__publishingAllowList;
 }

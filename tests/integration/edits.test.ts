@@ -416,7 +416,7 @@ describe('body conversion over HTTP', () => {
       markdown: 'see <iframe src="https://codepen.io/team/embed/abc"></iframe> here',
     });
     expect((await getPost(token, post.id)).body.html).toContain(
-      '<p>see</p>\n<div class="dp-embed" data-dp-embed=""><iframe src="https://codepen.io/team/embed/abc"></iframe></div>\n<p>here</p>',
+      '<p>see</p>\n<div class="dp-embed" data-dp-embed=""><iframe src="https://codepen.io/team/embed/abc" sandbox="allow-scripts allow-same-origin allow-popups allow-presentation" referrerpolicy="strict-origin-when-cross-origin"></iframe></div>\n<p>here</p>',
     );
     const video = await api('POST', '/posts', {
       token,

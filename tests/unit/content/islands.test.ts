@@ -5,6 +5,10 @@ import { body, render } from './render';
 const U1 = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const U2 = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 
+/** What every kept iframe carries, whatever the author wrote (plugins/iframe.ts). */
+const GUARD =
+  ' sandbox="allow-scripts allow-same-origin allow-popups allow-presentation" referrerpolicy="strict-origin-when-cross-origin"';
+
 describe('captioned image figure.dp-figure', () => {
   const valid = `<figure class="dp-figure" data-layout="mid"><img src="/api/media/${U1}" alt="A"><figcaption class="dp-figure__caption">Caption <em>x</em></figcaption></figure>`;
   it('keeps the valid form unchanged', () => {
@@ -88,7 +92,9 @@ describe('video embed div[data-video]', () => {
   ];
   it.each(cases)('keeps a %s embed (%s)', (provider, src) => {
     const island = `<div data-video="" data-provider="${provider}" data-source="embed"><iframe src="${src.replace(/&/g, '&#x26;')}" allowfullscreen></iframe></div>`;
-    expect(body(island)).toBe(island);
+    const kept = island.replace('allowfullscreen>', `allowfullscreen${GUARD}>`);
+    expect(body(island)).toBe(kept);
+    expect(body(kept)).toBe(kept);
   });
   it('takes the provider from the validated address and keeps data-source=embed', () => {
     expect(
@@ -96,7 +102,7 @@ describe('video embed div[data-video]', () => {
         '<div data-video data-provider="vimeo" data-source="file"><iframe src="http://www.youtube.com/embed/dQw4w9WgXcQ" onload="alert(1)"></iframe></div>',
       ),
     ).toBe(
-      '<div data-video="" data-provider="youtube" data-source="embed"><iframe src="https://www.youtube.com/embed/dQw4w9WgXcQ"></iframe></div>',
+      `<div data-video="" data-provider="youtube" data-source="embed"><iframe src="https://www.youtube.com/embed/dQw4w9WgXcQ"${GUARD}></iframe></div>`,
     );
   });
   it.each([
@@ -119,17 +125,16 @@ describe('generic embed div.dp-embed[data-dp-embed]', () => {
         '<div class="dp-embed" data-dp-embed><iframe src="https://www.figma.com/embed?url=x" loading="lazy" allowfullscreen title="Design" width="800" sandbox="" srcdoc="x"></iframe></div>',
       ),
     ).toBe(
-      '<div class="dp-embed" data-dp-embed=""><iframe src="https://www.figma.com/embed?url=x" loading="lazy" allowfullscreen title="Design"></iframe></div>',
+      `<div class="dp-embed" data-dp-embed=""><iframe src="https://www.figma.com/embed?url=x" loading="lazy" allowfullscreen title="Design"${GUARD}></iframe></div>`,
     );
   });
   it('wraps a lone allowlisted iframe and forces https', () => {
     expect(body('<iframe src="http://codepen.io/team/embed/abc"></iframe>')).toBe(
-      '<div class="dp-embed" data-dp-embed=""><iframe src="https://codepen.io/team/embed/abc"></iframe></div>',
+      `<div class="dp-embed" data-dp-embed=""><iframe src="https://codepen.io/team/embed/abc"${GUARD}></iframe></div>`,
     );
   });
   it('lifts an allowlisted iframe written inside a paragraph out of it, splitting the paragraph', () => {
-    const embed =
-      '<div class="dp-embed" data-dp-embed=""><iframe src="https://codepen.io/team/embed/abc"></iframe></div>';
+    const embed = `<div class="dp-embed" data-dp-embed=""><iframe src="https://codepen.io/team/embed/abc"${GUARD}></iframe></div>`;
     expect(body('see <iframe src="https://codepen.io/team/embed/abc"></iframe> here')).toBe(
       `<p>see</p>\n${embed}\n<p>here</p>`,
     );
@@ -142,6 +147,29 @@ describe('generic embed div.dp-embed[data-dp-embed]', () => {
     // The lifted form is what the service returns, so it must read back unchanged (round trip).
     const lifted = body('a <iframe src="https://codepen.io/team/embed/abc"></iframe> b');
     expect(body(lifted)).toBe(lifted);
+  });
+  it('overrides a sandbox, referrerpolicy or allow the author wrote with its own', () => {
+    expect(
+      body(
+        '<iframe src="https://codepen.io/team/embed/abc" sandbox="allow-scripts allow-top-navigation" referrerpolicy="unsafe-url" allow="camera"></iframe>',
+      ),
+    ).toBe(
+      `<div class="dp-embed" data-dp-embed=""><iframe src="https://codepen.io/team/embed/abc"${GUARD}></iframe></div>`,
+    );
+  });
+  it.each([
+    ['a generic embed', '<iframe src="https://user:pw@codepen.io/team/embed/abc"></iframe>'],
+    [
+      'a generic embed (user only)',
+      '<div class="dp-embed" data-dp-embed><iframe src="https://user@www.figma.com/embed?url=x"></iframe></div>',
+    ],
+    ['a protocol-relative embed', '<iframe src="//user:pw@codepen.io/team/embed/abc"></iframe>'],
+    [
+      'a video embed',
+      '<div data-video data-provider="youtube" data-source="embed"><iframe src="https://user:pw@www.youtube.com/embed/dQw4w9WgXcQ"></iframe></div>',
+    ],
+  ])('drops %s whose URL carries user-info', (_kind, markup) => {
+    expect(body(`${markup}\n\nx`)).toBe('<p>x</p>');
   });
   it('still removes a disallowed iframe inside a paragraph, keeping the text', () => {
     expect(body('see <iframe src="https://evil.example/x"></iframe> here')).toBe('<p>see  here</p>');

@@ -6,6 +6,7 @@
  */
 import type { Element } from 'hast';
 import { GENERIC_EMBED_HOSTS } from '../../../server/content/embed-allowlist';
+import { EMBED_REFERRER_POLICY, EMBED_SANDBOX } from '../../../server/content/plugins/iframe';
 import { elements, parseHtml } from './render';
 
 const ALLOWED_TAGS = new Set([
@@ -72,8 +73,13 @@ export function safetyViolations(html: string): string[] {
         problems.push(`${name} carries a script URL`);
     }
     if (el.tagName === 'iframe') {
-      const host = new URL(String(el.properties.src)).hostname;
-      if (!GENERIC_EMBED_HOSTS.includes(host)) problems.push(`iframe host ${host}`);
+      const url = new URL(String(el.properties.src));
+      if (!GENERIC_EMBED_HOSTS.includes(url.hostname)) problems.push(`iframe host ${url.hostname}`);
+      if (url.username || url.password) problems.push(`iframe src with user-info ${url.href}`);
+      const sandbox = Array.isArray(el.properties.sandbox) ? el.properties.sandbox.join(' ') : '';
+      if (sandbox !== EMBED_SANDBOX.join(' ')) problems.push(`iframe sandbox "${sandbox}"`);
+      if (el.properties.referrerPolicy !== EMBED_REFERRER_POLICY)
+        problems.push(`iframe referrerpolicy ${String(el.properties.referrerPolicy)}`);
     }
   }
   return problems;

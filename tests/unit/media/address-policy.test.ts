@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkAddress, isAddressAllowed, parseAllowList } from '../../../server/media/address-policy';
+import { checkAddress, checkDestination, isAddressAllowed, parseAllowList } from '../../../server/media/address-policy';
 
 const refused = (ip: string, allow = parseAllowList('')) => {
   const verdict = checkAddress(ip, allow);
@@ -88,7 +88,7 @@ describe('checkAddress', () => {
 describe('allow list (ALLOWED_PRIVATE_ADDRESSES)', () => {
   it('parses comma-separated CIDRs and bare addresses', () => {
     const allow = parseAllowList(' 127.0.0.0/8, 10.0.0.5 ,fd00::/8,');
-    expect(allow).toHaveLength(3);
+    expect(allow.ranges).toHaveLength(3);
     expect(isAddressAllowed('127.0.0.1', allow)).toBe(true);
     expect(isAddressAllowed('10.0.0.5', allow)).toBe(true);
     expect(isAddressAllowed('10.0.0.6', allow)).toBe(false);
@@ -97,14 +97,34 @@ describe('allow list (ALLOWED_PRIVATE_ADDRESSES)', () => {
   });
 
   it('is empty for empty, undefined or null', () => {
-    expect(parseAllowList('')).toEqual([]);
-    expect(parseAllowList(undefined)).toEqual([]);
-    expect(parseAllowList(null)).toEqual([]);
+    expect(parseAllowList('').ranges).toEqual([]);
+    expect(parseAllowList(undefined).ranges).toEqual([]);
+    expect(parseAllowList(null).ranges).toEqual([]);
   });
 
   it('throws on a malformed entry instead of silently allowing nothing', () => {
     expect(() => parseAllowList('127.0.0.0/8,nonsense')).toThrow(/nonsense/);
     expect(() => parseAllowList('10.0.0.0/33')).toThrow();
+  });
+
+  it.each(['192.168.1.010', '10.1/16', '017700000001', '0x7f.1', '127.1', '10.0.0.0/8/8', '10.0.0.0/', 'fe80::1%eth0'])(
+    'refuses the non-canonical spelling %s, naming it',
+    (entry) => {
+      expect(() => parseAllowList(`127.0.0.0/8,${entry}`)).toThrow(
+        `ALLOWED_PRIVATE_ADDRESSES: "${entry}" is not a canonical IP address or CIDR`,
+      );
+    },
+  );
+
+  it('accepts canonical addresses and CIDRs of both families', () => {
+    const allow = parseAllowList('10.0.0.0/8,192.168.1.10,::1,fd00::/8,::ffff:127.0.0.1');
+    expect(allow.ranges.map(([addr, bits]) => `${addr.toString()}/${bits}`)).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.10/32',
+      '::1/128',
+      'fd00::/8',
+      '::ffff:7f00:1/128',
+    ]);
   });
 
   it('applies to IPv4-mapped forms of an allowed IPv4 range', () => {
@@ -162,5 +182,42 @@ describe('properties', () => {
         expect(isAddressAllowed(ip, allow)).toBe(false);
       }),
     );
+  });
+});
+
+describe('ports (ALLOWED_OUTBOUND_PORTS)', () => {
+  const PUBLIC = '93.184.216.34';
+
+  it('admits public addresses on 80 and 443 only by default', () => {
+    expect(checkDestination(PUBLIC, 80).allowed).toBe(true);
+    expect(checkDestination(PUBLIC, 443).allowed).toBe(true);
+    for (const port of [22, 25, 8080, 8443, 6379, 65535]) {
+      expect(checkDestination(PUBLIC, port)).toEqual({
+        allowed: false,
+        address: PUBLIC,
+        reason: `port ${port} is not allowed for a public address`,
+      });
+    }
+  });
+
+  it('widens the public ports with ALLOWED_OUTBOUND_PORTS', () => {
+    const allow = parseAllowList('', ' 8080, 8443 ');
+    expect([...allow.publicPorts].sort((a, b) => a - b)).toEqual([80, 443, 8080, 8443]);
+    expect(checkDestination(PUBLIC, 8080, allow).allowed).toBe(true);
+    expect(checkDestination(PUBLIC, 9000, allow).allowed).toBe(false);
+  });
+
+  it('lets an address admitted by ALLOWED_PRIVATE_ADDRESSES use any port', () => {
+    const allow = parseAllowList('127.0.0.0/8,93.184.216.0/24');
+    expect(checkDestination('127.0.0.1', 5432, allow).allowed).toBe(true);
+    expect(checkDestination(PUBLIC, 8080, allow).allowed).toBe(true);
+    expect(checkDestination('93.184.217.1', 8080, allow).allowed).toBe(false);
+    // A port never re-enables what the address rules refuse.
+    expect(checkDestination('10.0.0.1', 80, allow).allowed).toBe(false);
+    expect(checkDestination('169.254.169.254', 80, parseAllowList('169.254.0.0/16')).allowed).toBe(false);
+  });
+
+  it.each(['0', '65536', 'http', '80-90', '8o', '1e3', '-1'])('refuses the port entry %s, naming it', (entry) => {
+    expect(() => parseAllowList('', `8080,${entry}`)).toThrow(`ALLOWED_OUTBOUND_PORTS: "${entry}" is not a port`);
   });
 });

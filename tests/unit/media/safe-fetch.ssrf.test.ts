@@ -101,9 +101,16 @@ describe('DNS answers', () => {
       { address: '93.184.216.34', family: 4 },
       { address: '10.0.0.7', family: 4 },
     ];
-    const err = await refusal(safeFetch('https://images.example/cat.png', { resolver, connector }));
+    const logged: Array<Record<string, unknown>> = [];
+    const err = await refusal(
+      safeFetch('https://images.example/cat.png', { resolver, connector, log: (f) => logged.push(f) }),
+    );
     expect(err.kind).toBe('forbidden_address');
-    expect(err.message).toContain('10.0.0.7');
+    // What the name resolved to stays in the log: the author learns nothing about the inside.
+    expect(err.message).toBe('url: address not allowed');
+    expect(logged).toEqual([
+      expect.objectContaining({ host: 'images.example', address: '10.0.0.7', problem: 'private' }),
+    ]);
     expect(calls).toEqual([]);
   });
 
@@ -144,12 +151,110 @@ describe('DNS answers', () => {
       throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' });
     };
     const { connector } = countingConnector();
-    const err = await refusal(safeFetch('http://nowhere.invalid/', { resolver, connector }));
+    const logged: Array<Record<string, unknown>> = [];
+    const err = await refusal(
+      safeFetch('http://nowhere.invalid/', { resolver, connector, log: (f) => logged.push(f) }),
+    );
     expect(err.kind).toBe('network');
-    expect(err.message).toContain('ENOTFOUND');
+    expect(err.message).toBe('url: could not fetch the image');
+    expect(logged).toEqual([expect.objectContaining({ host: 'nowhere.invalid', code: 'ENOTFOUND' })]);
     expect((await refusal(safeFetch('http://empty.invalid/', { resolver: async () => [], connector }))).kind).toBe(
       'network',
     );
+  });
+});
+
+describe('ports', () => {
+  const publicResolver: Resolver = async () => [{ address: '93.184.216.34', family: 4 }];
+
+  it('refuses a public address on a port other than 80 and 443 before connecting, without naming the port', async () => {
+    const { connector, calls } = countingConnector();
+    for (const url of ['http://img.example:8080/a.png', 'https://img.example:22/a.png', 'http://93.184.216.34:6379/']) {
+      const logged: Array<Record<string, unknown>> = [];
+      const err = await refusal(safeFetch(url, { resolver: publicResolver, connector, log: (f) => logged.push(f) }));
+      expect(err.kind, url).toBe('forbidden_address');
+      expect(err.message, url).toBe('url: address not allowed');
+      expect(logged[0]?.problem, url).toMatch(/^port \d+ is not allowed for a public address$/);
+    }
+    expect(calls).toEqual([]);
+  });
+
+  it('dials a public address on 80, 443 and the ports ALLOWED_OUTBOUND_PORTS adds', async () => {
+    const dialed: string[] = [];
+    const connector: Connector = async (hop) => {
+      dialed.push(`${hop.address}:${hop.url.port}`);
+      return okResponse(Buffer.from('img'));
+    };
+    const allowList = parseAllowList('', '8080');
+    for (const url of [
+      'http://img.example/a',
+      'https://img.example/a',
+      'http://img.example:443/a',
+      'http://img.example:8080/a',
+    ]) {
+      await safeFetch(url, { resolver: publicResolver, connector, allowList });
+    }
+    expect(dialed).toEqual(['93.184.216.34:', '93.184.216.34:', '93.184.216.34:443', '93.184.216.34:8080']);
+  });
+
+  it('lets an address admitted by ALLOWED_PRIVATE_ADDRESSES use any port', async () => {
+    const dialed: string[] = [];
+    const connector: Connector = async (hop) => {
+      dialed.push(`${hop.address}:${hop.url.port}`);
+      return okResponse(Buffer.from('img'));
+    };
+    const resolver: Resolver = async () => [{ address: '10.1.2.3', family: 4 }];
+    await safeFetch('http://intranet.example:8081/a', { resolver, connector, allowList: parseAllowList('10.0.0.0/8') });
+    expect(dialed).toEqual(['10.1.2.3:8081']);
+  });
+
+  it('checks the port again at every redirect hop', async () => {
+    const dialed: string[] = [];
+    const connector: Connector = async (hop) => {
+      dialed.push(hop.url.href);
+      return redirectResponse('http://img.example:25/');
+    };
+    const err = await refusal(safeFetch('http://img.example/a', { resolver: publicResolver, connector }));
+    expect(err.message).toBe('url: address not allowed');
+    expect(dialed).toEqual(['http://img.example/a']);
+  });
+
+  it('re-checks the connected peer with the port rule', async () => {
+    const verdicts: boolean[] = [];
+    const connector: Connector = async (hop) => {
+      verdicts.push(hop.isPeerAllowed('93.184.216.34'), hop.isPeerAllowed('10.0.0.1'));
+      return okResponse(Buffer.from('img'));
+    };
+    await safeFetch('http://img.example/a', { resolver: publicResolver, connector });
+    expect(verdicts).toEqual([true, false]);
+  });
+});
+
+describe('transport failures say only that the image could not be fetched', () => {
+  it.each([
+    ['ECONNREFUSED', 'connect ECONNREFUSED 93.184.216.34:443', 'network', 'url: could not fetch the image'],
+    ['ECONNRESET', 'read ECONNRESET', 'network', 'url: could not fetch the image'],
+    [
+      'UND_ERR_CONNECT_TIMEOUT',
+      'Connect Timeout Error',
+      'timeout',
+      'url: could not fetch the image (the source took too long)',
+    ],
+  ])('%s', async (code, detail, kind, message) => {
+    const logged: Array<Record<string, unknown>> = [];
+    const connector: Connector = async () => {
+      throw Object.assign(new Error(detail), { code });
+    };
+    const err = await refusal(
+      safeFetch('https://img.example/a', {
+        resolver: async () => [{ address: '93.184.216.34', family: 4 }],
+        connector,
+        log: (f) => logged.push(f),
+      }),
+    );
+    expect(err.kind).toBe(kind);
+    expect(err.message).toBe(message);
+    expect(logged).toEqual([expect.objectContaining({ code, address: '93.184.216.34', port: 443 })]);
   });
 });
 

@@ -1,0 +1,40 @@
+/**
+ * The environment is validated when server/env.ts is first imported, which is the start of the
+ * service: a malformed outbound allow list must stop it there, with the entry named.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+async function loadEnv(vars: Record<string, string>) {
+  vi.resetModules();
+  for (const [name, value] of Object.entries(vars)) vi.stubEnv(name, value);
+  return import('../../server/env');
+}
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+describe('outbound allow lists at start', () => {
+  it.each(['192.168.1.010', '10.1/16', '017700000001'])(
+    'ALLOWED_PRIVATE_ADDRESSES=%s fails the start',
+    async (entry) => {
+      await expect(loadEnv({ ALLOWED_PRIVATE_ADDRESSES: `127.0.0.0/8,${entry}` })).rejects.toThrow(
+        `Invalid environment: ALLOWED_PRIVATE_ADDRESSES: "${entry}" is not a canonical IP address or CIDR`,
+      );
+    },
+  );
+
+  it('a bad ALLOWED_OUTBOUND_PORTS entry fails the start', async () => {
+    await expect(loadEnv({ ALLOWED_OUTBOUND_PORTS: '8080,http' })).rejects.toThrow(
+      'Invalid environment: ALLOWED_OUTBOUND_PORTS: "http" is not a port',
+    );
+  });
+
+  it('canonical entries start', async () => {
+    const { env } = await loadEnv({
+      ALLOWED_PRIVATE_ADDRESSES: '10.0.0.0/8,192.168.1.10,fd00::/8',
+      ALLOWED_OUTBOUND_PORTS: '8080',
+    });
+    expect(env.ALLOWED_OUTBOUND_PORTS).toBe('8080');
+  });
+});
