@@ -153,15 +153,16 @@ test('save follows the same write rules as the API and never overwrites a change
   expect((await api(token, 'PATCH', `/posts/${post.id}`, { markdown: 'Changed by the API.' })).status).toBe(200);
   await page.getByLabel('Markdown').fill('Typed in the console.');
   await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await expect(problem).toContainText('This article was changed elsewhere');
-  await expect(problem).toContainText('reload the page');
+  const conflict = page.locator('.conflict[role="alert"]');
+  await expect(conflict).toContainText('This article was changed elsewhere');
+  await expect(conflict).toContainText('reload the page');
   await screenshot(page, 'article-changed-elsewhere');
   const stored = await api<{ html: string }>(token, 'GET', `/posts/${post.id}`);
   expect(stored.body.html).toContain('Changed by the API.');
   expect(stored.body.html).not.toContain('Typed in the console.');
 
-  // Reloaded, the editor starts from the current version and saves normally.
-  await page.reload();
+  // Reloaded through the offered button, the editor starts from the current version and saves normally.
+  await conflict.getByRole('button', { name: 'Reload the current version' }).click();
   await expect(page.getByLabel('Markdown')).toHaveValue('Changed by the API.');
   await page.getByLabel('Markdown').fill('Changed by the API, then in the console.');
   await saveEditor(page);

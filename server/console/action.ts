@@ -1,6 +1,7 @@
 import 'server-only';
 import { redirect, unstable_rethrow } from 'next/navigation';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { ApiError } from '../errors';
 import type { RateClass } from '../services/limits';
 import { consoleEm, currentSession } from './context';
 import { spend } from './limits';
@@ -13,7 +14,8 @@ import { csrfMatches, type ConsoleSession } from './session-store';
  * CSRF token against the session's (on top of Next's own Origin check for actions), spends
  * the account's limit for its class, and turns any failure into a sentence.
  */
-type ActionFailure = { ok: false; error: string };
+/** `conflict`: the write was refused because the article changed since the form was loaded (412). */
+type ActionFailure = { ok: false; error: string; conflict?: true };
 export type ActionOutcome<T extends object = object> = ({ ok: true } & T) | ActionFailure;
 
 export interface ActionContext {
@@ -37,7 +39,8 @@ export async function runConsoleAction<T extends object>(
     return { ok: true, ...(await fn({ em, session })) };
   } catch (err) {
     unstable_rethrow(err); // redirect()/notFound() inside fn must keep working
-    return { ok: false, error: describeProblem(err) };
+    const conflict = err instanceof ApiError && err.status === 412;
+    return { ok: false, error: describeProblem(err), ...(conflict ? { conflict: true as const } : {}) };
   }
 }
 

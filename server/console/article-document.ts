@@ -64,10 +64,9 @@ export function previewDocument(view: ArticleView, banner?: string): string {
   const note = banner ? `<p class="dp-preview-note">${escapeHtml(banner)}</p>` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(view.title)}</title><style>${ARTICLE_CSS}
-.dp-preview-note{margin:0 0 1rem;padding:.5rem .75rem;background:#fff8c5;border:1px solid #d4a72c;border-radius:6px;font:14px/1.4 system-ui,sans-serif;color:#3b2300}
-body{margin:0;padding:1rem 1.25rem}</style></head>
-<body>${note}<article class="dp-article">${articleMarkup(view)}</article></body></html>`;
+<title>${escapeHtml(view.title)}</title><style>${READER_STYLESHEET}</style>
+<style>.dp-preview-note{max-width:42rem;margin:0 auto 1rem;padding:.5rem .75rem;background:#fff8c5;border:1px solid #d4a72c;border-radius:6px;font:14px/1.4 system-ui,sans-serif;color:#3b2300}</style></head>
+<body><div class="reader">${note}<article class="dp-article">${articleMarkup(view)}</article></div></body></html>`;
 }
 
 export function previewHeaders(): HeadersInit {
@@ -81,7 +80,7 @@ export function previewHeaders(): HeadersInit {
 }
 
 /** Reader typography, shared by the public page (inline <style>) and the preview frames. */
-export const ARTICLE_CSS = `
+const ARTICLE_CSS = `
 .dp-article{max-width:42rem;margin:0 auto;font:18px/1.65 Georgia,'Iowan Old Style','Times New Roman',serif;color:#1b1f24;overflow-wrap:anywhere}
 .dp-article h1{font:700 2.1rem/1.2 system-ui,-apple-system,'Segoe UI',sans-serif;margin:1rem 0 .5rem}
 .dp-article h2,.dp-article h3,.dp-article h4,.dp-article h5,.dp-article h6{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;line-height:1.3;margin:1.8rem 0 .6rem}
@@ -115,3 +114,18 @@ export const ARTICLE_CSS = `
 .dp-article details{border:1px solid #d0d7de;border-radius:6px;padding:.5rem .8rem;margin:1rem 0}
 .dp-article summary{cursor:pointer;font-weight:600}
 `;
+
+/** Page chrome around the article: the reader column and the byline. */
+export const READER_CSS = `
+*{box-sizing:border-box}
+body{margin:0;background:#fff;color:#1b1f24;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;line-height:1.5}
+.reader{padding:1rem 1.25rem 3rem}
+.reader__byline{max-width:42rem;margin:2rem auto 0;color:#57606a;font-size:.95rem}
+`;
+
+/**
+ * The one stylesheet readers get: the public page inlines it and every console preview frame
+ * (live, saved, published, the publish diff) uses it unchanged, so a width the console shows is
+ * the layout a reader at that width gets.
+ */
+export const READER_STYLESHEET = ARTICLE_CSS + READER_CSS;

@@ -19,7 +19,7 @@ export function describeProblem(err: unknown): string {
   if (err instanceof ApiError) {
     if (err.status === 404) return 'That article no longer exists (it may have been deleted).';
     if (err.status === 412) {
-      return 'This article was changed elsewhere (in another tab, through the API or by a moderator) since you opened it, so your changes were not saved over it. Copy your text, reload the page to see the current version, and apply your changes again.';
+      return 'This article was changed elsewhere (in another tab, through the API or by a moderator) since you opened it, so your changes were not saved over it: reload the page to see the current version, or compare it with your text first.';
     }
     if (err.status === 503) return 'A service the console depends on is unavailable right now. Try again in a moment.';
     if (err.status < 500) return sentence(err.message);

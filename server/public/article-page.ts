@@ -1,11 +1,11 @@
 import type { PostVersion } from '../../db/entities';
 import { GENERIC_EMBED_HOSTS } from '../content/embed-allowlist';
-import { ARTICLE_CSS, articleMarkup, escapeHtml, excerpt } from '../console/article-document';
+import { articleMarkup, escapeHtml, excerpt, READER_CSS, READER_STYLESHEET } from '../console/article-document';
 
 /**
  * The public page of a published article: one self-contained HTML document, no script at
- * all (reading needs none), the same markup and stylesheet as the console's preview frames
- * (article-document.ts), and the metadata link previews read (description, Open Graph).
+ * all (reading needs none), the same markup and stylesheet (READER_STYLESHEET) as the console's
+ * preview frames (article-document.ts), and the metadata link previews read (description, Open Graph).
  */
 export interface ArticlePage {
   version: PostVersion;
@@ -17,17 +17,6 @@ export interface ArticlePage {
   /** `https://host` as the reader reached it, for absolute canonical and image URLs. */
   origin: string;
 }
-
-/** Page chrome around the article: the reader column and the byline. */
-const READER_CSS = `
-*{box-sizing:border-box}
-body{margin:0;background:#fff;color:#1b1f24;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;line-height:1.5}
-.reader{padding:1rem 1.25rem 3rem}
-.reader__byline{max-width:42rem;margin:2rem auto 0;color:#57606a;font-size:.95rem}
-`;
-
-/** The stylesheet readers get; the console's preview uses exactly this one. */
-const READER_STYLESHEET = ARTICLE_CSS + READER_CSS;
 
 /**
  * Public pages run no script, may only be framed by nobody, and load media from this origin

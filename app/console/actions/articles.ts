@@ -5,6 +5,7 @@ import { revalidatePath } from 'next/cache';
 import {
   createPost,
   deletePost,
+  getPostForEditing,
   publishPost,
   unpublishPost,
   updatePost,
@@ -15,6 +16,7 @@ import { rehosterFor } from '@/server/services/rehost-wiring';
 import { formString, runConsoleAction, type ActionOutcome } from '@/server/console/action';
 import { ConsoleProblem } from '@/server/console/problems';
 import { UUID_PATTERN } from '@/server/console/queries';
+import type { EditorFields } from '@/server/console/editor-fields';
 
 /**
  * Article mutations from the console: the same service calls, under the same limit classes,
@@ -71,6 +73,28 @@ export async function saveArticle(formData: FormData): Promise<SaveOutcome> {
       version: postEtag(post),
       rehostFailed: post.rehost_failed ?? [],
       warnings: post.warnings ?? [],
+    };
+  });
+}
+
+export type StoredFieldsOutcome = ActionOutcome<{ version: string; fields: EditorFields }>;
+
+/**
+ * The article's fields as they are stored now, for the editor to compare with unsaved text after
+ * a save was refused because the article changed elsewhere (one read, like GET /posts/{id}).
+ */
+export async function loadStoredFields(formData: FormData): Promise<StoredFieldsOutcome> {
+  return runConsoleAction(formData, 'read', async ({ em, session }) => {
+    const { post, etag, markdown } = await getPostForEditing(em, session.auth.account.id, articleId(formData));
+    return {
+      version: etag,
+      fields: {
+        title: post.title,
+        subtitle: post.subtitle ?? '',
+        slug: post.slug,
+        tags: post.tags.map((t) => t.name).join(', '),
+        markdown,
+      },
     };
   });
 }

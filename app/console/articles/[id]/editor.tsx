@@ -1,15 +1,10 @@
 'use client';
 
 import { useEffect, useRef, useState, useTransition } from 'react';
-import { saveArticle, type SaveOutcome } from '../../actions/articles';
-
-export interface EditorFields {
-  title: string;
-  subtitle: string;
-  slug: string;
-  tags: string;
-  markdown: string;
-}
+import type { EditorFields } from '@/server/console/editor-fields';
+import { loadStoredFields, saveArticle, type SaveOutcome } from '../../actions/articles';
+import { ReaderWidths } from '../../components/reader-widths';
+import { clearDraft, readDraft, writeDraft } from './unsaved-draft';
 
 const PREVIEW_DELAY_MS = 600;
 
@@ -18,7 +13,9 @@ const PREVIEW_DELAY_MS = 600;
  * server (the same pipeline as a write) and shown in a sandboxed frame: typing posts the draft
  * to /console/preview/live into that frame after a pause; nothing is saved until "Save", which
  * goes through the same rules as PATCH /posts/{id}. Save sends the version it started from
- * (`version`, the article's ETag): a change made elsewhere meanwhile is never overwritten.
+ * (`version`, the article's ETag): a change made elsewhere meanwhile is never overwritten; the
+ * editor then says so and offers to reload or to compare. Unsaved fields are kept in this tab's
+ * session storage, so a reload does not lose them, and leaving with unsaved text asks first.
  */
 export function ArticleEditor({
   postId,
@@ -38,6 +35,10 @@ export function ArticleEditor({
   const [saving, startSaving] = useTransition();
   const [savedVersion, setSavedVersion] = useState('');
   const [previewState, setPreviewState] = useState<'saved' | 'pending' | 'live'>('saved');
+  const [restored, setRestored] = useState(false);
+  const [conflict, setConflict] = useState<ConflictState>(null);
+  const [comparing, startComparing] = useTransition();
+  const leaving = useRef(false);
   const previewForm = useRef<HTMLFormElement>(null);
   const editForm = useRef<HTMLFormElement>(null);
   const frameName = `live-preview-${postId}`;
@@ -60,6 +61,21 @@ export function ArticleEditor({
       setFields(typed);
       setDirty(true);
       setPreviewState('pending');
+      return;
+    }
+    // Text left unsaved in this tab before a reload comes back, with the version it was based on,
+    // so saving it still cannot overwrite a change made elsewhere meanwhile.
+    const draft = readDraft(postId);
+    if (draft && (Object.keys(initial) as (keyof EditorFields)[]).some((k) => draft.fields[k] !== initial[k])) {
+      // Session storage is outside React and exists only in the browser: read once, after hydration.
+      // eslint-disable-next-line react-hooks/set-state-in-effect
+      setFields(draft.fields);
+      setVersion(draft.version);
+      setDirty(true);
+      setRestored(true);
+      setPreviewState('pending');
+    } else if (draft) {
+      clearDraft(postId);
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, right after hydration
   }, []);
@@ -77,6 +93,33 @@ export function ArticleEditor({
       setFields(initial);
     }
   }
+
+  useEffect(() => {
+    if (dirty) writeDraft(postId, { version, fields });
+  }, [postId, dirty, version, fields]);
+
+  // Leaving with unsaved text asks first: the browser's own prompt for reloads, closing and
+  // typed addresses; a confirmation for the console's own links, which navigate without unloading.
+  useEffect(() => {
+    if (!dirty) return;
+    const onBeforeUnload = (e: BeforeUnloadEvent) => {
+      if (leaving.current) return;
+      e.preventDefault();
+      e.returnValue = '';
+    };
+    const onClick = (e: MouseEvent) => {
+      const link = e.target instanceof Element ? e.target.closest('a[href]') : null;
+      if (!(link instanceof HTMLAnchorElement) || link.target || e.defaultPrevented) return;
+      if (new URL(link.href).origin !== window.location.origin) return;
+      if (!window.confirm('You have unsaved changes. Leave this page without saving them?')) e.preventDefault();
+    };
+    window.addEventListener('beforeunload', onBeforeUnload);
+    document.addEventListener('click', onClick, true);
+    return () => {
+      window.removeEventListener('beforeunload', onBeforeUnload);
+      document.removeEventListener('click', onClick, true);
+    };
+  }, [dirty]);
 
   // Debounced live preview: each change restarts the timer; the hidden form then posts the
   // current fields into the preview frame.
@@ -101,13 +144,62 @@ export function ArticleEditor({
     startSaving(async () => {
       const result = await saveArticle(data);
       setOutcome(result);
+      setConflict(!result.ok && result.conflict ? { theirs: null } : null);
       if (result.ok) {
+        clearDraft(postId);
+        setRestored(false);
         setDirty(false);
         setVersion(result.version);
         setSavedVersion(result.updatedAt);
         setPreviewState('saved');
       }
     });
+  };
+
+  /** Drops the unsaved text and loads the stored article afresh. */
+  const reload = () => {
+    clearDraft(postId);
+    leaving.current = true;
+    window.location.reload();
+  };
+
+  const compare = () => {
+    const data = new FormData();
+    data.set('id', postId);
+    data.set('csrf', csrf);
+    startComparing(async () => {
+      const result = await loadStoredFields(data);
+      if (result.ok) setConflict({ theirs: { version: result.version, fields: result.fields } });
+      else setOutcome(result);
+    });
+  };
+
+  /** Keeps the unsaved text and bases it on the version just compared: the next Save replaces it. */
+  const keepMine = (theirVersion: string) => {
+    setVersion(theirVersion);
+    setConflict(null);
+    setOutcome(null);
+  };
+
+  const takeTheirs = (theirs: { version: string; fields: EditorFields }) => {
+    clearDraft(postId);
+    setFields(theirs.fields);
+    setVersion(theirs.version);
+    setDirty(false);
+    setRestored(false);
+    setConflict(null);
+    setOutcome(null);
+    setPreviewState('saved');
+    setSavedVersion(theirs.version);
+  };
+
+  const discardRestored = () => {
+    clearDraft(postId);
+    setFields(initial);
+    setVersion(loadedVersion);
+    setDirty(false);
+    setRestored(false);
+    setPreviewState('saved');
   };
 
   const previewLabel =
@@ -158,21 +250,44 @@ export function ArticleEditor({
             {dirty ? 'Unsaved changes' : outcome?.ok ? 'All changes saved' : ''}
           </span>
         </div>
-        <SaveReport outcome={outcome} />
+        {restored && (
+          <div className="notice" role="status">
+            <p>Your unsaved changes from before the reload were restored from this browser tab.</p>
+            <button type="button" onClick={discardRestored}>
+              Discard restored changes
+            </button>
+          </div>
+        )}
+        {conflict ? (
+          <ConflictReport
+            message={outcome && !outcome.ok ? outcome.error : ''}
+            theirs={conflict.theirs}
+            mine={fields}
+            comparing={comparing}
+            onReload={reload}
+            onCompare={compare}
+            onKeepMine={keepMine}
+            onTakeTheirs={takeTheirs}
+          />
+        ) : (
+          <SaveReport outcome={outcome} />
+        )}
       </form>
 
       <section className="editor__preview" aria-label="Preview">
         <h2 className="preview-label" aria-live="polite">
           {previewLabel}
         </h2>
-        <iframe
-          name={frameName}
-          title="Article preview"
-          sandbox=""
-          className="preview-frame"
-          src={`/console/preview/${postId}${savedVersion ? `?v=${encodeURIComponent(savedVersion)}` : ''}`}
-          key={savedVersion}
-        />
+        <ReaderWidths>
+          <iframe
+            name={frameName}
+            title="Article preview"
+            sandbox=""
+            className="preview-frame"
+            src={`/console/preview/${postId}${savedVersion ? `?v=${encodeURIComponent(savedVersion)}` : ''}`}
+            key={savedVersion}
+          />
+        </ReaderWidths>
       </section>
 
       {/* Posts the unsaved fields into the frame; the route answers with a CSP-sandboxed page. */}
@@ -184,6 +299,94 @@ export function ArticleEditor({
         <input type="hidden" name="tags" value={fields.tags} />
         <input type="hidden" name="markdown" value={fields.markdown} />
       </form>
+    </div>
+  );
+}
+
+type StoredVersion = { version: string; fields: EditorFields };
+type ConflictState = { theirs: StoredVersion | null } | null;
+
+const FIELD_LABELS: Record<keyof EditorFields, string> = {
+  title: 'Title',
+  subtitle: 'Subtitle',
+  slug: 'Slug',
+  tags: 'Tags',
+  markdown: 'Markdown',
+};
+
+/** A save refused because the article changed elsewhere: what happened, and the ways on. */
+function ConflictReport({
+  message,
+  theirs,
+  mine,
+  comparing,
+  onReload,
+  onCompare,
+  onKeepMine,
+  onTakeTheirs,
+}: {
+  message: string;
+  theirs: StoredVersion | null;
+  mine: EditorFields;
+  comparing: boolean;
+  onReload: () => void;
+  onCompare: () => void;
+  onKeepMine: (version: string) => void;
+  onTakeTheirs: (theirs: StoredVersion) => void;
+}) {
+  const differing = theirs
+    ? (Object.keys(FIELD_LABELS) as (keyof EditorFields)[]).filter((k) => theirs.fields[k] !== mine[k])
+    : [];
+  return (
+    <div className="warning-box conflict" role="alert">
+      <p>
+        <strong>Not saved: this article changed elsewhere.</strong> {message}
+      </p>
+      <p>Your text is still here; nothing was lost.</p>
+      <div className="actions">
+        <button type="button" onClick={onReload}>
+          Reload the current version
+        </button>
+        <button type="button" onClick={onCompare} disabled={comparing}>
+          {comparing ? 'Loading…' : 'Compare with the current version'}
+        </button>
+      </div>
+      {theirs && (
+        <section aria-label="Your text and the current version">
+          {differing.length === 0 ? (
+            <p>The current version has the same fields as your text.</p>
+          ) : (
+            differing.map((k) => (
+              <div key={k} className="conflict__field">
+                <h3>{FIELD_LABELS[k]}</h3>
+                <div className="field-row">
+                  <div>
+                    <label htmlFor={`conflict-theirs-${k}`}>Current version (saved elsewhere)</label>
+                    <textarea
+                      id={`conflict-theirs-${k}`}
+                      readOnly
+                      value={theirs.fields[k]}
+                      rows={k === 'markdown' ? 10 : 2}
+                    />
+                  </div>
+                  <div>
+                    <label htmlFor={`conflict-mine-${k}`}>Your unsaved text</label>
+                    <textarea id={`conflict-mine-${k}`} readOnly value={mine[k]} rows={k === 'markdown' ? 10 : 2} />
+                  </div>
+                </div>
+              </div>
+            ))
+          )}
+          <div className="actions">
+            <button type="button" onClick={() => onKeepMine(theirs.version)}>
+              Keep my text (the next Save replaces the current version)
+            </button>
+            <button type="button" onClick={() => onTakeTheirs(theirs)}>
+              Use the current version (drop my text)
+            </button>
+          </div>
+        </section>
+      )}
     </div>
   );
 }

@@ -8,11 +8,14 @@ import { UUID_PATTERN } from '@/server/console/queries';
 import { ApiError } from '@/server/errors';
 import { getPostForEditing } from '@/server/services/posts';
 import { canonicalPath } from '@/server/services/post-view';
+import type { ArticleView } from '@/server/console/article-document';
+import { publishDiff, type FieldChange } from '@/server/console/publish-diff';
 import { deleteArticle, publishArticle, unpublishArticle } from '../../actions/articles';
 import { ConfirmAction } from '../../components/confirm-action';
 import { ChangesMarker, StatusBadge } from '../../components/status-badge';
 import { Problem } from '../../components/problem';
 import { formatDateTime } from '../../components/format';
+import { ReaderWidths } from '../../components/reader-widths';
 import { ArticleEditor } from './editor';
 
 export const metadata: Metadata = { title: 'Article' };
@@ -138,21 +141,16 @@ export default async function ArticlePage({ params, searchParams }: { params: Pa
         }}
       />
 
-      {(showPublished || submittedVersion) && (
-        <section className="compare" aria-label="Versions">
-          <h2>Versions</h2>
-          <p className="muted">The working version differs from what readers see.</p>
-          <div className="compare__frames">
-            <figure>
-              <figcaption>Working version (saved)</figcaption>
-              <iframe
-                sandbox=""
-                title="Working version"
-                className="preview-frame"
-                src={`/console/preview/${post.id}?version=working`}
-              />
-            </figure>
-            {showPublished && (
+      {showPublished && publishedVersion && (
+        <section className="compare publish-changes" aria-labelledby="publish-changes-heading">
+          <h2 id="publish-changes-heading">What changes on publish</h2>
+          <p className="muted">
+            Readers see the published version until the saved working version is published. Both are shown as readers
+            get them, then the working version with what publishing adds and removes marked.
+          </p>
+          <PublishedFieldChanges changes={publishDiff(publishedVersion, workingView(post)).fields} />
+          <ReaderWidths>
+            <div className="compare__frames">
               <figure>
                 <figcaption>Published version (what readers see now)</figcaption>
                 <iframe
@@ -162,21 +160,82 @@ export default async function ArticlePage({ params, searchParams }: { params: Pa
                   src={`/console/preview/${post.id}?version=published`}
                 />
               </figure>
-            )}
-            {submittedVersion && (
               <figure>
-                <figcaption>Submitted for moderation</figcaption>
+                <figcaption>Working version (saved)</figcaption>
                 <iframe
                   sandbox=""
-                  title="Submitted version"
+                  title="Working version"
                   className="preview-frame"
-                  src={`/console/preview/${post.id}?version=submitted`}
+                  src={`/console/preview/${post.id}?version=working`}
                 />
               </figure>
-            )}
-          </div>
+            </div>
+            <figure>
+              <figcaption>Highlighted changes (green: added on publish, red: removed on publish)</figcaption>
+              <iframe
+                sandbox=""
+                title="Changes on publish"
+                className="preview-frame diff-frame"
+                src={`/console/preview/${post.id}/changes`}
+              />
+            </figure>
+          </ReaderWidths>
+        </section>
+      )}
+      {submittedVersion && (
+        <section className="compare" aria-labelledby="submitted-heading">
+          <h2 id="submitted-heading">Submitted for moderation</h2>
+          <ReaderWidths>
+            <iframe
+              sandbox=""
+              title="Submitted version"
+              className="preview-frame"
+              src={`/console/preview/${post.id}?version=submitted`}
+            />
+          </ReaderWidths>
         </section>
       )}
     </>
   );
+}
+
+const FIELD_NAMES = { title: 'Title', subtitle: 'Subtitle', tags: 'Tags', cover: 'Cover image' } as const;
+
+function PublishedFieldChanges({ changes }: { changes: FieldChange[] }) {
+  if (changes.length === 0) return <p>Title, subtitle, tags and cover stay as readers see them now.</p>;
+  return (
+    <table className="publish-changes__fields">
+      <caption className="visually-hidden">Fields that change on publish</caption>
+      <thead>
+        <tr>
+          <th scope="col">Field</th>
+          <th scope="col">Readers see now</th>
+          <th scope="col">After publishing</th>
+        </tr>
+      </thead>
+      <tbody>
+        {changes.map((c) => (
+          <tr key={c.field}>
+            <th scope="row">{FIELD_NAMES[c.field]}</th>
+            <td>{c.before ? <del>{c.before}</del> : <span className="muted">(none)</span>}</td>
+            <td>{c.after ? <ins>{c.after}</ins> : <span className="muted">(none)</span>}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The saved working version in the shape the readers' renderer takes. */
+function workingView(post: Awaited<ReturnType<typeof getPostForEditing>>['post']): ArticleView {
+  return {
+    title: post.title,
+    subtitle: post.subtitle,
+    html: post.html ?? '',
+    tags: post.tags,
+    cover:
+      post.cover_url && post.cover_width && post.cover_height
+        ? { url: post.cover_url, width: post.cover_width, height: post.cover_height }
+        : null,
+  };
 }

@@ -1,0 +1,139 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { api, createPost, publish } from './support/api';
+import { expect, signIn, test } from './support/console';
+import { tokenOf } from './support/state';
+
+/**
+ * "What changes on publish": the article list marks articles whose working version differs
+ * from what readers see; the article page shows both versions side by side and the working
+ * version with additions and removals marked, in the readers' own stylesheet, at a phone, a
+ * tablet and a desktop width.
+ */
+
+const SHOTS = path.resolve('test-results', 'screenshots');
+
+/** The highlighted-changes frame with its caption, as the maintainer sees it at that width. */
+async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  const figure = page.locator('figure').filter({ has: page.locator('iframe[title="Changes on publish"]') });
+  await figure.scrollIntoViewIfNeeded();
+  await figure.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+}
+
+/** The first inline stylesheet of an HTML document. */
+function firstStyle(html: string): string {
+  return /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? '';
+}
+
+test('the list marks unpublished changes and the article shows what publishing changes, as readers get it', async ({
+  page,
+  request,
+}) => {
+  const token = tokenOf('author');
+  const post = await createPost(token, {
+    title: 'Tide tables',
+    subtitle: 'Read before sailing',
+    tags: ['sea'],
+    markdown:
+      'High water at six.\n\nLow water at noon.\n\n<details><summary>Old spoiler</summary>The gull wins.</details>',
+  });
+  await publish(token, post.id);
+  const untouched = await createPost(token, { title: 'Tide tables, unchanged', markdown: 'Nothing new.' });
+  await publish(token, untouched.id);
+  const patched = await api<{ has_unpublished_changes: boolean }>(token, 'PATCH', `/posts/${post.id}`, {
+    title: 'Tide tables for spring',
+    tags: ['sea', 'spring'],
+    markdown:
+      'High water at six.\n\nLow water at half past twelve.\n\n<details><summary>New spoiler</summary>The tern wins.</details>',
+  });
+  expect(patched.body.has_unpublished_changes).toBe(true);
+
+  await page.setViewportSize({ width: 1400, height: 1000 }); // room for the desktop width
+  await signIn(page, token);
+  const changedRow = page.getByRole('listitem').filter({ hasText: 'Tide tables for spring' });
+  await expect(changedRow.getByText('Unpublished changes')).toBeVisible();
+  const untouchedRow = page.getByRole('listitem').filter({ hasText: 'Tide tables, unchanged' });
+  await expect(untouchedRow.getByText('Published', { exact: true })).toBeVisible();
+  await expect(untouchedRow.getByText('Unpublished changes')).toHaveCount(0);
+
+  await changedRow.getByRole('link', { name: 'Tide tables for spring' }).click();
+  const section = page.getByRole('region', { name: 'What changes on publish' });
+  await expect(section).toBeVisible();
+
+  // Fields around the body, as text: before and after.
+  const fields = section.getByRole('table', { name: 'Fields that change on publish' });
+  await expect(fields.getByRole('row', { name: /Title/ })).toContainText('Tide tables');
+  await expect(fields.getByRole('row', { name: /Title/ }).locator('ins')).toHaveText('Tide tables for spring');
+  await expect(fields.getByRole('row', { name: /Tags/ }).locator('del')).toHaveText('sea');
+  await expect(fields.getByRole('row', { name: /Tags/ }).locator('ins')).toHaveText('sea, spring');
+  await expect(fields.getByRole('row', { name: /Subtitle/ })).toHaveCount(0);
+
+  // Side by side: what readers see now and the saved working version.
+  const published = page.frameLocator('iframe[title="Published version"]');
+  const working = page.frameLocator('iframe[title="Working version"]');
+  await expect(published.getByText('Low water at noon.')).toBeVisible();
+  await expect(working.getByText('Low water at half past twelve.')).toBeVisible();
+
+  // The highlighted diff: text and islands, removed and added; unchanged blocks unmarked.
+  const diff = page.frameLocator('iframe[title="Changes on publish"]');
+  await expect(diff.locator('del.dp-diff')).toHaveCount(4); // the H1, a paragraph, the spoiler, the tag list
+  await expect(diff.locator('del.dp-diff', { hasText: 'Low water at noon.' })).toBeVisible();
+  await expect(diff.locator('ins.dp-diff', { hasText: 'Low water at half past twelve.' })).toBeVisible();
+  await expect(diff.locator('del.dp-diff details summary')).toHaveText('Old spoiler');
+  await expect(diff.locator('ins.dp-diff details summary')).toHaveText('New spoiler');
+  await expect(diff.locator('ins.dp-diff h1')).toHaveText('Tide tables for spring');
+  await expect(diff.locator('ins.dp-diff', { hasText: 'spring' }).locator('.dp-article__tags')).toBeVisible();
+  await expect(diff.locator('.dp-article__body > p', { hasText: 'High water at six.' })).toBeVisible();
+
+  // Exactly the readers' stylesheet: the public page's <style> is the preview frames' first one.
+  const publicHtml = await (await request.get(post.canonical_path)).text();
+  const readerCss = firstStyle(publicHtml);
+  expect(readerCss.length).toBeGreaterThan(500);
+  for (const src of [`/console/preview/${post.id}?version=published`, `/console/preview/${post.id}/changes`]) {
+    const framed = await page.request.get(src);
+    expect(framed.status(), src).toBe(200);
+    expect(firstStyle(await framed.text()), src).toBe(readerCss);
+  }
+
+  // Reader widths: each toggle gives every frame that viewport width.
+  const widths = [
+    ['Phone (375 px)', 375, 'publish-diff-phone'],
+    ['Tablet (768 px)', 768, 'publish-diff-tablet'],
+    ['Desktop (1280 px)', 1280, 'publish-diff-desktop'],
+  ] as const;
+  for (const [label, px, name] of widths) {
+    await section.getByRole('radio', { name: label }).check();
+    for (const title of ['Published version', 'Working version', 'Changes on publish']) {
+      await expect
+        .poll(async () => page.locator(`iframe[title="${title}"]`).evaluate((el) => el.clientWidth), { message: title })
+        .toBe(px);
+    }
+    // The article column inside the frame follows the width, as on a reader's screen.
+    // (A sandboxed frame lays out in its own process, and only once it is on screen.)
+    await page.locator('iframe[title="Changes on publish"]').scrollIntoViewIfNeeded();
+    await expect
+      .poll(() => diff.locator('article.dp-article').evaluate((el) => el.getBoundingClientRect().width))
+      .toBeLessThanOrEqual(Math.min(px - 2 * 20, 42 * 18));
+    await shot(page, name);
+  }
+});
+
+test('the editor preview toggles reader widths', async ({ page }) => {
+  const token = tokenOf('author');
+  const post = await createPost(token, { title: 'Narrow screens', markdown: 'A line of text.' });
+  await signIn(page, token);
+  await page.goto(`/console/articles/${post.id}`);
+  const frame = page.locator('iframe[title="Article preview"]');
+  await expect(page.frameLocator('iframe[title="Article preview"]').getByText('A line of text.')).toBeVisible();
+  const preview = page.getByRole('region', { name: 'Preview' });
+  await preview.getByRole('radio', { name: 'Phone (375 px)' }).check();
+  await expect.poll(async () => frame.evaluate((el) => el.clientWidth)).toBe(375);
+  await preview.getByRole('radio', { name: 'Tablet (768 px)' }).check();
+  await expect.poll(async () => frame.evaluate((el) => el.clientWidth)).toBe(768);
+  // Keyboard: arrow keys move between the width choices.
+  await page.keyboard.press('ArrowRight');
+  await expect(preview.getByRole('radio', { name: 'Desktop (1280 px)' })).toBeChecked();
+  await expect.poll(async () => frame.evaluate((el) => el.clientWidth)).toBe(1280);
+});

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { diffBlocks, diffDocument, publishDiff, splitBlocks } from '@/server/console/publish-diff';
+import type { ArticleView } from '@/server/console/article-document';
+
+const base: ArticleView = {
+  title: 'Harbour',
+  subtitle: 'Fog',
+  html: '<h1>Harbour</h1>\n<p>The boats left.</p>\n<figure class="dp-image"><img src="/api/media/a.webp" alt="Boat" width="10" height="10"><figcaption>A <em>boat</em></figcaption></figure>\n<p>End.</p>',
+  tags: [{ slug: 'travel', name: 'travel' }],
+  cover: null,
+};
+
+describe('splitBlocks', () => {
+  it('cuts serialized HTML at its top-level elements, keeping nested and void elements whole', () => {
+    expect(
+      splitBlocks('<p>a <b>b</b></p>\n<hr>\n<figure><img src="x" alt="a > b"><figcaption>c</figcaption></figure>'),
+    ).toEqual(['<p>a <b>b</b></p>', '<hr>', '<figure><img src="x" alt="a > b"><figcaption>c</figcaption></figure>']);
+  });
+
+  it('keeps loose text and an unbalanced tail instead of dropping them', () => {
+    expect(splitBlocks('text <p>x</p> <div>open')).toEqual(['text', '<p>x</p>', '<div>open']);
+  });
+});
+
+describe('diffBlocks', () => {
+  it('marks removed before added within a changed run and keeps common blocks', () => {
+    expect(diffBlocks(['a', 'b', 'c'], ['a', 'x', 'c', 'd'])).toEqual([
+      { kind: 'same', html: 'a' },
+      { kind: 'removed', html: 'b' },
+      { kind: 'added', html: 'x' },
+      { kind: 'same', html: 'c' },
+      { kind: 'added', html: 'd' },
+    ]);
+  });
+});
+
+describe('publishDiff', () => {
+  it('finds nothing to publish when the versions render the same', () => {
+    const diff = publishDiff(base, { ...base });
+    expect(diff.changed).toBe(false);
+    expect(diffDocument(diff, base)).toContain('Publishing changes nothing readers see.');
+  });
+
+  it('reports field changes as text and body changes block by block, images and islands included', () => {
+    const working: ArticleView = {
+      ...base,
+      title: 'Harbour at dawn',
+      subtitle: null,
+      html: base.html
+        .replace('<p>The boats left.</p>', '<p>The boats left early.</p>')
+        .replace(/<figure[\s\S]*<\/figure>/, '<details><summary>Spoiler</summary><p>Hidden</p></details>'),
+      tags: [
+        { slug: 'travel', name: 'travel' },
+        { slug: 'sea', name: 'sea' },
+      ],
+      cover: { url: '/api/media/c.webp', width: 800, height: 400 },
+    };
+    const diff = publishDiff(base, working);
+    expect(diff.fields).toEqual([
+      { field: 'title', before: 'Harbour', after: 'Harbour at dawn' },
+      { field: 'subtitle', before: 'Fog', after: '' },
+      { field: 'tags', before: 'travel', after: 'travel, sea' },
+      { field: 'cover', before: '', after: '/api/media/c.webp (800×400)' },
+    ]);
+    const removed = diff.body.filter((b) => b.kind === 'removed').map((b) => b.html);
+    const added = diff.body.filter((b) => b.kind === 'added').map((b) => b.html);
+    expect(removed).toContain('<p>The boats left.</p>');
+    expect(removed.some((h) => h.startsWith('<figure class="dp-image">'))).toBe(true);
+    expect(added).toContain('<p>The boats left early.</p>');
+    expect(added.some((h) => h.startsWith('<details>'))).toBe(true);
+    expect(diff.body.find((b) => b.html === '<p>End.</p>')?.kind).toBe('same');
+    expect(diff.cover).toEqual([{ kind: 'added', html: expect.stringContaining('dp-article__cover') }]);
+
+    const doc = diffDocument(diff, working);
+    expect(doc).toContain(
+      '<ins class="dp-diff dp-diff--added"><span class="dp-diff__label">Added</span><p>The boats left early.</p></ins>',
+    );
+    expect(doc).toContain(
+      '<del class="dp-diff dp-diff--removed"><span class="dp-diff__label">Removed</span><p>The boats left.</p></del>',
+    );
+  });
+});
