@@ -1,6 +1,6 @@
 /** Content pipeline: Markdown + HTML islands -> sanitized HTML (docs/api.md "Article body"). */
 export type { RenderInput } from './types';
-export { ContentRejectedError } from './errors';
+export { ContentRejectedError, ConversionBusyError } from './errors';
 export { renderArticleSync } from './pipeline';
 export { renderArticle, rewriteImageSources, closeContentPool } from './pool';
 export { rewriteImageSourcesSync } from './rewrite';

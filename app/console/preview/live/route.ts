@@ -1,16 +1,26 @@
 import { consoleEm, currentSession } from '@/server/console/context';
-import { describeProblem } from '@/server/console/problems';
+import { spend } from '@/server/console/limits';
+import { ConsoleProblem, describeProblem } from '@/server/console/problems';
 import { messageDocument } from '@/server/console/preview-messages';
 import { previewDocument, previewHeaders } from '@/server/console/article-document';
 import { csrfMatches } from '@/server/console/session-store';
 import { UUID_PATTERN } from '@/server/console/queries';
-import { ContentRejectedError, renderArticle } from '@/server/content';
+import { ContentRejectedError, ConversionBusyError, renderArticle } from '@/server/content';
 import { PostEntity } from '@/db/entities';
 
 export const dynamic = 'force-dynamic';
 
 /** Far above any real article, low enough that a preview cannot tie up a conversion worker. */
 const MAX_MARKDOWN_CHARS = 1_000_000;
+
+/**
+ * The whole form as sent: 1,000,000 characters of Markdown, form-encoded (a non-ASCII character
+ * can take 12 bytes as %XX escapes), plus the other fields. Checked on Content-Length before
+ * anything is read, and on the bytes as they arrive (a body without a length, or a lying one).
+ */
+const MAX_FORM_BYTES = 12 * 1024 * 1024;
+
+const TOO_LONG = 'This text is too long to preview.';
 
 /**
  * Live preview: the editor posts its unsaved fields here, into the preview frame. Converted by
@@ -23,14 +33,27 @@ export async function POST(request: Request) {
   const origin = request.headers.get('origin');
   const host = request.headers.get('host');
   if (origin && host && new URL(origin).host !== host) return page('Cross-site request refused.', 403);
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > MAX_FORM_BYTES) return page(TOO_LONG, 413);
   let form: FormData;
   try {
-    form = await request.formData();
+    const body = await readCapped(request, MAX_FORM_BYTES);
+    if (!body) return page(TOO_LONG, 413);
+    const type = request.headers.get('content-type') ?? '';
+    form = await new Response(body, { headers: { 'content-type': type } }).formData();
   } catch {
     return page('The preview request was malformed.', 400);
   }
   if (!csrfMatches(session, form.get('csrf')))
     return page('This page is out of date. Reload it to preview again.', 403);
+  // A preview converts like a save, so it spends what a save spends: one unit of the account's
+  // write window, shared with the API.
+  try {
+    await spend(await consoleEm(), session.auth, 'write');
+  } catch (err) {
+    if (err instanceof ConsoleProblem) return page(err.message, 429);
+    return page(describeProblem(err), 503);
+  }
 
   const text = (name: string) => {
     const v = form.get(name);
@@ -39,7 +62,7 @@ export async function POST(request: Request) {
   const title = text('title').trim() || 'Untitled';
   const markdown = text('markdown');
   if (!markdown.trim()) return page('Write some Markdown to see the preview.', 200);
-  if (markdown.length > MAX_MARKDOWN_CHARS) return page('This text is too long to preview.', 413);
+  if (markdown.length > MAX_MARKDOWN_CHARS) return page(TOO_LONG, 413);
 
   try {
     const { html } = await renderArticle({ markdown, title }, session.auth.account.id);
@@ -70,10 +93,37 @@ export async function POST(request: Request) {
   } catch (err) {
     if (err instanceof ContentRejectedError)
       return page(`This text cannot be converted: ${err.message.replace(/^markdown: /, '')}.`, 200);
+    if (err instanceof ConversionBusyError)
+      return page('The converter is busy with other documents right now. Try again in a moment.', 503);
     return page(describeProblem(err), 503);
   }
 }
 
 function page(message: string, status: number) {
   return new Response(messageDocument(message), { status, headers: previewHeaders() });
+}
+
+/** The body's bytes, or null as soon as more than `max` have arrived (the rest is not read). */
+async function readCapped(request: Request, max: number): Promise<Uint8Array<ArrayBuffer> | null> {
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
 }

@@ -1,0 +1,129 @@
+/**
+ * The console's live preview converts like a save, so it is charged like one and its body is
+ * bounded before it is parsed: one unit of the account's write window per preview (shared with
+ * the API), and a form over the size cap refused on its Content-Length or its streamed bytes.
+ * The console session is opened directly in the database, as sign-in would (a keyed hash of the
+ * cookie under the instance's SESSION_SECRET).
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newAccount } from '../support/api';
+import { sharedDatabaseUrl, startExtraService, type ExtraService } from './media-helpers';
+
+const SECRET = 'console-preview-test-secret-0123456789abcdefghij';
+
+async function openConsoleSession(accountId: string): Promise<{ cookie: string; csrf: string }> {
+  const cookie = randomBytes(32).toString('base64url');
+  const csrf = randomBytes(32).toString('base64url');
+  const key = createHmac('sha256', Buffer.from(SECRET, 'utf8')).update('author-publishing:console-session').digest();
+  const idHash = createHmac('sha256', key).update(cookie, 'utf8').digest();
+  const client = new pg.Client({ connectionString: await sharedDatabaseUrl() });
+  await client.connect();
+  try {
+    await client.query(
+      `INSERT INTO console_sessions (id_hash, account_id, token_id, csrf_token, created_at, expires_at)
+       SELECT $1, $2, t.id, $3, now(), now() + interval '1 hour'
+         FROM api_tokens t WHERE t.account_id = $2 AND t.revoked_at IS NULL LIMIT 1`,
+      [idHash, accountId, csrf],
+    );
+  } finally {
+    await client.end();
+  }
+  return { cookie: `dp_console=${cookie}`, csrf };
+}
+
+describe('console live preview', () => {
+  let extra: ExtraService;
+  beforeAll(async () => {
+    extra = await startExtraService({ SESSION_SECRET: SECRET });
+  });
+  afterAll(async () => {
+    await extra?.stop();
+  });
+
+  const preview = (session: { cookie: string; csrf: string }, markdown: string) =>
+    fetch(`${extra.service.baseUrl}/console/preview/live`, {
+      method: 'POST',
+      headers: { cookie: session.cookie },
+      body: new URLSearchParams({ csrf: session.csrf, title: 'T', markdown }),
+    }).then(async (r) => ({ status: r.status, text: await r.text() }));
+
+  it('spends one unit of the write window per preview, shared with the API, and says so in the console words', async () => {
+    const account = await newAccount({ limits: { write_per_min: 2 } });
+    const session = await openConsoleSession(account.id);
+    // Stay inside one fixed window: start right after a boundary if the current one is nearly over.
+    const secondsLeft = 60 - (Math.floor(Date.now() / 1000) % 60);
+    if (secondsLeft < 15) await new Promise((r) => setTimeout(r, secondsLeft * 1000 + 500));
+    const first = await preview(session, 'Hello *there*.');
+    expect(first.status).toBe(200);
+    expect(first.text).toContain('<em>there</em>');
+    expect((await preview(session, 'Again.')).status).toBe(200);
+    const refused = await preview(session, 'Once more.');
+    expect(refused.status).toBe(429);
+    expect(refused.text).toContain('Your account has used all 2 changes allowed per minute');
+    // The API's write window is the same one.
+    const write = await extra.call('POST', '/posts', { token: account.token, json: { title: 'T', markdown: 'x' } });
+    expect(write.status).toBe(429);
+    expect(write.body).toEqual({
+      error: expect.stringMatching(/^write limit of 2 requests per minute/),
+      code: 'rate_limited',
+    });
+  });
+
+  it('refuses a form whose Content-Length is over the cap before reading any of it (413), without spending a unit', async () => {
+    const account = await newAccount({ limits: { write_per_min: 1 } });
+    const session = await openConsoleSession(account.id);
+    const { hostname, port } = new URL(extra.service.baseUrl);
+    const socket = connect(Number(port), hostname);
+    const head = await new Promise<string>((resolve, reject) => {
+      let received = '';
+      socket.on('data', (chunk) => {
+        received += chunk.toString('latin1');
+        if (received.includes('\r\n\r\n')) resolve(received);
+      });
+      socket.on('error', reject);
+      // The headers only: the 20 MB body is never sent, so an answer proves it was not awaited.
+      socket.write(
+        [
+          'POST /console/preview/live HTTP/1.1',
+          `Host: ${hostname}:${port}`,
+          `Cookie: ${session.cookie}`,
+          'Content-Type: application/x-www-form-urlencoded',
+          'Content-Length: 20000000',
+          '',
+          '',
+        ].join('\r\n'),
+      );
+    });
+    socket.destroy();
+    expect(head).toMatch(/^HTTP\/1\.1 413 /);
+    expect((await preview(session, 'Still allowed.')).status).toBe(200);
+  });
+
+  it('refuses a streamed form without Content-Length once its bytes pass the cap (413)', async () => {
+    const account = await newAccount();
+    const session = await openConsoleSession(account.id);
+    const chunk = new TextEncoder().encode('a'.repeat(1024 * 1024));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === 0) controller.enqueue(new TextEncoder().encode(`csrf=${session.csrf}&markdown=`));
+        if (sent >= 20) return controller.close();
+        sent++;
+        controller.enqueue(chunk);
+      },
+    });
+    const res = await fetch(`${extra.service.baseUrl}/console/preview/live`, {
+      method: 'POST',
+      headers: { cookie: session.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+      duplex: 'half',
+    } as RequestInit).catch((err: unknown) => err);
+    // Either the answer arrives (413) or the service stops reading and closes the connection.
+    if (res instanceof Response) expect(res.status).toBe(413);
+    else expect(res).toBeInstanceOf(Error);
+    expect(sent).toBeLessThan(20);
+  });
+});
