@@ -17,6 +17,7 @@ import { runShutdownHooks } from './lifecycle';
 import { flushLog, logLine } from './log';
 import { createRequestListener } from './http/request-listener';
 import { observeRuntimeGauges } from './runtime-gauges';
+import { appSecret } from './secrets';
 import { getOrm } from '../db/orm';
 
 // The service never phones home: Next's anonymous telemetry is off unless asked for.
@@ -30,6 +31,7 @@ const dev = process.argv.includes('--dev');
 let stopDatabase: (() => Promise<void>) | undefined;
 
 async function main() {
+  appSecret(); // a short or unreadable session secret stops the start before anything runs
   const db = await provideDatabase((msg) => logLine({ level: 'notice', msg }));
   stopDatabase = () => db.stop();
   // Read by the ORM and the statement pool, in this code and in the code Next loads.
