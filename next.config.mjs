@@ -1,19 +1,5 @@
-const CONSOLE_CSP = [
-  "default-src 'self'",
-  "script-src 'self' 'unsafe-inline'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "frame-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
-
 const CONSOLE_SECURITY_HEADERS = [
-  { key: 'Content-Security-Policy', value: CONSOLE_CSP },
+  // The Content-Security-Policy (with a per-request script nonce) is set by proxy.ts.
   { key: 'X-Frame-Options', value: 'DENY' },
   { key: 'Cache-Control', value: 'no-store' },
 ];
@@ -42,10 +28,8 @@ const nextConfig = {
   typescript: { ignoreBuildErrors: false },
   async headers() {
     return [
-      // Console pages: defence in depth around the signed-in origin. Next's App Router inlines
-      // its bootstrap scripts, hence 'unsafe-inline' for scripts (a nonce would need proxy.ts on
-      // every console page); what matters most here is that nothing may frame the console,
-      // and that a page can only talk to, load from and submit to this origin.
+      // Console pages: defence in depth around the signed-in origin; nothing may frame the
+      // console (its CSP, with frame-ancestors 'none', comes from proxy.ts).
       // The preview routes set their own sandboxing CSP and must stay frameable by the console.
       {
         source: '/console/:path((?!preview/).*)',

@@ -18,6 +18,7 @@ import { sweepOldWindows } from './services/limits';
 import { flushLog, logLine } from './log';
 import { createRequestListener } from './http/request-listener';
 import { observeRuntimeGauges } from './runtime-gauges';
+import { appSecret } from './secrets';
 import { getOrm } from '../db/orm';
 
 // The service never phones home: Next's anonymous telemetry is off unless asked for.
@@ -31,6 +32,7 @@ const dev = process.argv.includes('--dev');
 let stopDatabase: (() => Promise<void>) | undefined;
 
 async function main() {
+  appSecret(); // a short or unreadable session secret stops the start before anything runs
   const db = await provideDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.dataDir }, (msg) =>
     logLine({ level: 'notice', msg }),
   );

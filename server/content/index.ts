@@ -3,5 +3,5 @@ export type { RenderInput } from './types';
 export { ContentRejectedError, ConversionBusyError } from './errors';
 export { renderArticleSync } from './pipeline';
 export { renderArticle, rewriteImageSources, closeContentPool } from './pool';
-export { rewriteImageSourcesSync } from './rewrite';
+export { rewriteImageSourcesSync, storedMediaReferences } from './rewrite';
 export { absoluteHttpUrl, localMediaPath, localMediaUuid } from './urls';

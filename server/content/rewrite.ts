@@ -20,7 +20,7 @@ import type { Element, ElementContent, Root, RootContent } from './hast';
 import { hasClass, isWhitespaceText } from './hast';
 import { resolveImageSrc } from './plugins/images';
 import { serializeTree } from './serialize';
-import { absoluteHttpUrl } from './urls';
+import { absoluteHttpUrl, localMediaUuid } from './urls';
 
 const parser = unified().use(rehypeRaw).freeze();
 
@@ -68,4 +68,35 @@ export function rewriteImageSourcesSync(html: string, rehosted: Record<string, s
   };
   walk(tree.children);
   return changed ? serializeTree(tree) : html;
+}
+
+const MEDIA_STYLE_URL = /url\(\s*['"]?(\/api\/media\/[0-9a-f-]{36})['"]?\s*\)/i;
+
+/**
+ * The uuids of the stored files an output html shows: image and video sources, GIF islands and
+ * link-card media, in document order without repeats. A write may show only files of its own
+ * account, so the service checks these before storing the html. Text that merely mentions a
+ * media path (a code sample) is not a reference.
+ */
+export function storedMediaReferences(html: string): string[] {
+  if (!html.includes('/api/media/')) return [];
+  const found = new Set<string>();
+  const walk = (children: (RootContent | ElementContent)[]) => {
+    for (const node of children) {
+      if (node.type !== 'element') continue;
+      const { src, dataGif, style } = node.properties;
+      const candidates = [
+        node.tagName === 'img' || node.tagName === 'video' ? src : undefined,
+        typeof dataGif === 'string' ? `/api/media/${dataGif}` : undefined,
+        typeof style === 'string' ? MEDIA_STYLE_URL.exec(style)?.[1] : undefined,
+      ];
+      for (const candidate of candidates) {
+        const uuid = localMediaUuid(candidate);
+        if (uuid) found.add(uuid);
+      }
+      walk(node.children);
+    }
+  };
+  walk(parseOutput(html).children);
+  return [...found];
 }

@@ -297,11 +297,15 @@ export interface ServableMedia {
   sha256: string;
 }
 
-/** Any stored file by id (files are public by their unguessable uuid: their url goes into public HTML). */
+/** Any stored file of a live account by id (files are public by their unguessable uuid: their url goes into public HTML). */
 export async function findServableMedia(em: EntityManager, id: string): Promise<ServableMedia | null> {
   const rows = await sql<{ storage_key: string; mime_type: string; byte_size: string; sha256: string }[]>(
     em,
-    `SELECT storage_key, mime_type, byte_size, sha256 FROM media WHERE id = ?`,
+    // A deleted account's files stop being served with its articles: its uploads were public only
+    // through the uuid, and that uuid may sit in pages or caches the account no longer controls.
+    `SELECT m.storage_key, m.mime_type, m.byte_size, m.sha256
+       FROM media m JOIN accounts a ON a.id = m.account_id AND a.deleted_at IS NULL
+      WHERE m.id = ?`,
     [id],
   );
   const row = rows[0];

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { MediaEntity, PostEntity, type Post, type PostVersion } from '../../db/entities';
+import { MediaEntity, PostEntity, type Media, type Post, type PostVersion } from '../../db/entities';
 import { sql } from '../../db/sql';
 import {
   absoluteHttpUrl,
@@ -10,6 +10,7 @@ import {
   localMediaUuid,
   renderArticle,
   rewriteImageSources,
+  storedMediaReferences,
 } from '../content';
 import { badRequest, conflict, notFound } from '../errors';
 import { assertIfMatch, postEtag } from './post-etag';
@@ -98,13 +99,24 @@ const coverOf = (image: StoredImage): CoverChoice => ({
 type CoverPlan =
   { kind: 'keep' } | { kind: 'set'; cover: CoverChoice } | { kind: 'fetch'; url: string; written: string };
 
+/**
+ * The one ownership rule for stored files a write shows (cover, body images, videos, GIF
+ * islands, link-card media): they must be files of the writing account. Another account's file
+ * and one that does not exist are alike, so a uuid seen in someone's article lends nothing.
+ */
+async function ownMedia(em: EntityManager, accountId: string, ids: string[]) {
+  if (ids.length === 0) return new Map<string, Media>();
+  const rows = await em.find(MediaEntity, { id: { $in: ids }, accountId });
+  return new Map(rows.map((media) => [media.id, media]));
+}
+
 async function coverFromAsset(
   em: EntityManager,
   accountId: string,
   assetId: string,
   field: string,
 ): Promise<CoverChoice> {
-  const media = await em.findOne(MediaEntity, { id: assetId, accountId });
+  const media = (await ownMedia(em, accountId, [assetId])).get(assetId);
   if (!media || media.kind !== 'image') throw badRequest(`${field}: no image ${assetId} among your media`);
   return { assetId: media.id, url: localMediaPath(media.id), width: media.width, height: media.height };
 }
@@ -135,6 +147,16 @@ async function planCover(
   const known = memory.get(url);
   if (known) return { kind: 'set', cover: coverOf(known) };
   return { kind: 'fetch', url, written: input.cover_url };
+}
+
+/** A body showing a stored file the account does not own is refused like such a cover: 400, naming them. */
+async function assertBodyMediaOwned(em: EntityManager, accountId: string, html: string): Promise<void> {
+  const referenced = storedMediaReferences(html);
+  const owned = await ownMedia(em, accountId, referenced);
+  const foreign = referenced.filter((id) => !owned.has(id));
+  if (foreign.length > 0) {
+    throw badRequest(`markdown: not among your media: ${foreign.map((id) => `/api/media/${id}`).join(', ')}`);
+  }
 }
 
 /** Downloads what this write needs and the article does not have yet (the contract's rehost rules). */
@@ -211,6 +233,7 @@ export async function createPost(
   const memory: RehostMemory = new Map(); // a new article has stored nothing yet
   const coverPlan = await planCover(ctx.em, ctx.accountId, input, memory);
   const rendered = await render(input.markdown, input.title, memory, ctx.accountId);
+  await assertBodyMediaOwned(ctx.em, ctx.accountId, rendered.html);
   // 2. Downloads.
   const outcome = await rehostMissing(ctx, rendered.externalImages, coverPlan);
   const html = await asBadRequest(rewriteImageSources(rendered.html, storedSubstitutions(outcome), ctx.accountId));
@@ -355,6 +378,8 @@ export async function updatePost(
     input.markdown !== undefined || input.title !== undefined
       ? await render(input.markdown ?? current.markdown, input.title ?? current.title, memory, ctx.accountId)
       : undefined;
+  // Only Markdown this write sends: a title-only edit does not re-judge what is stored.
+  if (rendered && input.markdown !== undefined) await assertBodyMediaOwned(ctx.em, ctx.accountId, rendered.html);
 
   // 2. Downloads: only images of Markdown this write sends (a URL that failed before is tried
   // again) and an external cover_url; a title-only or subtitle-only PATCH fetches nothing.

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import fs, { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { baseUrl } from '../support/api';
 import { removeDataDir, ROOT, tempDataDir } from '../support/service';
@@ -102,6 +103,32 @@ describe('process lifecycle', () => {
     }
     expect(left).toEqual([]);
     await expect(fetch(`${url}/api/health`)).rejects.toThrow();
+  });
+
+  it.each([
+    [
+      'a session-secret file shorter than 32 bytes',
+      { file: 'short\n' },
+      /session-secret: the session secret is 5 bytes/,
+    ],
+    ['ALLOWED_PRIVATE_ADDRESSES with a non-canonical entry', { ALLOWED_PRIVATE_ADDRESSES: '10.1/16' }, /"10\.1\/16"/],
+  ])('%s fails the start with exit code 1, naming the problem, before any database', async (_what, setup, message) => {
+    const dataDir = tempDataDir('publishing-bad-start-');
+    dirs.push(dataDir);
+    const { file, ...vars } = setup as { file?: string } & Record<string, string>;
+    if (file !== undefined) fs.writeFileSync(path.join(dataDir, 'session-secret'), file, { mode: 0o600 });
+    const child = spawn(process.execPath, ['dist/launcher.mjs'], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', SESSION_SECRET: '', ...vars },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (c) => (output += c));
+    child.stderr.on('data', (c) => (output += c));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+    expect(code).toBe(1);
+    expect(output).toMatch(message);
+    expect(fs.existsSync(path.join(dataDir, 'postgres'))).toBe(false);
   });
 
   it('a port already in use fails the start with exit code 1 and stops the cluster it started', async () => {

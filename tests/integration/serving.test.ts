@@ -2,6 +2,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl, createPost, newAccount, serviceEnv } from '../support/api';
 import { startService, type RunningService } from '../support/service';
+import { GENERIC_EMBED_HOSTS } from '../../server/content/embed-allowlist';
 
 /**
  * What the Node server answers itself, before Next: the bind address, Prometheus metrics,
@@ -107,9 +108,7 @@ describe('public article pages', () => {
     expect(cacheControl).toContain('public');
     expect(cacheControl).toMatch(/s-maxage=\d+/);
     expect(cacheControl).toContain('stale-while-revalidate=');
-    const csp = page.headers.get('content-security-policy')!;
-    expect(csp).toContain("script-src 'none'");
-    expect(csp).toContain("frame-ancestors 'none'");
+    expectPublicPagePolicy(page.headers.get('content-security-policy'));
     const html = await page.text();
     expect(html).toContain('<h1');
     expect(html).toContain('Cached page');
@@ -145,9 +144,51 @@ describe('public article pages', () => {
     expect((await api('POST', `/posts/${post.id}/unpublish`, { token })).status).toBe(204);
     const gone = await fetch(`${baseUrl()}${post.canonical_path}`);
     expect(gone.status).toBe(404);
-    expect(gone.headers.get('content-security-policy')).toContain("script-src 'none'");
+    expectPublicPagePolicy(gone.headers.get('content-security-policy'));
+  });
+
+  it('frame only allowlisted players, sandboxed, and load images and video from this origin only', async () => {
+    const { token } = await newAccount();
+    const post = await createPost(token, {
+      title: 'Embeds',
+      markdown:
+        '<iframe src="https://www.youtube.com/embed/dQw4w9WgXcQ"></iframe>\n\n<iframe src="https://evil.example/x"></iframe>',
+    });
+    expect((await api('POST', `/posts/${post.id}/publish`, { token })).status).toBe(200);
+    const page = await fetch(`${baseUrl()}${post.canonical_path}`);
+    const policy = expectPublicPagePolicy(page.headers.get('content-security-policy'));
+    const html = await page.text();
+    const frames = [...html.matchAll(/<iframe [^>]*>/g)].map((m) => m[0]);
+    expect(frames).toEqual([
+      '<iframe src="https://www.youtube.com/embed/dQw4w9WgXcQ" sandbox="allow-scripts allow-same-origin allow-popups allow-presentation" referrerpolicy="strict-origin-when-cross-origin">',
+    ]);
+    expect(policy.get('frame-src')).toContain('https://www.youtube.com');
   });
 });
+
+/**
+ * The public page policy, directive by directive: no script at all, frames only from the embed
+ * allowlist, images and video only from this origin, never framed. Returns the directives.
+ */
+function expectPublicPagePolicy(header: string | null): Map<string, string[]> {
+  expect(header).toBeTruthy();
+  const policy = new Map(
+    header!.split(';').map((part) => {
+      const [name, ...values] = part.trim().split(/\s+/);
+      return [name!, values] as const;
+    }),
+  );
+  expect(policy.get('default-src')).toEqual(["'none'"]);
+  expect(policy.get('script-src')).toEqual(["'none'"]);
+  expect(policy.get('img-src')).toEqual(["'self'"]);
+  expect(policy.get('media-src')).toEqual(["'self'"]);
+  expect(policy.get('frame-ancestors')).toEqual(["'none'"]);
+  expect(policy.get('base-uri')).toEqual(["'none'"]);
+  expect(policy.get('form-action')).toEqual(["'none'"]);
+  expect(new Set(policy.get('frame-src'))).toEqual(new Set(GENERIC_EMBED_HOSTS.map((host) => `https://${host}`)));
+  expect(policy.has('connect-src')).toBe(false); // default-src 'none' applies
+  return policy;
+}
 
 describe('REST requests without a token', () => {
   it('get 401 before their body is read', async () => {

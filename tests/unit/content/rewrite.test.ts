@@ -11,6 +11,7 @@ import {
   renderArticleSync,
   rewriteImageSources,
   rewriteImageSourcesSync,
+  storedMediaReferences,
 } from '../../../server/content';
 import { articles } from './corpus';
 import { articleMarkdown } from './grammar';
@@ -195,5 +196,33 @@ describe('rewriteImageSources through the worker pool', () => {
     const expected = renderArticleSync({ markdown, title: 'T', rehosted: map }).html;
     expect(await rewriteImageSources(plain.html, map)).toBe(expected);
     expect(expected).not.toContain('img.example.com');
+  });
+});
+
+describe('storedMediaReferences: the stored files an output html shows', () => {
+  const a = '0a0a0a0a-0a0a-4a0a-8a0a-0a0a0a0a0a0a';
+  const b = '0b0b0b0b-0b0b-4b0b-8b0b-0b0b0b0b0b0b';
+  const c = '0c0c0c0c-0c0c-4c0c-8c0c-0c0c0c0c0c0c';
+
+  it('finds images, videos and GIF islands, once each, in document order', () => {
+    const html = renderArticleSync({
+      title: '',
+      markdown: [
+        `![a](/api/media/${a.toUpperCase()})`,
+        `<video src="/api/media/${b}"></video>`,
+        `<div class="dp-gif" data-gif="${c}"><video src="/api/media/${c}" autoplay loop muted playsinline></video></div>`,
+        `![a again](/api/media/${a})`,
+      ].join('\n\n'),
+    }).html;
+    expect(storedMediaReferences(html)).toEqual([a, b, c]);
+  });
+
+  it('ignores media paths in text, code and links', () => {
+    const html = renderArticleSync({
+      title: '',
+      markdown: `See \`<img src="/api/media/${a}">\` and [this](https://example.com/api/media/${b}).\n\n    /api/media/${c}`,
+    }).html;
+    expect(html).toContain(a);
+    expect(storedMediaReferences(html)).toEqual([]);
   });
 });
