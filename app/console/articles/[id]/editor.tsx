@@ -403,13 +403,21 @@ function SaveReport({ outcome }: { outcome: SaveOutcome | null }) {
   return (
     <div role="status">
       <p className="success">Saved.</p>
-      {outcome.rehostFailed.length > 0 && (
+      {outcome.failedImages.length > 0 && (
         <div className="warning-box">
-          <p>These images could not be copied into storage and still point elsewhere (rehost_failed):</p>
-          <ul>
-            {outcome.rehostFailed.map((url) => (
-              <li key={url}>
-                <code>{url}</code>
+          <h3>Images that could not be copied into storage</h3>
+          <p>
+            These images still point to their original address (rehost_failed). Readers&apos; browsers would load them
+            from there, if at all.
+          </p>
+          <ul className="problem-list">
+            {outcome.failedImages.map((img) => (
+              <li key={img.url}>
+                <code>{img.url}</code>
+                <p>{img.reason}</p>
+                <button type="submit" aria-label={`Retry copying ${img.url}`}>
+                  Retry
+                </button>
               </li>
             ))}
           </ul>
@@ -417,10 +425,24 @@ function SaveReport({ outcome }: { outcome: SaveOutcome | null }) {
       )}
       {outcome.warnings.length > 0 && (
         <div className="warning-box">
-          <p>Warnings:</p>
-          <ul>
+          <h3>Warnings</h3>
+          <ul className="problem-list">
             {outcome.warnings.map((w) => (
-              <li key={w}>{w}</li>
+              <li key={w.text}>
+                <code>{w.text}</code>
+                {w.explanation && <p>{w.explanation}</p>}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {outcome.removed.length > 0 && (
+        <div className="warning-box">
+          <h3>Removed from your HTML</h3>
+          <p>The sanitizer took these out of the saved article, so readers will not see them:</p>
+          <ul className="problem-list">
+            {outcome.removed.map((r) => (
+              <li key={r}>{r}</li>
             ))}
           </ul>
         </div>
