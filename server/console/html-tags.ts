@@ -8,6 +8,7 @@ export interface HtmlTag {
   closing: boolean;
   /** A void element (`<img>`) or one written self-closing (`<br/>`). */
   empty: boolean;
+  /** Attribute values with character references decoded. */
   attributes: Map<string, string>;
   /** Offset of the tag in the text, and its length. */
   index: number;
@@ -34,6 +35,18 @@ const VOID_ELEMENTS = new Set([
   'wbr',
 ]);
 
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/** Character references in an attribute value, so `&amp;` and `&#x26;` compare equal. */
+function decode(value: string): string {
+  return value.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (whole, ref: string) => {
+    const r = ref.toLowerCase();
+    if (r.startsWith('#x')) return String.fromCodePoint(parseInt(r.slice(2), 16));
+    if (r.startsWith('#')) return String.fromCodePoint(parseInt(r.slice(1), 10));
+    return NAMED[r] ?? whole;
+  });
+}
+
 export function htmlTags(html: string): HtmlTag[] {
   const tags: HtmlTag[] = [];
   for (const m of html.matchAll(TAG)) {
@@ -42,7 +55,7 @@ export function htmlTags(html: string): HtmlTag[] {
     const name = rawName.toLowerCase();
     const attributes = new Map<string, string>();
     for (const a of (rawAttributes ?? '').matchAll(ATTRIBUTE))
-      attributes.set(a[1]!.toLowerCase(), a[2] ?? a[3] ?? a[4] ?? '');
+      attributes.set(a[1]!.toLowerCase(), decode(a[2] ?? a[3] ?? a[4] ?? ''));
     tags.push({
       name,
       closing: closing === '/',

@@ -32,6 +32,14 @@ describe('removedMarkup', () => {
     expect(removedMarkup(markdown, stored)).toEqual([]);
   });
 
+  it('compares addresses after decoding character references', () => {
+    const written =
+      '<div class="dp-embed" data-dp-embed><iframe src="https://www.figma.com/embed?a=1&amp;b=2" title="x"></iframe></div>';
+    const stored =
+      '<div class="dp-embed" data-dp-embed><iframe src="https://www.figma.com/embed?a=1&#x26;b=2" title="x"></iframe></div>';
+    expect(removedMarkup(written, stored)).toEqual([]);
+  });
+
   it('keeps quiet about an allowlisted iframe that was kept', () => {
     const src = 'https://www.youtube.com/embed/abc';
     expect(
