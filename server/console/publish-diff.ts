@@ -1,3 +1,4 @@
+import { htmlTags } from './html-tags';
 import { articleMarkup, escapeHtml, READER_STYLESHEET, type ArticleView } from './article-document';
 
 /**
@@ -27,53 +28,31 @@ export interface PublishDiff {
   changed: boolean;
 }
 
-const VOID_ELEMENTS = new Set([
-  'area',
-  'base',
-  'br',
-  'col',
-  'embed',
-  'hr',
-  'img',
-  'input',
-  'link',
-  'meta',
-  'source',
-  'track',
-  'wbr',
-]);
-
-const TAG =
-  /<(\/?)([a-zA-Z][\w-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+))?)*)\s*(\/?)>|<!--[\s\S]*?-->/g;
-
 /** The top-level elements of a serialized HTML fragment, whitespace between them dropped. */
 export function splitBlocks(html: string): string[] {
   const blocks: string[] = [];
   let depth = 0;
   let start = 0;
   let text = 0; // end of the last complete block, where loose text would start
-  for (const m of html.matchAll(TAG)) {
-    const [whole, closing, rawName, , selfClosing] = m;
-    const at = m.index;
-    if (!rawName) continue; // a comment
-    const name = rawName.toLowerCase();
+  for (const tag of htmlTags(html)) {
+    const end = tag.index + tag.length;
     if (depth === 0) {
-      const loose = html.slice(text, at).trim();
+      const loose = html.slice(text, tag.index).trim();
       if (loose) blocks.push(loose);
     }
-    if (closing) {
+    if (tag.closing) {
       depth = Math.max(0, depth - 1);
       if (depth === 0) {
-        blocks.push(html.slice(start, at + whole.length));
-        text = at + whole.length;
+        blocks.push(html.slice(start, end));
+        text = end;
       }
-    } else if (VOID_ELEMENTS.has(name) || selfClosing) {
+    } else if (tag.empty) {
       if (depth === 0) {
-        blocks.push(whole);
-        text = at + whole.length;
+        blocks.push(html.slice(tag.index, end));
+        text = end;
       }
     } else {
-      if (depth === 0) start = at;
+      if (depth === 0) start = tag.index;
       depth++;
     }
   }

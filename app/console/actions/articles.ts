@@ -17,6 +17,8 @@ import { formString, runConsoleAction, type ActionOutcome } from '@/server/conso
 import { ConsoleProblem } from '@/server/console/problems';
 import { UUID_PATTERN } from '@/server/console/queries';
 import type { EditorFields } from '@/server/console/editor-fields';
+import { removedMarkup } from '@/server/console/removed-markup';
+import { explainSave, type ExplainedWarning, type FailedImage } from '@/server/console/save-report';
 
 /**
  * Article mutations from the console: the same service calls, under the same limit classes,
@@ -40,8 +42,12 @@ function tagList(text: string): string[] {
 export type SaveOutcome = ActionOutcome<{
   updatedAt: string;
   version: string;
-  rehostFailed: string[];
-  warnings: string[];
+  /** `rehost_failed`, each URL with the reason in words. */
+  failedImages: FailedImage[];
+  /** `warnings`, each with what it means for the author. */
+  warnings: ExplainedWarning[];
+  /** What the sanitizer took out of the author's raw HTML. */
+  removed: string[];
 }>;
 
 /**
@@ -68,11 +74,14 @@ export async function saveArticle(formData: FormData): Promise<SaveOutcome> {
       { ifMatch: version || null },
     );
     revalidatePath(`/console/articles/${id}`);
+    const stored = await getPostForEditing(em, session.auth.account.id, id);
+    const explained = explainSave(post.rehost_failed ?? [], post.warnings ?? []);
     return {
       updatedAt: post.updated_at,
       version: postEtag(post),
-      rehostFailed: post.rehost_failed ?? [],
-      warnings: post.warnings ?? [],
+      failedImages: explained.images,
+      warnings: explained.warnings,
+      removed: removedMarkup(input.markdown ?? '', stored.post.html ?? ''),
     };
   });
 }

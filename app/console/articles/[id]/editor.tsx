@@ -4,7 +4,11 @@ import { useEffect, useRef, useState, useTransition } from 'react';
 import type { EditorFields } from '@/server/console/editor-fields';
 import { loadStoredFields, saveArticle, type SaveOutcome } from '../../actions/articles';
 import { ReaderWidths } from '../../components/reader-widths';
+import { formatBytes } from '../../components/format';
 import { clearDraft, readDraft, writeDraft } from './unsaved-draft';
+import { InsertMenu } from './insert-menu';
+import { insertBlock, type LibraryItem } from './island-snippets';
+import { refuseBeforeUpload, uploadImage } from './image-upload';
 
 const PREVIEW_DELAY_MS = 600;
 
@@ -22,11 +26,17 @@ export function ArticleEditor({
   csrf,
   version: loadedVersion,
   initial,
+  library,
+  quotaLeft: initialQuotaLeft,
 }: {
   postId: string;
   csrf: string;
   version: string;
   initial: EditorFields;
+  /** The account's stored media, newest first, for the insert menu. */
+  library: LibraryItem[];
+  /** Bytes left of today's media quota when the page was rendered. */
+  quotaLeft: number;
 }) {
   const [fields, setFields] = useState(initial);
   const [version, setVersion] = useState(loadedVersion);
@@ -39,6 +49,10 @@ export function ArticleEditor({
   const [conflict, setConflict] = useState<ConflictState>(null);
   const [comparing, startComparing] = useTransition();
   const leaving = useRef(false);
+  const markdownField = useRef<HTMLTextAreaElement>(null);
+  const [upload, setUpload] = useState<UploadState>({ phase: 'idle' });
+  const [quotaLeft, setQuotaLeft] = useState(initialQuotaLeft);
+  const [media, setMedia] = useState(library);
   const previewForm = useRef<HTMLFormElement>(null);
   const editForm = useRef<HTMLFormElement>(null);
   const frameName = `live-preview-${postId}`;
@@ -156,6 +170,43 @@ export function ArticleEditor({
     });
   };
 
+  /** Writes a block of markup at the Markdown field's cursor (or replaces its selection). */
+  const insertAtCursor = (snippet: string) => {
+    const el = markdownField.current;
+    const start = el?.selectionStart ?? fields.markdown.length;
+    const end = el?.selectionEnd ?? start;
+    const next = insertBlock(fields.markdown, start, end, snippet);
+    setFields((f) => ({ ...f, markdown: next.text }));
+    setDirty(true);
+    setPreviewState('pending');
+    requestAnimationFrame(() => {
+      el?.focus();
+      el?.setSelectionRange(next.cursor, next.cursor);
+    });
+  };
+
+  /** An image file dropped or pasted into the Markdown field: stored, then its snippet inserted. */
+  const uploadFiles = (files: FileList) => {
+    const file = Array.from(files).find((f) => f.type.startsWith('image/')) ?? files[0];
+    if (!file) return;
+    const refusal = refuseBeforeUpload(file, quotaLeft);
+    if (refusal) return setUpload({ phase: 'failed', error: refusal });
+    setUpload({ phase: 'uploading', name: file.name, loaded: 0, total: file.size });
+    uploadImage(file, csrf, (loaded, total) => setUpload({ phase: 'uploading', name: file.name, loaded, total }))
+      .then((stored) => {
+        insertAtCursor(stored.snippet);
+        setQuotaLeft((q) => Math.max(0, q - stored.byteSize));
+        const id = /\/api\/media\/([0-9a-f-]{36})/.exec(stored.snippet)?.[1];
+        if (id && !stored.snippet.includes('dp-gif'))
+          setMedia((m) => [{ id, kind: 'image', width: stored.width, height: stored.height }, ...m]);
+        setUpload({
+          phase: 'done',
+          message: `Stored ${file.name} (${stored.width}×${stored.height}) and inserted it.`,
+        });
+      })
+      .catch((err: unknown) => setUpload({ phase: 'failed', error: err instanceof Error ? err.message : String(err) }));
+  };
+
   /** Drops the unsaved text and loads the stored article afresh. */
   const reload = () => {
     clearDraft(postId);
@@ -232,16 +283,42 @@ export function ArticleEditor({
             </small>
           </div>
         </div>
-        <label htmlFor="markdown">Markdown</label>
+        <div className="markdown-head">
+          <label htmlFor="markdown">Markdown</label>
+          <InsertMenu library={media} onInsert={insertAtCursor} />
+        </div>
         <textarea
+          ref={markdownField}
           id="markdown"
           name="markdown"
           value={fields.markdown}
           onChange={update('markdown')}
+          aria-describedby="markdown-help"
+          onDragOver={(e) => {
+            if (e.dataTransfer.types.includes('Files')) e.preventDefault();
+          }}
+          onDrop={(e) => {
+            if (e.dataTransfer.files.length === 0) return;
+            e.preventDefault();
+            uploadFiles(e.dataTransfer.files);
+          }}
+          onPaste={(e) => {
+            if (e.clipboardData.files.length === 0) return;
+            e.preventDefault();
+            uploadFiles(e.clipboardData.files);
+          }}
           rows={24}
           spellCheck={false}
           required
         />
+        <p id="markdown-help" className="muted">
+          Drop or paste an image file here to store and insert it. Today&apos;s media quota left:{' '}
+          <span data-testid="quota-left" data-bytes={quotaLeft}>
+            {formatBytes(quotaLeft)}
+          </span>
+          .
+        </p>
+        <UploadReport state={upload} />
         <div className="editor__actions">
           <button type="submit" className="primary" disabled={saving}>
             {saving ? 'Saving…' : 'Save'}
@@ -300,6 +377,34 @@ export function ArticleEditor({
         <input type="hidden" name="markdown" value={fields.markdown} />
       </form>
     </div>
+  );
+}
+
+type UploadState =
+  | { phase: 'idle' }
+  | { phase: 'uploading'; name: string; loaded: number; total: number }
+  | { phase: 'done'; message: string }
+  | { phase: 'failed'; error: string };
+
+function UploadReport({ state }: { state: UploadState }) {
+  if (state.phase === 'idle') return null;
+  if (state.phase === 'uploading')
+    return (
+      <div className="upload-progress">
+        <label htmlFor="editor-upload-progress">Uploading {state.name}</label>
+        <progress id="editor-upload-progress" max={state.total || 1} value={state.loaded} />
+      </div>
+    );
+  if (state.phase === 'failed')
+    return (
+      <p className="error" role="alert">
+        Not stored. {state.error}
+      </p>
+    );
+  return (
+    <p className="success" role="status">
+      {state.message}
+    </p>
   );
 }
 
@@ -403,13 +508,21 @@ function SaveReport({ outcome }: { outcome: SaveOutcome | null }) {
   return (
     <div role="status">
       <p className="success">Saved.</p>
-      {outcome.rehostFailed.length > 0 && (
+      {outcome.failedImages.length > 0 && (
         <div className="warning-box">
-          <p>These images could not be copied into storage and still point elsewhere (rehost_failed):</p>
-          <ul>
-            {outcome.rehostFailed.map((url) => (
-              <li key={url}>
-                <code>{url}</code>
+          <h3>Images that could not be copied into storage</h3>
+          <p>
+            These images still point to their original address (rehost_failed). Readers&apos; browsers would load them
+            from there, if at all.
+          </p>
+          <ul className="problem-list">
+            {outcome.failedImages.map((img) => (
+              <li key={img.url}>
+                <code>{img.url}</code>
+                <p>{img.reason}</p>
+                <button type="submit" aria-label={`Retry copying ${img.url}`}>
+                  Retry
+                </button>
               </li>
             ))}
           </ul>
@@ -417,10 +530,24 @@ function SaveReport({ outcome }: { outcome: SaveOutcome | null }) {
       )}
       {outcome.warnings.length > 0 && (
         <div className="warning-box">
-          <p>Warnings:</p>
-          <ul>
+          <h3>Warnings</h3>
+          <ul className="problem-list">
             {outcome.warnings.map((w) => (
-              <li key={w}>{w}</li>
+              <li key={w.text}>
+                <code>{w.text}</code>
+                {w.explanation && <p>{w.explanation}</p>}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {outcome.removed.length > 0 && (
+        <div className="warning-box">
+          <h3>Removed from your HTML</h3>
+          <p>The sanitizer took these out of the saved article, so readers will not see them:</p>
+          <ul className="problem-list">
+            {outcome.removed.map((r) => (
+              <li key={r}>{r}</li>
             ))}
           </ul>
         </div>

@@ -3,6 +3,9 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { consoleEm, requireSession } from '@/server/console/context';
 import { spend } from '@/server/console/limits';
+import { recentMedia } from '@/server/console/media';
+import { dailyMediaBytesUsed } from '@/server/services/limits';
+import type { Media } from '@/db/entities';
 import { describeProblem } from '@/server/console/problems';
 import { UUID_PATTERN } from '@/server/console/queries';
 import { ApiError } from '@/server/errors';
@@ -30,10 +33,14 @@ export default async function ArticlePage({ params, searchParams }: { params: Pa
   if (!UUID_PATTERN.test(id)) notFound();
   const em = await consoleEm();
   let data: Awaited<ReturnType<typeof getPostForEditing>>;
+  let library: Media[];
+  let quotaUsed: number;
   try {
     // One read, like GET /posts/{id}; the preview frames this page embeds are part of it.
     await spend(em, session.auth, 'read');
     data = await getPostForEditing(em, session.auth.account.id, id);
+    library = await recentMedia(em, session.auth.account.id);
+    quotaUsed = await dailyMediaBytesUsed(em, session.auth.account.id);
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) notFound();
     return <Problem title="Article" message={describeProblem(err)} />;
@@ -139,6 +146,13 @@ export default async function ArticlePage({ params, searchParams }: { params: Pa
           tags: post.tags.map((t) => t.name).join(', '),
           markdown,
         }}
+        library={library.map((m) => ({
+          id: m.id,
+          kind: m.kind === 'gif' ? 'gif' : 'image',
+          width: m.width,
+          height: m.height,
+        }))}
+        quotaLeft={Math.max(0, session.auth.account.dailyMediaBytes - quotaUsed)}
       />
 
       {showPublished && publishedVersion && (

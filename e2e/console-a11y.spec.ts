@@ -1,0 +1,102 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page, TestInfo } from '@playwright/test';
+import { api, createPost, publish } from './support/api';
+import { expect, signIn, test } from './support/console';
+import { tokenOf } from './support/state';
+
+/**
+ * An axe-core scan of every console page, with content on it (an article with unpublished
+ * changes, so the publish diff is there too): no serious or critical violation. Each page's
+ * summary is printed and attached to the report. The article frames are separate sandboxed
+ * documents (reader content, not console UI), so the scan stops at the frame element.
+ */
+
+async function scan(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  await page.waitForLoadState('load');
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .exclude('iframe')
+    .analyze();
+  const byImpact: Record<string, number> = {};
+  for (const v of results.violations)
+    byImpact[v.impact ?? 'unknown'] = (byImpact[v.impact ?? 'unknown'] ?? 0) + v.nodes.length;
+  const summary = `axe ${name}: ${results.passes.length} rules passed, ${results.violations.length} violated (${
+    Object.entries(byImpact)
+      .map(([impact, n]) => `${impact}: ${n} node(s)`)
+      .join(', ') || 'none'
+  })${results.violations.map((v) => `\n  - [${v.impact}] ${v.id}: ${v.help} (${v.nodes.length})`).join('')}`;
+  console.log(summary);
+  await testInfo.attach(`axe-${name}`, { body: summary, contentType: 'text/plain' });
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`),
+    name,
+  ).toEqual([]);
+}
+
+test('every console page passes an axe scan without serious or critical violations', async ({ page }, testInfo) => {
+  await page.goto('/console');
+  await scan(page, testInfo, 'sign-in');
+
+  const token = tokenOf('admin');
+  const post = await createPost(token, { title: 'Accessible article', tags: ['a11y'], markdown: 'First version.' });
+  await publish(token, post.id);
+  expect((await api(token, 'PATCH', `/posts/${post.id}`, { markdown: 'Second version.' })).status).toBe(200);
+  await signIn(page, token);
+  await scan(page, testInfo, 'articles');
+
+  await page.goto(`/console/articles/${post.id}`);
+  await expect(page.getByRole('region', { name: 'What changes on publish' })).toBeVisible();
+  await scan(page, testInfo, 'article-editor');
+
+  for (const [path, name] of [
+    ['/console/articles/new', 'new-article'],
+    ['/console/media', 'media'],
+    ['/console/account', 'account'],
+    ['/console/moderation', 'moderation'],
+    ['/console/api-guide', 'api-guide'],
+    ['/console/api-reference', 'api-reference'],
+  ] as const) {
+    await page.goto(path);
+    await scan(page, testInfo, name);
+  }
+});
+
+/** Tabs forward until the focused element matches, checking each stop shows a focus ring. */
+async function tabTo(page: Page, matches: (el: { id: string; text: string }) => boolean): Promise<void> {
+  for (let i = 0; i < 80; i++) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      if (!el || el === document.body) return null;
+      const style = getComputedStyle(el);
+      return {
+        id: el.id,
+        text: (el.textContent ?? '').trim(),
+        tag: el.tagName.toLowerCase(),
+        ring: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2,
+      };
+    });
+    if (!focused || focused.tag === 'iframe') continue; // frames draw their own focus
+    expect(focused.ring, `focus ring on <${focused.tag}> ${focused.id || focused.text.slice(0, 40)}`).toBe(true);
+    if (matches(focused)) return;
+  }
+  throw new Error('element not reached by Tab');
+}
+
+test('the editor is usable from the keyboard alone, with a visible focus ring at every stop', async ({ page }) => {
+  const token = tokenOf('admin');
+  const post = await createPost(token, { title: 'Keyboard only', markdown: 'Typed with keys.' });
+  await signIn(page, token);
+  await page.goto(`/console/articles/${post.id}`);
+  await expect(page.getByLabel('Markdown')).toHaveValue('Typed with keys.');
+  await page.locator('body').click({ position: { x: 1, y: 1 } });
+
+  await tabTo(page, (el) => el.id === 'markdown');
+  await page.keyboard.press('End');
+  await page.keyboard.type(' And more keys.');
+  await tabTo(page, (el) => el.text === 'Save');
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('All changes saved', { exact: true })).toBeVisible();
+  expect((await api<{ html: string }>(token, 'GET', `/posts/${post.id}`)).body.html).toContain('And more keys.');
+});

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { removedMarkup } from '@/server/console/removed-markup';
+import { explainSave } from '@/server/console/save-report';
+
+describe('removedMarkup', () => {
+  it('names iframes from hosts off the allowlist, dropped elements and dropped attributes', () => {
+    const markdown = [
+      'Intro',
+      '',
+      '<div class="dp-embed" data-dp-embed><iframe src="https://evil.example/x"></iframe></div>',
+      '',
+      '<p onclick="steal()" data-x="1">Hello <marquee>there</marquee></p>',
+      '',
+      '<script>alert(1)</script>',
+    ].join('\n');
+    const stored = '<h1>T</h1>\n<p>Intro</p>\n<p>Hello there</p>';
+    expect(removedMarkup(markdown, stored)).toEqual([
+      'An iframe from evil.example was removed: that host is not on the embed allowlist.',
+      '1 <div> element(s) removed (their text, if any, is kept): not an element articles may contain there.',
+      '1 <marquee> element(s) removed (their text, if any, is kept): not an element articles may contain there.',
+      '1 <script> element(s) removed: articles carry no scripts or styles of their own.',
+      'The onclick attribute on <p> was removed: articles run no scripts.',
+      'The data-x attribute on <p> was removed: it is not one articles keep on that element.',
+    ]);
+  });
+
+  it('reports nothing when the HTML survived, and ignores HTML shown inside code', () => {
+    const markdown =
+      'Use `<script>` carefully.\n\n```html\n<iframe src="https://evil.example/"></iframe>\n```\n\n<details><summary>S</summary>Hidden</details>';
+    const stored =
+      '<h1>T</h1><p>Use <code>&lt;script&gt;</code> carefully.</p><pre><code>&lt;iframe&gt;</code></pre><details><summary>S</summary>Hidden</details>';
+    expect(removedMarkup(markdown, stored)).toEqual([]);
+  });
+
+  it('compares addresses after decoding character references', () => {
+    const written =
+      '<div class="dp-embed" data-dp-embed><iframe src="https://www.figma.com/embed?a=1&amp;b=2" title="x"></iframe></div>';
+    const stored =
+      '<div class="dp-embed" data-dp-embed><iframe src="https://www.figma.com/embed?a=1&#x26;b=2" title="x"></iframe></div>';
+    expect(removedMarkup(written, stored)).toEqual([]);
+  });
+
+  it('keeps quiet about an allowlisted iframe that was kept', () => {
+    const src = 'https://www.youtube.com/embed/abc';
+    expect(
+      removedMarkup(
+        `<div data-video data-provider="youtube" data-source="embed"><iframe src="${src}"></iframe></div>`,
+        `<div data-video data-provider="youtube" data-source="embed"><iframe src="${src}"></iframe></div>`,
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe('explainSave', () => {
+  it('gives each failed image a reason and each warning an explanation', () => {
+    const out = explainSave(
+      ['http://a.example/1.png', 'http://a.example/cat.gif'],
+      [
+        'http://a.example/cat.gif: animated images are not rehosted; store it with POST /media/from-url and show it with the GIF island',
+      ],
+    );
+    expect(out.images[0]!.reason).toMatch(/^The download failed/);
+    expect(out.images[1]!.reason).toMatch(/animated.*GIF island/);
+    expect(out.warnings[0]!.explanation).toMatch(/GIF island/);
+  });
+
+  it('ties failures to a stop when copying stopped at a limit', () => {
+    const out = explainSave(
+      ['http://a.example/1.png'],
+      ['rehost stopped: media limit of 10 per minute reached; 1 image(s) not stored'],
+    );
+    expect(out.warnings[0]!.explanation).toContain('10 media per minute');
+    expect(out.images[0]!.reason).toContain('Wait a minute, then retry.');
+  });
+});
