@@ -282,8 +282,5 @@ async function upload(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const response = await handleMediaUpload(request);
   res.statusCode = response.status;
   response.headers.forEach((value, name) => res.setHeader(name, value));
-  // Answered before the body was read to its end (a refusal, a stalled sender): close the
-  // connection after the answer instead of keeping the socket for the rest of that body.
-  if (!req.complete) res.setHeader('connection', 'close');
   res.end(Buffer.from(await response.arrayBuffer()));
 }
