@@ -1,8 +1,10 @@
 /**
  * Admission in front of the conversion workers: one FIFO per account, served round-robin, with at
- * most `inFlight` jobs running. An account with a backlog gets one turn per round like any other,
- * so another account's single document waits for at most one document of each busy account (and
- * the ones already running), not for the whole backlog. Both the waiting documents of one account
+ * most `inFlight` jobs running and at most `inFlightPerKey` of one account. An account with a
+ * backlog gets one turn per round like any other, so another account's single document waits for
+ * at most one document of each busy account, not for the whole backlog; and with
+ * `inFlightPerKey < inFlight` one account can never hold every worker, so a single busy account
+ * leaves a worker free for the others. Both the waiting documents of one account
  * and all waiting documents are bounded: past either bound `enqueue` refuses at once with
  * FairQueueFullError instead of letting the queue (and its memory) grow.
  */
@@ -17,6 +19,8 @@ export class FairQueueFullError extends Error {
 export interface FairQueueLimits {
   /** Jobs running at once. */
   inFlight: number;
+  /** Jobs of one key running at once; `inFlight` when not given. */
+  inFlightPerKey?: number;
   /** Jobs waiting, per key. */
   waitingPerKey: number;
   /** Jobs waiting, all keys together. */
@@ -32,6 +36,7 @@ export class FairQueue {
   private readonly waiting = new Map<string, Waiting[]>();
   private waitingCount = 0;
   private running = 0;
+  private readonly runningByKey = new Map<string, number>();
 
   constructor(private readonly limits: FairQueueLimits) {}
 
@@ -46,14 +51,14 @@ export class FairQueue {
    */
   enqueue<T>(key: string, job: () => Promise<T>): { result: Promise<T>; cancel: () => boolean } {
     const queue = this.waiting.get(key);
-    if (this.running < this.limits.inFlight && this.waitingCount === 0) {
-      return { result: this.run(job), cancel: () => false };
+    if (!queue && this.canStart(key)) {
+      return { result: this.run(key, job), cancel: () => false };
     }
     if ((queue?.length ?? 0) >= this.limits.waitingPerKey) throw new FairQueueFullError('account');
     if (this.waitingCount >= this.limits.waitingTotal) throw new FairQueueFullError('total');
     let entry!: Waiting;
     const result = new Promise<T>((resolve, reject) => {
-      entry = { start: () => this.run(job).then(resolve, reject) };
+      entry = { start: () => this.run(key, job).then(resolve, reject) };
     });
     if (queue) queue.push(entry);
     else this.waiting.set(key, [entry]);
@@ -70,20 +75,49 @@ export class FairQueue {
     return { result, cancel };
   }
 
-  private async run<T>(job: () => Promise<T>): Promise<T> {
+  /** Whether `enqueue(key, …)` would refuse now (checked before a request's body is read). */
+  wouldRefuse(key: string): boolean {
+    const queue = this.waiting.get(key);
+    if (!queue && this.canStart(key)) return false;
+    return (queue?.length ?? 0) >= this.limits.waitingPerKey || this.waitingCount >= this.limits.waitingTotal;
+  }
+
+  private canStart(key: string): boolean {
+    return (
+      this.running < this.limits.inFlight &&
+      (this.runningByKey.get(key) ?? 0) < (this.limits.inFlightPerKey ?? this.limits.inFlight)
+    );
+  }
+
+  private async run<T>(key: string, job: () => Promise<T>): Promise<T> {
     this.running++;
+    this.runningByKey.set(key, (this.runningByKey.get(key) ?? 0) + 1);
     try {
       return await job();
     } finally {
       this.running--;
+      const left = this.runningByKey.get(key)! - 1;
+      if (left === 0) this.runningByKey.delete(key);
+      else this.runningByKey.set(key, left);
       this.next();
     }
   }
 
-  /** Starts the head of the first key in turn, then moves that key to the back of the round. */
+  /**
+   * Starts the head of the first key in turn that may start one, then moves that key to the
+   * back of the round.
+   */
   private next(): void {
     while (this.running < this.limits.inFlight && this.waitingCount > 0) {
-      const [key, queue] = this.waiting.entries().next().value as [string, Waiting[]];
+      let chosen: [string, Waiting[]] | undefined;
+      for (const entry of this.waiting) {
+        if (this.canStart(entry[0])) {
+          chosen = entry;
+          break;
+        }
+      }
+      if (!chosen) return;
+      const [key, queue] = chosen;
       const entry = queue.shift()!;
       this.waitingCount--;
       this.waiting.delete(key);

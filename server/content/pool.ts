@@ -1,8 +1,10 @@
 /**
- * Conversion off the HTTP event loop: a piscina pool sized to the cores, fed by a fair queue
- * (fair-queue.ts: one FIFO per account served round-robin, bounded, never more documents in
- * flight than workers, so piscina's own queue stays empty). A document's budget of about
- * 1 s + 10 s per MB (limits.ts) counts from the moment it is queued, so waiting is bounded too.
+ * Conversion off the HTTP event loop: a piscina pool sized to the cores (plus one worker kept for
+ * other accounts than the busiest), fed by a fair queue (fair-queue.ts: one FIFO per account
+ * served round-robin, bounded, never more documents in flight than workers, so piscina's own
+ * queue stays empty). A document's budget of about
+ * 1 s + 10 s per MB (limits.ts) counts from the moment it is queued (a cold worker's start-up
+ * excepted), so waiting is bounded too.
  * A document refused by a full queue, or whose budget ran out before a worker took it, gets a
  * ConversionBusyError (503: not its fault). Past the budget while converting the task is aborted,
  * piscina terminates that worker (the only way to stop synchronous parsing), and the caller gets a
@@ -66,20 +68,39 @@ function contentPool(): ContentPool {
   shared.__publishingContentPool ??= new Piscina<RenderTask | RewriteTask, RenderResult | RewriteResult>({
     filename: workerPath(),
     minThreads: 1,
-    maxThreads: poolThreads(),
+    maxThreads: workerCount(),
     idleTimeout: 60_000,
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
   });
   return shared.__publishingContentPool;
 }
 
+/**
+ * One worker more than `poolThreads()`, which no single account may use: while one account keeps
+ * every regular worker busy with slow documents, another account's document still starts at
+ * once instead of waiting for one of them (a 1 MB document may take its whole 11 s budget). It
+ * costs a worker's memory and, while two accounts convert, a core shared with the event loop.
+ */
+function workerCount(): number {
+  return poolThreads() + 1;
+}
+
 function contentQueue(): FairQueue {
   shared.__publishingContentQueue ??= new FairQueue({
-    inFlight: poolThreads(),
+    inFlight: workerCount(),
+    inFlightPerKey: poolThreads(),
     waitingPerKey: env.CONTENT_QUEUE_PER_ACCOUNT,
     waitingTotal: env.CONTENT_QUEUE_LIMIT,
   });
   return shared.__publishingContentQueue;
+}
+
+/**
+ * Whether a document of `owner` would be refused right now: lets the transport answer 503 before
+ * reading a body that could not be converted anyway (a 1 MB JSON parse per refusal otherwise).
+ */
+export function conversionQueueFull(owner: string): boolean {
+  return shared.__publishingContentQueue?.wouldRefuse(owner) ?? false;
 }
 
 /** Documents waiting for a worker (metrics). */
@@ -124,16 +145,23 @@ async function runBudgeted(
   const workers = contentPool();
   const abort = new AbortController();
   const { port1, port2 } = new MessageChannel();
+  const budget = timeBudgetMs(bytes);
+  const queuedAt = Date.now();
+  let remaining = budget;
   let started = false;
+  // Time spent waiting for a turn is part of the document's budget; a worker's start-up (a
+  // cold worker loads the whole pipeline) is not, as it is not the document's doing.
+  let timer = setTimeout(() => abort.abort(), budget);
   port1.once('message', () => {
     started = true;
+    timer = setTimeout(() => abort.abort(), remaining);
   });
-  // Counted from now: time spent waiting for a turn is part of the document's budget.
-  const timer = setTimeout(() => abort.abort(), timeBudgetMs(bytes));
   const stopTimer = conversionSeconds.startTimer();
   try {
     const queued = contentQueue().enqueue(owner, () => {
       if (abort.signal.aborted) throw new ConversionBusyError();
+      clearTimeout(timer);
+      remaining = Math.max(0, budget - (Date.now() - queuedAt));
       return workers.run(task(port2), { signal: abort.signal, transferList: [port2] });
     });
     const gaveUp = new Promise<never>((_, reject) => {

@@ -14,7 +14,7 @@ import { MAX_IMAGE_BYTES } from '../media/image';
 import { mediaStorage, outboundAllowList } from '../media/storage-instance';
 import { DailyQuotaExceededError, storeUpload } from '../services/media';
 import { logLine } from '../log';
-import { readMultipartFile } from './multipart-file';
+import { readMultipartFile, UploadStalledError } from './multipart-file';
 import { errorResponse } from './error-body';
 
 export async function handleMediaUpload(req: Request): Promise<Response> {
@@ -33,6 +33,7 @@ export async function handleMediaUpload(req: Request): Promise<Response> {
     headers.set('cache-control', 'no-store');
     return new Response(JSON.stringify(media), { status: 200, headers });
   } catch (err) {
+    if (err instanceof UploadStalledError) headers.set('connection', 'close');
     if (err instanceof DailyQuotaExceededError)
       for (const [name, value] of Object.entries(quotaHeaders(err))) headers.set(name, value);
     const api = err instanceof ApiError ? err : toApiError(err);

@@ -26,6 +26,17 @@ export interface MultipartFileOptions {
 
 const bad = (message: string) => new ApiError(400, message);
 
+/**
+ * The body stopped arriving: a 400 like the other shape problems, after which the connection is
+ * closed (the rest of the body will not be read, and the client may never send it).
+ */
+export class UploadStalledError extends ApiError {
+  constructor(message: string) {
+    super(400, message);
+    this.name = 'UploadStalledError';
+  }
+}
+
 /** Room for the multipart framing around the file (boundaries, part headers, a few small fields). */
 const FRAMING_ALLOWANCE = 64 * 1024;
 
@@ -73,7 +84,12 @@ export async function readMultipartFile(
       reject(err);
     };
     const stall = () =>
-      fail(bad(`${field}: the upload stalled (no data for ${Math.ceil(idleTimeoutMs / 1000)} s); send it again`), true);
+      fail(
+        new UploadStalledError(
+          `${field}: the upload stalled (no data for ${Math.ceil(idleTimeoutMs / 1000)} s); send it again`,
+        ),
+        true,
+      );
     idle = setTimeout(stall, idleTimeoutMs);
     body.on('data', () => {
       if (failed) return;

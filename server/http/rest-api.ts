@@ -22,6 +22,7 @@ import { toApiError } from '../api/errors';
 import { identify, type RequestHeaders } from '../api/authenticate';
 import type { ApiContext } from '../api/trpc';
 import { openApiEtag, openApiJson } from '../api/openapi/document';
+import { ConversionBusyError, conversionQueueFull } from '../content';
 import { ApiError, badRequest, notFound } from '../errors';
 import type { Authenticated } from '../services/tokens';
 import { logLine } from '../log';
@@ -172,6 +173,8 @@ export function isRestRequest(pathname: string): boolean {
   return pathname === API_PREFIX || pathname.startsWith(`${API_PREFIX}/`);
 }
 
+const CONVERTING_ROUTES = new Set([`POST ${API_PREFIX}/posts`, `PATCH ${API_PREFIX}/posts/{id}`]);
+
 export async function handleRestRequest(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
   try {
@@ -186,8 +189,13 @@ export async function handleRestRequest(req: IncomingMessage, res: ServerRespons
     let identified: Authenticated | undefined;
     let body: unknown;
     if (method === 'POST' || method === 'PATCH' || method === 'PUT') {
-      if (!apiRouteTemplate(method, pathname)) throw notFound();
+      const template = apiRouteTemplate(method, pathname);
+      if (!template) throw notFound();
       identified = await identify(headers);
+      // A write that converts Markdown while this account's conversion queue is full would be
+      // refused after its body was read and parsed: refuse it first (503, not charged).
+      if (CONVERTING_ROUTES.has(`${method} ${template}`) && conversionQueueFull(identified.account.id))
+        throw new ConversionBusyError();
       body = await readJsonBody(req);
       req.headers['content-type'] = 'application/json';
     }
@@ -274,8 +282,5 @@ async function upload(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const response = await handleMediaUpload(request);
   res.statusCode = response.status;
   response.headers.forEach((value, name) => res.setHeader(name, value));
-  // Answered before the body was read to its end (a refusal, a stalled sender): close the
-  // connection after the answer instead of keeping the socket for the rest of that body.
-  if (!req.complete) res.setHeader('connection', 'close');
   res.end(Buffer.from(await response.arrayBuffer()));
 }

@@ -85,7 +85,9 @@ describe('rehost byte budget and download turns', () => {
       expect(res.body.warnings).toEqual([
         expect.stringMatching(/50 MiB\) of images per write; 8 image\(s\) not stored/),
       ]);
-      expect(files.refusedAtHeaders).toBe(3);
+      // At most five bodies were sent in full (all eight before); the rest were refused at their
+      // headers or, once the 50 MiB were spent, never requested.
+      expect(files.finished).toBeLessThanOrEqual(5);
       const me = await api('GET', '/me', { token });
       expect(me.body.limits.daily_media_bytes_used).toBe(0);
     } finally {

@@ -38,6 +38,20 @@ describe('FairQueue: per-account FIFO, round-robin, bounded', () => {
     expect(started).toEqual(['a1', 'a2', 'b1', 'a3', 'a4', 'a5']);
   });
 
+  it('with inFlightPerKey below inFlight, a busy account leaves a slot free: another account starts at once', () => {
+    const queue = new FairQueue({ inFlight: 2, waitingPerKey: 10, waitingTotal: 100, inFlightPerKey: 1 });
+    const started: string[] = [];
+    const never = (name: string) => () => {
+      started.push(name);
+      return new Promise<void>(() => {});
+    };
+    for (const n of ['a1', 'a2', 'a3']) queue.enqueue('A', never(n));
+    expect(started).toEqual(['a1']);
+    queue.enqueue('B', never('b1'));
+    expect(started).toEqual(['a1', 'b1']);
+    expect(queue.size).toBe(2);
+  });
+
   it('never runs more than inFlight jobs at once', async () => {
     const queue = new FairQueue({ inFlight: 2, waitingPerKey: 10, waitingTotal: 100 });
     let running = 0;

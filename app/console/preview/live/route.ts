@@ -5,7 +5,7 @@ import { messageDocument } from '@/server/console/preview-messages';
 import { previewDocument, previewHeaders } from '@/server/console/article-document';
 import { csrfMatches } from '@/server/console/session-store';
 import { UUID_PATTERN } from '@/server/console/queries';
-import { ContentRejectedError, ConversionBusyError, renderArticle } from '@/server/content';
+import { ContentRejectedError, ConversionBusyError, conversionQueueFull, renderArticle } from '@/server/content';
 import { PostEntity } from '@/db/entities';
 
 export const dynamic = 'force-dynamic';
@@ -21,6 +21,7 @@ const MAX_MARKDOWN_CHARS = 1_000_000;
 const MAX_FORM_BYTES = 12 * 1024 * 1024;
 
 const TOO_LONG = 'This text is too long to preview.';
+const BUSY = 'The converter is busy right now. Try again in a moment.';
 
 /**
  * Live preview: the editor posts its unsaved fields here, into the preview frame. Converted by
@@ -33,6 +34,8 @@ export async function POST(request: Request) {
   const origin = request.headers.get('origin');
   const host = request.headers.get('host');
   if (origin && host && new URL(origin).host !== host) return page('Cross-site request refused.', 403);
+  // Nothing of the form is read while this account's conversions are already backed up.
+  if (conversionQueueFull(session.auth.account.id)) return page(BUSY, 503);
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > MAX_FORM_BYTES) return page(TOO_LONG, 413);
   let form: FormData;
@@ -93,8 +96,7 @@ export async function POST(request: Request) {
   } catch (err) {
     if (err instanceof ContentRejectedError)
       return page(`This text cannot be converted: ${err.message.replace(/^markdown: /, '')}.`, 200);
-    if (err instanceof ConversionBusyError)
-      return page('The converter is busy with other documents right now. Try again in a moment.', 503);
+    if (err instanceof ConversionBusyError) return page(BUSY, 503);
     return page(describeProblem(err), 503);
   }
 }
