@@ -78,12 +78,16 @@ test('the list marks unpublished changes and the article shows what publishing c
 
   // The highlighted diff: text and islands, removed and added; unchanged blocks unmarked.
   const diff = page.frameLocator('iframe[title="Changes on publish"]');
-  await expect(diff.locator('del.dp-diff')).toHaveCount(4); // the H1, a paragraph, the spoiler, the tag list
-  await expect(diff.locator('del.dp-diff', { hasText: 'Low water at noon.' })).toBeVisible();
-  await expect(diff.locator('ins.dp-diff', { hasText: 'Low water at half past twelve.' })).toBeVisible();
+  await expect(diff.locator('del.dp-diff')).toHaveCount(2); // the spoiler and the tag list
+  // Text edited in place: one block, the changed words marked.
+  const lowWater = diff.locator('.dp-diff--changed p', { hasText: 'Low water at' });
+  await expect(lowWater.locator('del.dp-diff-word')).toHaveText('noon.');
+  await expect(lowWater.locator('ins.dp-diff-word')).toHaveText('half past twelve.');
+  await expect(diff.locator('.dp-diff--changed h1')).toHaveText('Tide tables for spring');
+  await expect(diff.locator('.dp-diff--changed h1 ins.dp-diff-word')).toHaveText('for spring');
+  // Islands as wholes.
   await expect(diff.locator('del.dp-diff details summary')).toHaveText('Old spoiler');
   await expect(diff.locator('ins.dp-diff details summary')).toHaveText('New spoiler');
-  await expect(diff.locator('ins.dp-diff h1')).toHaveText('Tide tables for spring');
   await expect(diff.locator('ins.dp-diff', { hasText: 'spring' }).locator('.dp-article__tags')).toBeVisible();
   await expect(diff.locator('.dp-article__body > p', { hasText: 'High water at six.' })).toBeVisible();
 
@@ -157,8 +161,8 @@ test('a revoked token ends the session on the next request, the publish diff and
   const tab = await other.newPage();
   await signIn(tab, secret);
   await tab.goto(`/console/articles/${post.id}`);
-  await expect(tab.frameLocator('iframe[title="Changes on publish"]').locator('ins.dp-diff')).toContainText(
-    'Working text.',
+  await expect(tab.frameLocator('iframe[title="Changes on publish"]').locator('ins.dp-diff-word')).toHaveText(
+    'Working',
   );
   // The token never reaches the browser: not in the page, not in its storage.
   expect(await tab.content()).not.toContain(secret);
