@@ -48,6 +48,9 @@ test('every console page passes an axe scan without serious or critical violatio
   await page.goto(`/console/articles/${post.id}`);
   await expect(page.getByRole('region', { name: 'What changes on publish' })).toBeVisible();
   await scan(page, testInfo, 'article-editor');
+  await page.getByRole('button', { name: 'Insert island…' }).click();
+  await expect(page.getByRole('group', { name: 'Insert an island' })).toBeVisible();
+  await scan(page, testInfo, 'article-editor-insert-menu');
 
   for (const [path, name] of [
     ['/console/articles/new', 'new-article'],

@@ -78,12 +78,16 @@ test('the list marks unpublished changes and the article shows what publishing c
 
   // The highlighted diff: text and islands, removed and added; unchanged blocks unmarked.
   const diff = page.frameLocator('iframe[title="Changes on publish"]');
-  await expect(diff.locator('del.dp-diff')).toHaveCount(4); // the H1, a paragraph, the spoiler, the tag list
-  await expect(diff.locator('del.dp-diff', { hasText: 'Low water at noon.' })).toBeVisible();
-  await expect(diff.locator('ins.dp-diff', { hasText: 'Low water at half past twelve.' })).toBeVisible();
+  await expect(diff.locator('del.dp-diff')).toHaveCount(2); // the spoiler and the tag list
+  // Text edited in place: one block, the changed words marked.
+  const lowWater = diff.locator('.dp-diff--changed p', { hasText: 'Low water at' });
+  await expect(lowWater.locator('del.dp-diff-word')).toHaveText('noon.');
+  await expect(lowWater.locator('ins.dp-diff-word')).toHaveText('half past twelve.');
+  await expect(diff.locator('.dp-diff--changed h1')).toHaveText('Tide tables for spring');
+  await expect(diff.locator('.dp-diff--changed h1 ins.dp-diff-word')).toHaveText('for spring');
+  // Islands as wholes.
   await expect(diff.locator('del.dp-diff details summary')).toHaveText('Old spoiler');
   await expect(diff.locator('ins.dp-diff details summary')).toHaveText('New spoiler');
-  await expect(diff.locator('ins.dp-diff h1')).toHaveText('Tide tables for spring');
   await expect(diff.locator('ins.dp-diff', { hasText: 'spring' }).locator('.dp-article__tags')).toBeVisible();
   await expect(diff.locator('.dp-article__body > p', { hasText: 'High water at six.' })).toBeVisible();
 
@@ -136,4 +140,47 @@ test('the editor preview toggles reader widths', async ({ page }) => {
   await page.keyboard.press('ArrowRight');
   await expect(preview.getByRole('radio', { name: 'Desktop (1280 px)' })).toBeChecked();
   await expect.poll(async () => frame.evaluate((el) => el.clientWidth)).toBe(1280);
+});
+
+test('a revoked token ends the session on the next request, the publish diff and a save included', async ({
+  page,
+  browser,
+}) => {
+  const token = tokenOf('author');
+  const post = await createPost(token, { title: 'Revocation check', markdown: 'Published text.' });
+  await publish(token, post.id);
+  expect((await api(token, 'PATCH', `/posts/${post.id}`, { markdown: 'Working text.' })).status).toBe(200);
+
+  // A second token, signed in from another browser.
+  await signIn(page, token);
+  await page.getByRole('link', { name: 'Account' }).click();
+  await page.getByLabel('New token name').fill('diff-check');
+  await page.getByRole('button', { name: 'Create token' }).click();
+  const secret = await page.getByLabel('New secret (shown once)').inputValue();
+  const other = await browser.newContext({ baseURL: page.url() });
+  const tab = await other.newPage();
+  await signIn(tab, secret);
+  await tab.goto(`/console/articles/${post.id}`);
+  await expect(tab.frameLocator('iframe[title="Changes on publish"]').locator('ins.dp-diff-word')).toHaveText(
+    'Working',
+  );
+  // The token never reaches the browser: not in the page, not in its storage.
+  expect(await tab.content()).not.toContain(secret);
+  expect(JSON.stringify(await tab.evaluate(() => ({ ...sessionStorage, ...localStorage })))).not.toContain(secret);
+
+  await page.reload();
+  await page.locator('tr', { hasText: 'diff-check' }).getByRole('button', { name: 'Revoke', exact: true }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Revoke', exact: true }).click();
+  await expect(page.locator('tr', { hasText: 'diff-check' })).toContainText('Revoked');
+
+  const diff = await tab.request.get(`/console/preview/${post.id}/changes`);
+  expect(diff.status()).toBe(401);
+  expect(await diff.text()).toContain('Your console session has ended.');
+  await tab.getByLabel('Markdown').fill('Typed after the revocation.');
+  await tab.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(tab.getByLabel('API token', { exact: true })).toBeVisible();
+  expect((await api<{ html: string }>(token, 'GET', `/posts/${post.id}`)).body.html).not.toContain(
+    'after the revocation',
+  );
+  await other.close();
 });

@@ -12,7 +12,7 @@ import { tokenOf } from './support/state';
 test('a save refused because the article changed elsewhere offers a comparison, then saves on request', async ({
   page,
 }) => {
-  const token = tokenOf('keeper');
+  const token = tokenOf('author');
   const post = await createPost(token, { title: 'Shared notes', markdown: 'Original text.' });
   await signIn(page, token);
   await page.goto(`/console/articles/${post.id}`);
@@ -41,7 +41,7 @@ test('a save refused because the article changed elsewhere offers a comparison, 
 });
 
 test('unsaved text survives a reload in session storage, holding article fields only', async ({ page }) => {
-  const token = tokenOf('keeper');
+  const token = tokenOf('author');
   const post = await createPost(token, { title: 'Draft that survives', markdown: 'Saved text.' });
   await signIn(page, token);
   await page.goto(`/console/articles/${post.id}`);
@@ -89,7 +89,7 @@ test('unsaved text survives a reload in session storage, holding article fields 
 });
 
 test('leaving with unsaved changes asks first', async ({ page }) => {
-  const token = tokenOf('keeper');
+  const token = tokenOf('author');
   const post = await createPost(token, { title: 'Do not lose me', markdown: 'Saved.' });
   await signIn(page, token);
   await page.goto(`/console/articles/${post.id}`);

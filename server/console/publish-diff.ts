@@ -17,7 +17,8 @@ export interface FieldChange {
   after: string;
 }
 
-export type BlockChange = { kind: 'same' | 'added' | 'removed'; html: string };
+/** `changed`: a text block edited in place; its html carries word-level <del>/<ins> marks. */
+export type BlockChange = { kind: 'same' | 'added' | 'removed' | 'changed'; html: string };
 
 export interface PublishDiff {
   fields: FieldChange[];
@@ -113,6 +114,75 @@ function zones(view: ArticleView): { cover: string[]; body: string[]; tags: stri
   };
 }
 
+/** `<p>text</p>`-like: one element whose content is plain text (no nested tags). */
+const TEXT_BLOCK = /^<(p|h[1-6]|li|blockquote)((?:\s[^>]*)?)>([^<]*)<\/\1>$/;
+
+/** Words and the spaces between them, each its own token, so a diff keeps the spacing. */
+function words(text: string): string[] {
+  return text.match(/\s+|[^\s]+/g) ?? [];
+}
+
+/**
+ * A paragraph or heading edited in place reads better as one block with the changed words
+ * marked than as a removed block and an added one. Only for plain-text blocks with the same
+ * element and attributes, so the marks never cut through markup.
+ */
+export function inlineEdits(changes: BlockChange[]): BlockChange[] {
+  const out: BlockChange[] = [];
+  let i = 0;
+  while (i < changes.length) {
+    if (changes[i]!.kind === 'same') {
+      out.push(changes[i++]!);
+      continue;
+    }
+    // One changed run: its removed blocks, then its added ones (diffBlocks' order).
+    const run: BlockChange[] = [];
+    while (i < changes.length && changes[i]!.kind !== 'same') run.push(changes[i++]!);
+    const removed = run.filter((c) => c.kind === 'removed');
+    const added = run.filter((c) => c.kind !== 'removed');
+    const partner = new Map<BlockChange, BlockChange>();
+    for (const r of removed) {
+      const a = TEXT_BLOCK.exec(r.html);
+      if (!a) continue;
+      const match = added.find((c) => {
+        const b = c.kind === 'added' && !partner.has(c) ? TEXT_BLOCK.exec(c.html) : null;
+        return b !== null && b[1] === a[1] && b[2] === a[2];
+      });
+      if (match) partner.set(match, r);
+    }
+    const paired = new Set(partner.values());
+    out.push(...removed.filter((r) => !paired.has(r)));
+    for (const c of added) {
+      const r = partner.get(c);
+      out.push(r ? { kind: 'changed', html: wordDiff(r.html, c.html) } : c);
+    }
+  }
+  return out;
+}
+
+/** The new block with the words that differ from the old one marked. */
+function wordDiff(before: string, after: string): string {
+  const a = TEXT_BLOCK.exec(before)!;
+  const b = TEXT_BLOCK.exec(after)!;
+  // Consecutive words of one kind are marked together: "<del>noon.</del><ins>half past twelve.</ins>".
+  const runs: BlockChange[] = [];
+  for (const w of diffBlocks(words(a[3]!), words(b[3]!))) {
+    const last = runs.at(-1);
+    if (last?.kind === w.kind) last.html += w.html;
+    else runs.push({ ...w });
+  }
+  const marked = runs
+    .map((w) =>
+      w.kind === 'same'
+        ? w.html
+        : w.kind === 'added'
+          ? `<ins class="dp-diff-word">${w.html}</ins>`
+          : `<del class="dp-diff-word">${w.html}</del>`,
+    )
+    .join('');
+  return `<${b[1]}${b[2]}>${marked}</${b[1]}>`;
+}
+
 export function publishDiff(published: ArticleView, working: ArticleView): PublishDiff {
   const fields: FieldChange[] = [];
   const compare = (field: FieldChange['field'], before: string, after: string) => {
@@ -125,7 +195,7 @@ export function publishDiff(published: ArticleView, working: ArticleView): Publi
   const a = zones(published);
   const b = zones(working);
   const cover = diffBlocks(a.cover, b.cover);
-  const body = diffBlocks(a.body, b.body);
+  const body = inlineEdits(diffBlocks(a.body, b.body));
   const tags = diffBlocks(a.tags, b.tags);
   const changed = fields.length > 0 || [...cover, ...body, ...tags].some((c) => c.kind !== 'same');
   return { fields, cover, body, tags, changed };
@@ -136,9 +206,11 @@ function marked(changes: BlockChange[]): string {
     .map((c) =>
       c.kind === 'same'
         ? c.html
-        : c.kind === 'added'
-          ? `<ins class="dp-diff dp-diff--added"><span class="dp-diff__label">Added</span>${c.html}</ins>`
-          : `<del class="dp-diff dp-diff--removed"><span class="dp-diff__label">Removed</span>${c.html}</del>`,
+        : c.kind === 'changed'
+          ? `<div class="dp-diff dp-diff--changed"><span class="dp-diff__label">Changed</span>${c.html}</div>`
+          : c.kind === 'added'
+            ? `<ins class="dp-diff dp-diff--added"><span class="dp-diff__label">Added</span>${c.html}</ins>`
+            : `<del class="dp-diff dp-diff--removed"><span class="dp-diff__label">Removed</span>${c.html}</del>`,
     )
     .join('');
 }
@@ -152,6 +224,10 @@ const DIFF_CSS = `
 .dp-diff__label{display:block;font:600 12px/1.6 system-ui,sans-serif;text-transform:uppercase;letter-spacing:.04em}
 .dp-diff--added>.dp-diff__label{color:#116329}
 .dp-diff--removed>.dp-diff__label{color:#a40e26}
+.dp-diff--changed{background:#fff8c5;border-color:#9a6700}
+.dp-diff--changed>.dp-diff__label{color:#7d4e00}
+ins.dp-diff-word{background:#aceebb;text-decoration:none}
+del.dp-diff-word{background:#ffcecb;text-decoration:line-through}
 .dp-diff-none{font:15px/1.5 system-ui,sans-serif;color:#57606a}
 `;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diffBlocks, diffDocument, publishDiff, splitBlocks } from '@/server/console/publish-diff';
+import { diffBlocks, diffDocument, inlineEdits, publishDiff, splitBlocks } from '@/server/console/publish-diff';
 import type { ArticleView } from '@/server/console/article-document';
 
 const base: ArticleView = {
@@ -34,6 +34,31 @@ describe('diffBlocks', () => {
   });
 });
 
+describe('inlineEdits', () => {
+  it('marks words inside a plain-text block edited in place, but not across markup or element changes', () => {
+    expect(
+      inlineEdits([
+        { kind: 'removed', html: '<p>Low water at noon.</p>' },
+        { kind: 'added', html: '<p>Low water at half past twelve.</p>' },
+        { kind: 'removed', html: '<p>Plain</p>' },
+        { kind: 'added', html: '<h2>Plain</h2>' },
+        { kind: 'removed', html: '<p>A <em>b</em></p>' },
+        { kind: 'added', html: '<p>A <em>c</em></p>' },
+      ]),
+    ).toEqual([
+      // One changed run: what stays removed first, then the new blocks in their order.
+      { kind: 'removed', html: '<p>Plain</p>' },
+      { kind: 'removed', html: '<p>A <em>b</em></p>' },
+      {
+        kind: 'changed',
+        html: '<p>Low water at <del class="dp-diff-word">noon.</del><ins class="dp-diff-word">half past twelve.</ins></p>',
+      },
+      { kind: 'added', html: '<h2>Plain</h2>' },
+      { kind: 'added', html: '<p>A <em>c</em></p>' },
+    ]);
+  });
+});
+
 describe('publishDiff', () => {
   it('finds nothing to publish when the versions render the same', () => {
     const diff = publishDiff(base, { ...base });
@@ -64,19 +89,19 @@ describe('publishDiff', () => {
     ]);
     const removed = diff.body.filter((b) => b.kind === 'removed').map((b) => b.html);
     const added = diff.body.filter((b) => b.kind === 'added').map((b) => b.html);
-    expect(removed).toContain('<p>The boats left.</p>');
+    expect(diff.body.find((b) => b.kind === 'changed' && b.html.startsWith('<p>'))?.html).toBe(
+      '<p>The boats <del class="dp-diff-word">left.</del><ins class="dp-diff-word">left early.</ins></p>',
+    );
     expect(removed.some((h) => h.startsWith('<figure class="dp-image">'))).toBe(true);
-    expect(added).toContain('<p>The boats left early.</p>');
     expect(added.some((h) => h.startsWith('<details>'))).toBe(true);
     expect(diff.body.find((b) => b.html === '<p>End.</p>')?.kind).toBe('same');
     expect(diff.cover).toEqual([{ kind: 'added', html: expect.stringContaining('dp-article__cover') }]);
 
     const doc = diffDocument(diff, working);
     expect(doc).toContain(
-      '<ins class="dp-diff dp-diff--added"><span class="dp-diff__label">Added</span><p>The boats left early.</p></ins>',
+      '<div class="dp-diff dp-diff--changed"><span class="dp-diff__label">Changed</span><p>The boats <del class="dp-diff-word">',
     );
-    expect(doc).toContain(
-      '<del class="dp-diff dp-diff--removed"><span class="dp-diff__label">Removed</span><p>The boats left.</p></del>',
-    );
+    expect(doc).toContain('<ins class="dp-diff dp-diff--added"><span class="dp-diff__label">Added</span><details>');
+    expect(doc).toContain('<del class="dp-diff dp-diff--removed"><span class="dp-diff__label">Removed</span><figure');
   });
 });

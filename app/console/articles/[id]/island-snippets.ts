@@ -53,7 +53,7 @@ export function gallery(ids: string[], caption: string): string {
 }
 
 /** The provider of a player address, or null when no provider of the allowlist plays it. */
-export function videoProvider(src: string): string | null {
+function videoProvider(src: string): string | null {
   let url: URL;
   try {
     url = new URL(src);

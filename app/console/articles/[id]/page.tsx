@@ -185,7 +185,10 @@ export default async function ArticlePage({ params, searchParams }: { params: Pa
               </figure>
             </div>
             <figure>
-              <figcaption>Highlighted changes (green: added on publish, red: removed on publish)</figcaption>
+              <figcaption>
+                Highlighted changes (green: added on publish, red: removed, yellow: edited in place with the words
+                marked)
+              </figcaption>
               <iframe
                 sandbox=""
                 title="Changes on publish"
