@@ -18,6 +18,7 @@ import { findServableMedia } from '../services/media';
 import { logLine } from '../log';
 import { errorResponse } from './error-body';
 import { isUuid } from '../uuid';
+import { ifNoneMatchMatches } from '../entity-tags';
 
 export async function serveMedia(req: Request, id: string): Promise<Response> {
   const head = req.method.toUpperCase() === 'HEAD';
@@ -37,7 +38,7 @@ export async function serveMedia(req: Request, id: string): Promise<Response> {
       // Only images and MP4s live here; if one is opened directly, it gets no script powers.
       'content-security-policy': "default-src 'none'; sandbox",
     });
-    if (matchesAny(req.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
+    if (ifNoneMatchMatches(req.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
 
     const storage = mediaStorage();
     const ifRange = req.headers.get('if-range');
@@ -85,13 +86,6 @@ function unsatisfiable(headers: Headers, size: number): Response {
   headers.set('content-range', `bytes */${size}`);
   headers.delete('content-type');
   return new Response(null, { status: 416, headers });
-}
-
-/** If-None-Match: a list of entity tags or `*`; weak comparison as RFC 9110 prescribes for it. */
-function matchesAny(header: string | null, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
 /**
