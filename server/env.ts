@@ -31,9 +31,9 @@ const EnvSchema = z.object({
   /** The bundled conversion worker (`npm run build:server`); default: dist/content-worker.mjs. */
   CONTENT_WORKER_PATH: z.preprocess(emptyAsUndefined, z.string().optional()),
   /** Documents of one account waiting for a conversion worker; more are refused with 503. */
-  CONTENT_QUEUE_PER_ACCOUNT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(1000).default(4)),
+  CONTENT_QUEUE_PER_ACCOUNT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(1000).default(32)),
   /** Documents of all accounts waiting for a conversion worker; more are refused with 503. */
-  CONTENT_QUEUE_LIMIT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(10000).default(32)),
+  CONTENT_QUEUE_LIMIT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(10000).default(128)),
   /** Image downloads (from-url and rehost) in flight in the process; more wait for a turn. */
   MEDIA_DOWNLOADS_IN_FLIGHT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(256).default(16)),
   /** GIF → MP4 conversions (ffmpeg children) at once in the process; more wait for a turn. */
