@@ -30,7 +30,8 @@ test('after a save: failed images with reasons and a retry, and the markup the s
 
   const failed = page.locator('.warning-box').filter({ hasText: 'Images that could not be copied into storage' });
   const item = failed.getByRole('listitem').filter({ hasText: image });
-  await expect(item).toContainText('The download failed');
+  // A documentation-range address: refused by the address policy, no socket opened.
+  await expect(item).toContainText('Its address is in a private, local or otherwise refused network');
   const removed = page.locator('.warning-box').filter({ hasText: 'Removed from your HTML' });
   await expect(removed).toContainText(
     'An iframe from evil.example was removed: that host is not on the embed allowlist.',

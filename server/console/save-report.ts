@@ -1,8 +1,9 @@
 /**
- * The `rehost_failed` and `warnings` of a write, in words an author can act on. The service
- * reports failed image URLs without a per-image cause, so an image's reason comes from the
- * warning that names it (an animated image) or that stopped copying (a limit), and otherwise
- * lists what makes a download fail.
+ * The `rehost_failed` and `warnings` of a write, in words an author can act on. Each failed
+ * image has its own cause from the rehost (address refused, HTTP status, size, format, a limit
+ * that stopped copying); the REST response names only the URLs, the console says why. Without
+ * a cause (a result from elsewhere), the warnings and the usual reasons a download fails are
+ * used instead.
  */
 export interface FailedImage {
   url: string;
@@ -49,13 +50,36 @@ function explain(text: string): { explanation: string; stop: boolean } {
   return { explanation: '', stop: false };
 }
 
+/** One image's cause (as the rehost words it) as a sentence with what to do about it. */
+function explainCause(cause: string, stop: { explanation: string } | undefined): string {
+  let m: RegExpExecArray | null;
+  if (/^animated images are not rehosted/.test(cause)) return ANIMATED;
+  if (/^address not allowed/.test(cause))
+    return 'Its address is in a private, local or otherwise refused network, or on a port other than 80 and 443: the service does not download from there. Host the image publicly, or upload the file under Media and insert it.';
+  if (/^could not fetch the image \(the source took too long\)/.test(cause))
+    return 'The source took too long to send the image. Retry, or upload the file under Media.';
+  if (/^could not fetch the image/.test(cause))
+    return 'The download failed: the host could not be reached or broke off. Check that the address opens in a browser, then retry.';
+  if ((m = /^source answered HTTP (\d+)/.exec(cause)))
+    return `The host answered HTTP ${m[1]} instead of the image. Check the address, then retry.`;
+  if (/larger than|too large/.test(cause)) return `The file is too large (${cause}). Use a smaller image.`;
+  if (/^(not a supported image|empty file|corrupt)/.test(cause))
+    return `It is not an image the service stores (${cause}): use a JPEG, PNG, WebP, AVIF or GIF file.`;
+  if (/^not stored: /.test(cause))
+    return `Not copied: ${cause.slice('not stored: '.length)}.${stop ? ` ${stop.explanation}` : ' Retry.'}`;
+  return `The service could not store it (${cause}). Retry.`;
+}
+
 export function explainSave(
   rehostFailed: string[],
   warnings: string[],
+  causes: Record<string, string> = {},
 ): { images: FailedImage[]; warnings: ExplainedWarning[] } {
   const explained = warnings.map((text) => ({ text, ...explain(text) }));
   const stop = explained.find((w) => w.stop);
   const images = rehostFailed.map((url) => {
+    const cause = causes[url];
+    if (cause) return { url, reason: explainCause(cause, stop) };
     if (warnings.some((w) => w.startsWith(`${url}: animated`))) return { url, reason: ANIMATED };
     return {
       url,

@@ -7,7 +7,14 @@ import type { AuthorPostWriteSchema } from './author-post.schema';
  * AuthorPost as the API answers it, fields in the contract's order: inferred from the zod
  * schema the REST output is validated with, plus `html` (GET /posts/{id} and the console).
  */
-export type AuthorPostJson = z.infer<typeof AuthorPostWriteSchema> & { html?: string };
+export type AuthorPostJson = z.infer<typeof AuthorPostWriteSchema> & {
+  html?: string;
+  /**
+   * Why each `rehost_failed` URL was not stored, keyed as written. Domain-only: the REST output
+   * schema strips it (the contract's response names the URLs only); the console shows it.
+   */
+  rehostCauses?: Record<string, string>;
+};
 
 export function canonicalPath(slug: string, publicId: string): string {
   return `/${slug}-${publicId}`;
@@ -16,6 +23,8 @@ export function canonicalPath(slug: string, publicId: string): string {
 export interface ViewExtras {
   html?: string;
   rehostFailed?: string[];
+  /** Why each `rehostFailed` URL was not stored (for the console; the REST output drops it). */
+  rehostCauses?: Record<string, string>;
   warnings?: string[];
 }
 
@@ -26,7 +35,10 @@ export const AUTHOR_POST_COLUMNS =
   'impression_count, open_count, read_count, complete_count';
 
 /** One row of AUTHOR_POST_COLUMNS; timestamps are PostgreSQL's text (see isoTimestamp). */
-export type AuthorPostRow = Omit<AuthorPostJson, 'canonical_path' | 'html' | 'rehost_failed' | 'warnings'>;
+export type AuthorPostRow = Omit<
+  AuthorPostJson,
+  'canonical_path' | 'html' | 'rehost_failed' | 'rehostCauses' | 'warnings'
+>;
 
 /**
  * A read row straight to JSON, with the same rules as `toAuthorPost` (no entity, no Date):
@@ -94,7 +106,10 @@ export function toAuthorPost(post: Post, extras: ViewExtras = {}): AuthorPostJso
     complete_count: post.completeCount,
   };
   if (extras.html !== undefined) out.html = extras.html;
-  if (extras.rehostFailed && extras.rehostFailed.length > 0) out.rehost_failed = extras.rehostFailed;
+  if (extras.rehostFailed && extras.rehostFailed.length > 0) {
+    out.rehost_failed = extras.rehostFailed;
+    if (extras.rehostCauses) out.rehostCauses = extras.rehostCauses;
+  }
   if (extras.warnings && extras.warnings.length > 0) out.warnings = extras.warnings;
   return out;
 }

@@ -53,7 +53,7 @@ export interface WritePreconditions {
   ifMatch?: string | null;
 }
 
-const NO_OUTCOME: RehostOutcome = { stored: {}, failed: [], warnings: [] };
+const NO_OUTCOME: RehostOutcome = { stored: {}, failed: [], causes: {}, warnings: [] };
 
 /** The content pipeline's rejections are the author's 400s, with its message. */
 async function asBadRequest<T>(work: Promise<T>): Promise<T> {
@@ -167,14 +167,22 @@ async function rehostMissing(ctx: WriteContext, bodyUrls: string[], cover: Cover
 }
 
 /** `rehost_failed` names each URL as the author wrote it, not the canonical form fetched. */
-function failedAsWritten(outcome: RehostOutcome, rendered: Rendered | undefined, cover: CoverPlan): string[] {
+function failedAsWritten(
+  outcome: RehostOutcome,
+  rendered: Rendered | undefined,
+  cover: CoverPlan,
+): { rehostFailed: string[]; rehostCauses: Record<string, string> } {
   const out: string[] = [];
+  const causes: Record<string, string> = {};
   for (const url of outcome.failed) {
     const spellings = [...(rendered?.writtenAs[url] ?? [])];
     if (cover.kind === 'fetch' && cover.url === url) spellings.push(cover.written);
-    for (const spelling of spellings.length > 0 ? spellings : [url]) if (!out.includes(spelling)) out.push(spelling);
+    for (const spelling of spellings.length > 0 ? spellings : [url]) {
+      if (!out.includes(spelling)) out.push(spelling);
+      causes[spelling] ??= outcome.causes[url] ?? 'could not store the image';
+    }
   }
-  return out;
+  return { rehostFailed: out, rehostCauses: causes };
 }
 
 /** The contract's rehost rule 3: a cover URL that cannot be stored simply creates no cover. */
@@ -286,7 +294,7 @@ export async function createPost(
         return post;
       });
       return toAuthorPost(post, {
-        rehostFailed: failedAsWritten(outcome, rendered, coverPlan),
+        ...failedAsWritten(outcome, rendered, coverPlan),
         warnings: outcome.warnings,
       });
     } catch (err) {
@@ -431,7 +439,7 @@ export async function updatePost(
       return post;
     });
     return toAuthorPost(post, {
-      rehostFailed: failedAsWritten(outcome, rendered, coverPlan),
+      ...failedAsWritten(outcome, rendered, coverPlan),
       warnings: outcome.warnings,
     });
   } catch (err) {

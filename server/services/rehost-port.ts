@@ -14,6 +14,12 @@ export interface RehostOutcome {
   stored: Record<string, StoredImage>;
   /** URLs that could not be stored (the write response's `rehost_failed`). */
   failed: string[];
+  /**
+   * Why each failed URL was not stored, in words safe to show its author ("address not
+   * allowed", "source answered HTTP 404", "not stored: …limit reached"). Not part of the
+   * REST response, which names the URLs only; the console shows it beside each URL.
+   */
+  causes: Record<string, string>;
   /** Why rehost stopped early, e.g. a media limit (the write response's `warnings`). */
   warnings: string[];
 }
@@ -25,6 +31,7 @@ export interface Rehoster {
 /** Until a rehoster is wired in, external images stay external and are reported as such. */
 export const noRehost: Rehoster = {
   async rehost(_accountId, urls) {
-    return { stored: {}, failed: urls, warnings: [] };
+    const causes = Object.fromEntries(urls.map((u) => [u, 'not copied: this write stores no images']));
+    return { stored: {}, failed: urls, causes, warnings: [] };
   },
 };

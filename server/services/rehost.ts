@@ -63,6 +63,8 @@ async function rehostAll(
 
   const stored: Record<string, StoredImage> = {};
   const failed = new Set<string>(overflow);
+  const causes: Record<string, string> = {};
+  for (const url of overflow) causes[url] = `not stored: at most ${maxUrls} external images per write`;
   const hints: string[] = [];
   let stop: Stop | null = null;
   const bytes = new ByteBudget(maxBytes);
@@ -106,12 +108,16 @@ async function rehostAll(
       } catch (err) {
         if (err instanceof DailyQuotaExceededError) stop ??= 'quota';
         else if (err instanceof Error && err.name === 'StorageUnavailableError') stop ??= 'storage';
-        else if (isImageError(err) && err.kind === 'animated')
+        else if (isImageError(err) && err.kind === 'animated') {
           hints.push(
             `${url}: animated images are not rehosted; store it with POST /media/from-url and show it with the GIF island`,
           );
-        else if (!isFetchError(err) && !isImageError(err))
+          causes[url] = 'animated images are not rehosted';
+        } else if (isFetchError(err) || isImageError(err)) causes[url] = withoutField(err.message);
+        else {
+          causes[url] = 'could not store the image';
           options.log?.({ level: 'error', msg: 'rehost failed', url, error: String(err) });
+        }
       }
       if (!stored[url]) failed.add(url);
     }
@@ -122,10 +128,22 @@ async function rehostAll(
   for (const url of accepted.slice(next)) failed.add(url);
   const warnings = [...hints];
   const notStored = accepted.filter((u) => failed.has(u)).length;
-  if (stop) warnings.unshift(stopWarning(stop, account, maxBytes, notStored));
+  if (stop) {
+    const warning = stopWarning(stop, account, maxBytes, notStored);
+    warnings.unshift(warning);
+    // Images the stop kept from being tried (or that it interrupted) fail for that reason.
+    for (const url of failed)
+      causes[url] ??= `not stored: ${warning.replace(/^rehost stopped: /, '').replace(/;.*$/, '')}`;
+  }
   if (overflow.length > 0)
     warnings.unshift(`rehost: at most ${maxUrls} external images per write; ${overflow.length} not stored`);
-  return { stored, failed: unique.filter((u) => failed.has(u)), warnings };
+  const failedInOrder = unique.filter((u) => failed.has(u));
+  return {
+    stored,
+    failed: failedInOrder,
+    causes: Object.fromEntries(failedInOrder.map((u) => [u, causes[u] ?? 'could not store the image'])),
+    warnings,
+  };
 }
 
 function stopWarning(stop: Stop, account: MediaAccount, maxBytes: number, notStored: number): string {
@@ -140,4 +158,9 @@ function stopWarning(stop: Stop, account: MediaAccount, maxBytes: number, notSto
     case 'storage':
       return `rehost stopped: media storage temporarily unavailable${tail}`;
   }
+}
+
+/** Fetch and image errors read "image: <what>"; the cause beside a URL needs only the what. */
+function withoutField(message: string): string {
+  return message.replace(/^[a-z_]+: /, '');
 }

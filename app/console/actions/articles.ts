@@ -75,7 +75,7 @@ export async function saveArticle(formData: FormData): Promise<SaveOutcome> {
     );
     revalidatePath(`/console/articles/${id}`);
     const stored = await getPostForEditing(em, session.auth.account.id, id);
-    const explained = explainSave(post.rehost_failed ?? [], post.warnings ?? []);
+    const explained = explainSave(post.rehost_failed ?? [], post.warnings ?? [], post.rehostCauses);
     return {
       updatedAt: post.updated_at,
       version: postEtag(post),

@@ -64,6 +64,33 @@ describe('explainSave', () => {
     expect(out.warnings[0]!.explanation).toMatch(/GIF island/);
   });
 
+  it("says each image's own cause when the rehost gave one", () => {
+    const urls = [
+      'http://10.0.0.1/a.png',
+      'https://x.example/gone.png',
+      'https://x.example/notes.txt',
+      'https://x.example/big.png',
+      'https://x.example/slow.png',
+      'https://x.example/later.png',
+    ];
+    const out = explainSave(urls, ['rehost stopped: media limit of 10 per minute reached; 1 image(s) not stored'], {
+      [urls[0]!]: 'address not allowed',
+      [urls[1]!]: 'source answered HTTP 404',
+      [urls[2]!]: 'not a supported image (text)',
+      [urls[3]!]: 'source file is larger than 52428800 bytes',
+      [urls[4]!]: 'could not fetch the image (the source took too long)',
+      [urls[5]!]: 'not stored: media limit of 10 per minute reached',
+    });
+    const reasons = out.images.map((i) => i.reason);
+    expect(reasons[0]).toMatch(/^Its address is in a private, local or otherwise refused network/);
+    expect(reasons[1]).toBe('The host answered HTTP 404 instead of the image. Check the address, then retry.');
+    expect(reasons[2]).toMatch(/^It is not an image the service stores \(not a supported image \(text\)\)/);
+    expect(reasons[3]).toMatch(/^The file is too large/);
+    expect(reasons[4]).toMatch(/^The source took too long/);
+    expect(reasons[5]).toMatch(/^Not copied: media limit of 10 per minute reached\. .*Wait a minute, then retry\.$/);
+    expect(new Set(reasons).size).toBe(reasons.length);
+  });
+
   it('ties failures to a stop when copying stopped at a limit', () => {
     const out = explainSave(
       ['http://a.example/1.png'],
