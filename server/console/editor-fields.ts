@@ -9,3 +9,11 @@ export interface EditorFields {
   tags: string;
   markdown: string;
 }
+
+/** The editor's tag field ("a, b, c") as tag names: the save and the live preview read it alike. */
+export function tagNamesFromField(text: string): string[] {
+  return text
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+}

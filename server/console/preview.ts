@@ -1,9 +1,10 @@
 import 'server-only';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { PostEntity, type Post } from '../../db/entities';
+import { PostEntity } from '../../db/entities';
 import type { ConsoleSession } from './session-store';
 import type { ArticleView } from './article-document';
-import { UUID_PATTERN } from './queries';
+import { UUID_PATTERN } from '../uuid';
+import { workingVersion } from '../services/post-view';
 
 /**
  * Which saved version of an article a preview frame may show to this session: the owner
@@ -14,19 +15,6 @@ export type PreviewVersion = 'working' | 'published' | 'submitted';
 export function parseVersion(value: string | null): PreviewVersion | null {
   if (value === null || value === 'working') return 'working';
   return value === 'published' || value === 'submitted' ? value : null;
-}
-
-function workingView(post: Post): ArticleView {
-  return {
-    title: post.title,
-    subtitle: post.subtitle ?? null,
-    html: post.html,
-    tags: post.tags,
-    cover:
-      post.coverUrl && post.coverWidth && post.coverHeight
-        ? { url: post.coverUrl, width: post.coverWidth, height: post.coverHeight }
-        : null,
-  };
 }
 
 export async function findPreview(
@@ -48,5 +36,5 @@ export async function findPreview(
     return post.submittedVersion ?? null;
   }
   if (!own) return null;
-  return version === 'working' ? workingView(post) : (post.publishedVersion ?? null);
+  return version === 'working' ? workingVersion(post) : (post.publishedVersion ?? null);
 }

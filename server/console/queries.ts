@@ -7,7 +7,6 @@ import type { RateClass } from '../services/limits';
 /** Console-only reads that have no REST counterpart (and so no service function). */
 
 /** The service's one UUID pattern, as the REST routes use it. */
-export { UUID_PATTERN } from '../uuid';
 
 /** Live articles per status, for the filter tabs. */
 export async function countByStatus(em: EntityManager, accountId: string): Promise<Record<PostStatus, number>> {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Post } from '../../db/entities';
+import type { Post, PostVersion } from '../../db/entities';
 import { isoTimestamp } from '../../db/statements';
 import type { AuthorPostWriteSchema } from './author-post.schema';
 
@@ -18,6 +18,21 @@ export type AuthorPostJson = z.infer<typeof AuthorPostWriteSchema> & {
 
 export function canonicalPath(slug: string, publicId: string): string {
   return `/${slug}-${publicId}`;
+}
+
+/** The working version as readers would get it on publish: what publish snapshots and the console previews. */
+export function workingVersion(post: Post): PostVersion {
+  return {
+    title: post.title,
+    subtitle: post.subtitle ?? null,
+    slug: post.slug,
+    html: post.html,
+    tags: post.tags,
+    cover:
+      post.coverUrl && post.coverWidth && post.coverHeight
+        ? { url: post.coverUrl, width: post.coverWidth, height: post.coverHeight }
+        : null,
+  };
 }
 
 export interface ViewExtras {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { MediaEntity, PostEntity, type Media, type Post, type PostVersion } from '../../db/entities';
+import { MediaEntity, PostEntity, type Media, type Post } from '../../db/entities';
 import { sql } from '../../db/sql';
 import {
   absoluteHttpUrl,
@@ -15,7 +15,7 @@ import {
 import { badRequest, conflict, notFound } from '../errors';
 import { assertIfMatch, postEtag } from './post-etag';
 import { checkPostWrite, type PostWriteInput } from './post-rules';
-import { toAuthorPost, type AuthorPostJson } from './post-view';
+import { toAuthorPost, workingVersion, type AuthorPostJson } from './post-view';
 import { newPublicId } from './public-id';
 import { edited, publish, unpublish } from './publication';
 import { loadRehostMemory, rememberRehosts, substitutions, type RehostMemory } from './rehost-memory';
@@ -448,20 +448,6 @@ export async function updatePost(
   }
 }
 
-function snapshot(post: Post): PostVersion {
-  return {
-    title: post.title,
-    subtitle: post.subtitle ?? null,
-    slug: post.slug,
-    html: post.html,
-    tags: post.tags,
-    cover:
-      post.coverUrl && post.coverWidth && post.coverHeight
-        ? { url: post.coverUrl, width: post.coverWidth, height: post.coverHeight }
-        : null,
-  };
-}
-
 /** Publish the working version; the rules (moderation, no-op republish, refusals) are publication.ts's. */
 export async function publishPost(
   em: EntityManager,
@@ -474,7 +460,7 @@ export async function publishPost(
     const post = await lockOwn(tx, id, accountId, ['html', 'publishedVersion', 'submittedVersion'] as never);
     if (!post) throw notFound('Article not found');
     assertIfMatch(pre.ifMatch, toAuthorPost(post));
-    publish(post, { version: snapshot(post), empty: !post.html.trim() }, { moderated, now: new Date() });
+    publish(post, { version: workingVersion(post), empty: !post.html.trim() }, { moderated, now: new Date() });
     await tx.flush();
     return post;
   });

@@ -15,8 +15,8 @@ import { postEtag } from '@/server/services/post-etag';
 import { rehosterFor } from '@/server/services/rehost-wiring';
 import { formString, runConsoleAction, type ActionOutcome } from '@/server/console/action';
 import { ConsoleProblem } from '@/server/console/problems';
-import { UUID_PATTERN } from '@/server/console/queries';
-import type { EditorFields } from '@/server/console/editor-fields';
+import { UUID_PATTERN } from '@/server/uuid';
+import { tagNamesFromField, type EditorFields } from '@/server/console/editor-fields';
 import { removedMarkup } from '@/server/console/removed-markup';
 import { explainSave, type ExplainedWarning, type FailedImage } from '@/server/console/save-report';
 
@@ -30,13 +30,6 @@ function articleId(formData: FormData): string {
   const id = formString(formData, 'id');
   if (!UUID_PATTERN.test(id)) throw new ConsoleProblem('That article does not exist.');
   return id;
-}
-
-function tagList(text: string): string[] {
-  return text
-    .split(',')
-    .map((t) => t.trim())
-    .filter(Boolean);
 }
 
 export type SaveOutcome = ActionOutcome<{
@@ -63,7 +56,7 @@ export async function saveArticle(formData: FormData): Promise<SaveOutcome> {
       title: formString(formData, 'title'),
       subtitle: formString(formData, 'subtitle'),
       slug: formString(formData, 'slug').trim() || undefined, // empty: keep the current slug
-      tags: tagList(formString(formData, 'tags')),
+      tags: tagNamesFromField(formString(formData, 'tags')),
       markdown: formString(formData, 'markdown'),
     };
     const version = formString(formData, 'version');

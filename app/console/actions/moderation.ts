@@ -4,7 +4,7 @@ import { redirect } from 'next/navigation';
 import { approvePost, rejectPost } from '@/server/services/moderation';
 import { formString, runConsoleAction, type ActionOutcome } from '@/server/console/action';
 import { ConsoleProblem } from '@/server/console/problems';
-import { UUID_PATTERN } from '@/server/console/queries';
+import { UUID_PATTERN } from '@/server/uuid';
 
 /** Moderation decisions: approve publishes the submitted version, reject keeps the text; administrators only. */
 export type ModerationOutcome = ActionOutcome<{ message: string }> | null;

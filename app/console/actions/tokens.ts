@@ -7,7 +7,7 @@ import { ApiTokenEntity } from '@/db/entities';
 import { createToken, reissueToken, revokeToken } from '@/server/services/tokens';
 import { formString, runConsoleAction, type ActionOutcome } from '@/server/console/action';
 import { ConsoleProblem } from '@/server/console/problems';
-import { UUID_PATTERN } from '@/server/console/queries';
+import { UUID_PATTERN } from '@/server/uuid';
 
 /**
  * Account settings: create, reissue and revoke API tokens (never through the REST API; at most

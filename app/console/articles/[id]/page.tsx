@@ -7,7 +7,7 @@ import { recentMedia } from '@/server/console/media';
 import { dailyMediaBytesUsed } from '@/server/services/limits';
 import type { Media } from '@/db/entities';
 import { describeProblem } from '@/server/console/problems';
-import { UUID_PATTERN } from '@/server/console/queries';
+import { UUID_PATTERN } from '@/server/uuid';
 import { ApiError } from '@/server/errors';
 import { getPostForEditing } from '@/server/services/posts';
 import { canonicalPath } from '@/server/services/post-view';

@@ -1,8 +1,6 @@
-import { consoleEm, currentSession } from '@/server/console/context';
-import { describeProblem } from '@/server/console/problems';
-import { messageDocument } from '@/server/console/preview-messages';
-import { previewDocument, previewHeaders } from '@/server/console/article-document';
+import { previewDocument } from '@/server/console/article-document';
 import { findPreview, parseVersion } from '@/server/console/preview';
+import { answerPreviewFrame, frameMessage } from '@/server/console/preview-frame';
 
 export const dynamic = 'force-dynamic';
 
@@ -13,27 +11,18 @@ export const dynamic = 'force-dynamic';
  */
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const session = await currentSession();
-  if (!session)
-    return new Response(messageDocument('Your console session has ended. Sign in again.'), {
-      status: 401,
-      headers: previewHeaders(),
-    });
-  const version = parseVersion(new URL(request.url).searchParams.get('version'));
-  if (!version) return new Response(messageDocument('Unknown version.'), { status: 400, headers: previewHeaders() });
-  try {
-    const view = await findPreview(await consoleEm(), session, id, version);
-    if (!view) {
-      const what =
-        version === 'published'
-          ? 'No published version.'
-          : version === 'submitted'
-            ? 'Nothing is waiting for moderation.'
-            : 'That article does not exist.';
-      return new Response(messageDocument(what), { status: 404, headers: previewHeaders() });
-    }
-    return new Response(previewDocument(view), { status: 200, headers: previewHeaders() });
-  } catch (err) {
-    return new Response(messageDocument(describeProblem(err)), { status: 503, headers: previewHeaders() });
-  }
+  return answerPreviewFrame(async (session, em) => {
+    const version = parseVersion(new URL(request.url).searchParams.get('version'));
+    if (!version) return frameMessage(400, 'Unknown version.');
+    const view = await findPreview(await em(), session, id, version);
+    if (view) return { status: 200, html: previewDocument(view) };
+    return frameMessage(
+      404,
+      version === 'published'
+        ? 'No published version.'
+        : version === 'submitted'
+          ? 'Nothing is waiting for moderation.'
+          : 'That article does not exist.',
+    );
+  });
 }

@@ -4,9 +4,10 @@ import { ConsoleProblem, describeProblem } from '@/server/console/problems';
 import { messageDocument } from '@/server/console/preview-messages';
 import { previewDocument, previewHeaders } from '@/server/console/article-document';
 import { csrfMatches } from '@/server/console/session-store';
-import { UUID_PATTERN } from '@/server/console/queries';
+import { UUID_PATTERN } from '@/server/uuid';
 import { ContentRejectedError, ConversionBusyError, conversionQueueFull, renderArticle } from '@/server/content';
 import { PostEntity } from '@/db/entities';
+import { tagNamesFromField } from '@/server/console/editor-fields';
 
 export const dynamic = 'force-dynamic';
 
@@ -77,11 +78,7 @@ export async function POST(request: Request) {
       saved?.coverUrl && saved.coverWidth && saved.coverHeight
         ? { url: saved.coverUrl, width: saved.coverWidth, height: saved.coverHeight }
         : null;
-    const tags = text('tags')
-      .split(',')
-      .map((t) => t.trim())
-      .filter(Boolean)
-      .map((name) => ({ name, slug: name }));
+    const tags = tagNamesFromField(text('tags')).map((name) => ({ name, slug: name }));
     const subtitle = text('subtitle').trim() || null;
     return new Response(
       previewDocument(

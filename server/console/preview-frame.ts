@@ -1,0 +1,38 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { previewHeaders } from './article-document';
+import { consoleEm, currentSession } from './context';
+import { messageDocument } from './preview-messages';
+import { describeProblem } from './problems';
+import type { ConsoleSession } from './session-store';
+
+/**
+ * The answer of every sandboxed preview frame (a saved version, the publish diff): the
+ * preview headers whatever happens, 401 in words once the console session has ended, 503 in
+ * words when the database is away; the route only says what to show.
+ */
+export interface FrameAnswer {
+  status: 200 | 400 | 404;
+  html: string;
+}
+
+export const frameMessage = (status: FrameAnswer['status'], text: string): FrameAnswer => ({
+  status,
+  html: messageDocument(text),
+});
+
+export async function answerPreviewFrame(
+  render: (session: ConsoleSession, em: () => Promise<EntityManager>) => Promise<FrameAnswer>,
+): Promise<Response> {
+  const session = await currentSession();
+  if (!session)
+    return new Response(messageDocument('Your console session has ended. Sign in again.'), {
+      status: 401,
+      headers: previewHeaders(),
+    });
+  try {
+    const { status, html } = await render(session, consoleEm);
+    return new Response(html, { status, headers: previewHeaders() });
+  } catch (err) {
+    return new Response(messageDocument(describeProblem(err)), { status: 503, headers: previewHeaders() });
+  }
+}
