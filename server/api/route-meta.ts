@@ -26,6 +26,8 @@ export interface RouteFacts {
    * may answer 412.
    */
   conditional?: { etag: boolean; read?: boolean; write?: boolean };
+  /** The route converts Markdown: refused with 503 before its body is read while the account's conversion queue is full. */
+  converts?: boolean;
 }
 
 export type ApiMeta = OpenApiMeta & { route?: RouteFacts };

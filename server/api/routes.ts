@@ -25,6 +25,13 @@ export const API_ROUTES: readonly ApiRoute[] = [...procedureRoutes(), UPLOAD_ROU
 
 const SUCCESS_BY_PROCEDURE = new Map(API_ROUTES.flatMap((r) => (r.procedure ? [[r.procedure, r.success]] : [])));
 
+const CONVERTING = new Set(API_ROUTES.filter((r) => r.converts).map((r) => `${r.method} ${r.path}`));
+
+/** Whether a route (method and path template relative to /api/v1/author) converts Markdown. */
+export function routeConverts(method: string, template: string): boolean {
+  return CONVERTING.has(`${method} ${template}`);
+}
+
 /** The status a successful call of this procedure answers with (201 for a create, 204 with no body). */
 export function successStatus(procedure: string): RouteFacts['success'] | undefined {
   return SUCCESS_BY_PROCEDURE.get(procedure);

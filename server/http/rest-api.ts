@@ -15,9 +15,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { TRPCError } from '@trpc/server';
-import { createOpenApiNodeHttpHandler, forEachOpenApiProcedure, getPathRegExp, normalizePath } from 'trpc-to-openapi';
+import { createOpenApiNodeHttpHandler, getPathRegExp, normalizePath } from 'trpc-to-openapi';
 import { appRouter } from '../api/root';
-import { successStatus } from '../api/routes';
+import { API_ROUTES, routeConverts, successStatus } from '../api/routes';
 import { toApiError } from '../api/errors';
 import { identify, type RequestHeaders } from '../api/authenticate';
 import type { ApiContext } from '../api/trpc';
@@ -152,28 +152,23 @@ const runProcedure = createOpenApiNodeHttpHandler({
   },
 } as never) as unknown as (req: ApiRequest, res: PendingResponse) => Promise<void>;
 
-/** Method, path pattern and template of every procedure: known before any body is read. */
-const API_ROUTES: { method: string; pattern: RegExp; template: string }[] = [];
-forEachOpenApiProcedure(
-  appRouter._def.procedures as never,
-  ({ meta }: { meta: { openapi: { method: string; path: string } } }) => {
-    const path = normalizePath(meta.openapi.path);
-    API_ROUTES.push({ method: meta.openapi.method, pattern: getPathRegExp(path), template: API_PREFIX + path });
-  },
-);
+/** Method, path pattern and template of every procedure (api/routes.ts): known before any body is read. */
+const PROCEDURE_ROUTES = API_ROUTES.filter((r) => r.procedure).map((r) => ({
+  method: r.method,
+  pattern: getPathRegExp(normalizePath(r.path)),
+  template: API_PREFIX + r.path,
+}));
 
 /** The route template (`/api/v1/author/posts/{id}`) a REST request matches, if any. */
 export function apiRouteTemplate(method: string, pathname: string): string | undefined {
   const sub = normalizePath(pathname.slice(API_PREFIX.length));
-  return API_ROUTES.find((r) => r.method === method && r.pattern.test(sub))?.template;
+  return PROCEDURE_ROUTES.find((r) => r.method === method && r.pattern.test(sub))?.template;
 }
 
 /** True when the request is for the REST surface; it is then answered here. */
 export function isRestRequest(pathname: string): boolean {
   return pathname === API_PREFIX || pathname.startsWith(`${API_PREFIX}/`);
 }
-
-const CONVERTING_ROUTES = new Set([`POST ${API_PREFIX}/posts`, `PATCH ${API_PREFIX}/posts/{id}`]);
 
 export async function handleRestRequest(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
@@ -194,7 +189,7 @@ export async function handleRestRequest(req: IncomingMessage, res: ServerRespons
       identified = await identify(headers);
       // A write that converts Markdown while this account's conversion queue is full would be
       // refused after its body was read and parsed: refuse it first (503, not charged).
-      if (CONVERTING_ROUTES.has(`${method} ${template}`) && conversionQueueFull(identified.account.id))
+      if (routeConverts(method, template.slice(API_PREFIX.length)) && conversionQueueFull(identified.account.id))
         throw new ConversionBusyError();
       body = await readJsonBody(req);
       req.headers['content-type'] = 'application/json';

@@ -74,6 +74,20 @@ function waitForLine(child: ReturnType<typeof spawn>, pattern: RegExp, timeoutMs
   });
 }
 
+/** Runs the built launcher on loopback with these variables until it exits; its code and output. */
+async function launchUntilExit(vars: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ['dist/launcher.mjs'], {
+    cwd: ROOT,
+    env: { ...process.env, HOST: '127.0.0.1', ...vars },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (c) => (output += c));
+  child.stderr.on('data', (c) => (output += c));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+  return { code, output };
+}
+
 describe('process lifecycle', () => {
   it('SIGTERM to the npm start process stops the server and its embedded PostgreSQL within 15 s', async () => {
     const dataDir = tempDataDir('publishing-npm-start-');
@@ -117,15 +131,7 @@ describe('process lifecycle', () => {
     dirs.push(dataDir);
     const { file, ...vars } = setup as { file?: string } & Record<string, string>;
     if (file !== undefined) fs.writeFileSync(path.join(dataDir, 'session-secret'), file, { mode: 0o600 });
-    const child = spawn(process.execPath, ['dist/launcher.mjs'], {
-      cwd: ROOT,
-      env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', SESSION_SECRET: '', ...vars },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (c) => (output += c));
-    child.stderr.on('data', (c) => (output += c));
-    const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+    const { code, output } = await launchUntilExit({ DATA_DIR: dataDir, PORT: '0', SESSION_SECRET: '', ...vars });
     expect(code).toBe(1);
     expect(output).toMatch(message);
     expect(fs.existsSync(path.join(dataDir, 'postgres'))).toBe(false);
@@ -135,15 +141,7 @@ describe('process lifecycle', () => {
     const dataDir = tempDataDir('publishing-port-taken-');
     dirs.push(dataDir);
     const taken = new URL(baseUrl()).port;
-    const child = spawn(process.execPath, ['dist/launcher.mjs'], {
-      cwd: ROOT,
-      env: { ...process.env, DATA_DIR: dataDir, PORT: taken, HOST: '127.0.0.1', DATABASE_URL: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (c) => (output += c));
-    child.stderr.on('data', (c) => (output += c));
-    const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+    const { code, output } = await launchUntilExit({ DATA_DIR: dataDir, PORT: taken, DATABASE_URL: '' });
     expect(code).toBe(1);
     expect(output).toContain('EADDRINUSE');
     const clusters = [...processTable().values()].filter(

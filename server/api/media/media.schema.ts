@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requiredString } from '../shared.schema';
+import { requiredString } from '../common.schema';
 import { UUID_SOURCE } from '../../uuid';
 
 const LOCAL_MEDIA_URL = new RegExp(`^/api/media/${UUID_SOURCE}$`);

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { appRouter } from '../root';
 import { API_ROUTES } from '../routes';
-import { ErrorSchema } from '../shared.schema';
+import { ErrorSchema } from '../common.schema';
 import { postProcess, SECURITY_SCHEME } from './post-process';
 import type { JsonObject } from './types';
 

@@ -62,6 +62,7 @@ export const postsRouter = router({
         rate: 'write',
         errors: [400, 401, 409, 429, 503],
         conditional: { etag: true },
+        converts: true,
       }),
     )
     .input(CreatePostInput)
@@ -77,6 +78,7 @@ export const postsRouter = router({
         rate: 'write',
         errors: [400, 401, 404, 409, 412, 429, 503],
         conditional: { etag: true, write: true },
+        converts: true,
       }),
     )
     .input(UpdatePostInput)
