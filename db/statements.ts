@@ -1,5 +1,4 @@
 import pg from 'pg';
-import { onShutdown } from '../server/lifecycle';
 
 /**
  * Named prepared statements on a plain `pg` pool, for the requests that run most often
@@ -60,19 +59,20 @@ class PgStatementRunner implements StatementRunner {
   }
 }
 
-const holder = globalThis as unknown as {
-  __publishingStatements?: { url: string; runner: PgStatementRunner; pool: pg.Pool };
-};
+/** A pool of connections that run prepared statements; held and closed by server/runtime.ts. */
+export interface StatementPool {
+  readonly runner: StatementRunner;
+  /** Connections in use and idle, and requests waiting for one (metrics). */
+  stats(): { total: number; idle: number; waiting: number };
+  close(): Promise<void>;
+}
 
 /**
- * The process's statement pool for DATABASE_URL. Short timeouts as for the ORM's pool: with
- * PostgreSQL down a request fails within seconds (503), and connections are opened again on
- * demand, so the service recovers by itself. `TimeZone=UTC` makes `isoTimestamp` valid.
+ * A statement pool for `url`. Short timeouts as for the ORM's pool: with PostgreSQL down a
+ * request fails within seconds (503), and connections are opened again on demand, so the
+ * service recovers by itself. `TimeZone=UTC` makes `isoTimestamp` valid.
  */
-export function statements(): StatementRunner {
-  const url = process.env.DATABASE_URL;
-  if (!url) throw new Error('DATABASE_URL is not set: start the service with `npm start`, which provides the database');
-  if (holder.__publishingStatements?.url === url) return holder.__publishingStatements.runner;
+export function openStatementPool(url: string): StatementPool {
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
@@ -84,17 +84,9 @@ export function statements(): StatementRunner {
   // An idle client whose server went away emits 'error' on the pool; without a listener it
   // would crash the process. The next query opens a fresh connection.
   pool.on('error', () => {});
-  const runner = new PgStatementRunner(pool);
-  holder.__publishingStatements = { url, runner, pool };
-  onShutdown(async () => {
-    if (holder.__publishingStatements?.pool === pool) holder.__publishingStatements = undefined;
-    await pool.end();
-  });
-  return runner;
-}
-
-/** Connections of the statement pool in use and requests waiting for one (metrics). */
-export function statementPoolStats(): { total: number; idle: number; waiting: number } | null {
-  const pool = holder.__publishingStatements?.pool;
-  return pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : null;
+  return {
+    runner: new PgStatementRunner(pool),
+    stats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    close: () => pool.end(),
+  };
 }

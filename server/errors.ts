@@ -1,41 +1,70 @@
 /**
- * The one error type the REST surface knows. Error bodies are `{error, code?}` (docs/api.md "Errors");
- * `code` is omitted for 400 and 409 and fixed for the other statuses.
- * Domain modules throw these (or their own errors that the transport maps here).
+ * What went wrong, in the domain's words. Services, content and media throw `DomainError`s that
+ * say which kind of failure it is; they know nothing of HTTP. Each caller turns a kind into its
+ * own answer in one place:
+ * - REST and /api/media: server/http/errors.ts (status, `{error, code?}` body, headers);
+ * - the console: server/console/problems.ts (a sentence);
+ * - the CLI: server/cli/main.ts (the message on stderr, exit code 1).
+ *
+ * The message is shown to callers as it is, so it names the field or the rule ("title: must not
+ * be empty"): for the contract's 400 and 409 it is the only explanation they get.
  */
-export type ApiStatus = 304 | 400 | 401 | 404 | 409 | 412 | 413 | 415 | 422 | 429 | 500 | 503;
+export type ErrorKind =
+  /** The caller's input breaks a rule (a field, a document, a file, an address). */
+  | 'invalid'
+  /** No usable credentials. */
+  | 'unauthenticated'
+  /** The thing named does not exist, or not for this caller. */
+  | 'not_found'
+  /** The input is valid but collides with what exists (a taken slug or handle). */
+  | 'conflict'
+  /** The caller's version of the thing is not the current one (If-Match); nothing was changed. */
+  | 'stale'
+  /** The caller's version is the current one (If-None-Match): not a failure, but it ends the work. */
+  | 'not_modified'
+  /** Well-formed input of a kind the service will not take (an animated image where a still is needed). */
+  | 'unsupported'
+  /** A limit of the account is used up; `window` says which and until when. */
+  | 'rate_limited'
+  /** A dependency (database, storage, the conversion workers) cannot serve now; retrying may work. */
+  | 'unavailable';
 
-export class ApiError extends Error {
+/** The limit a `rate_limited` error hit: what it allows, what is left, and when it resets. */
+export interface LimitWindow {
+  limit: number;
+  remaining: number;
+  /** Unix time (seconds) at which the limit resets. */
+  reset: number;
+  /** Whole seconds until the reset, at least 1. */
+  retryAfter: number;
+}
+
+export class DomainError extends Error {
+  /** For `rate_limited`: the limit that was hit. */
+  readonly window?: LimitWindow;
+
   constructor(
-    readonly status: ApiStatus,
+    readonly kind: ErrorKind,
     message: string,
-    readonly code?: string,
+    options: { window?: LimitWindow; cause?: unknown } = {},
   ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-
-  toBody(): { error: string; code?: string } {
-    return this.code ? { error: this.message, code: this.code } : { error: this.message };
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'DomainError';
+    if (options.window) this.window = options.window;
   }
 }
 
-/**
- * `If-None-Match` named the current version of GET /posts/{id} (conditional requests, beyond
- * the contract): not a failure, but it ends the procedure like one; the transport answers 304 with the
- * headers already set (ETag) and no body.
- */
-export class NotModifiedError extends ApiError {
-  constructor() {
-    super(304, 'Not modified');
-    this.name = 'NotModifiedError';
-  }
-}
+export const invalid = (message: string) => new DomainError('invalid', message);
+export const unauthenticated = (message = 'Missing or invalid API token') =>
+  new DomainError('unauthenticated', message);
+export const notFound = (message = 'Not found') => new DomainError('not_found', message);
+export const conflict = (message: string) => new DomainError('conflict', message);
+export const stale = (message: string) => new DomainError('stale', message);
+export const notModified = () => new DomainError('not_modified', 'Not modified');
+export const rateLimited = (message: string, window: LimitWindow) =>
+  new DomainError('rate_limited', message, { window });
+export const unavailable = (message = 'Service temporarily unavailable', cause?: unknown) =>
+  new DomainError('unavailable', message, { cause });
 
-export const badRequest = (message: string) => new ApiError(400, message);
-export const unauthorized = (message = 'Missing or invalid API token') => new ApiError(401, message, 'unauthorized');
-export const notFound = (message = 'Not found') => new ApiError(404, message, 'not_found');
-export const conflict = (message: string) => new ApiError(409, message);
-export const rateLimited = (message = 'Rate limit exceeded') => new ApiError(429, message, 'rate_limited');
-export const serviceUnavailable = (message = 'Service temporarily unavailable') =>
-  new ApiError(503, message, 'service_unavailable');
+export const isDomainError = (err: unknown, kind?: ErrorKind): err is DomainError =>
+  err instanceof DomainError && (kind === undefined || err.kind === kind);

@@ -1,11 +1,11 @@
-import { getOrm } from '../db/orm';
+import { entityManager } from './runtime';
 
 /** Liveness and readiness in one: the process answers, and the database answers within 2 s. */
 export async function checkHealth(): Promise<{ status: 'ok' | 'unavailable'; database: 'up' | 'down' }> {
   try {
-    const orm = await getOrm();
+    const em = await entityManager();
     await Promise.race([
-      orm.em.fork().getConnection().execute('SELECT 1'),
+      em.getConnection().execute('SELECT 1'),
       new Promise((_, reject) => setTimeout(() => reject(new Error('health check timed out')), 2000)),
     ]);
     return { status: 'ok', database: 'up' };

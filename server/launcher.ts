@@ -13,13 +13,12 @@ import { fileURLToPath } from 'node:url';
 import next from 'next';
 import { env } from './env';
 import { provideDatabase } from '../db/provide-database';
-import { onShutdown, runShutdownHooks } from './lifecycle';
-import { sweepOldWindows } from './services/limits';
+import { runShutdownHooks } from './lifecycle';
 import { flushLog, logLine } from './log';
 import { createRequestListener } from './http/request-listener';
 import { observeRuntimeGauges } from './runtime-gauges';
 import { appSecret } from './secrets';
-import { getOrm } from '../db/orm';
+import { configureRuntime, orm, startBackgroundWork } from './runtime';
 
 // The service never phones home: Next's anonymous telemetry is off unless asked for.
 process.env.NEXT_TELEMETRY_DISABLED ??= '1';
@@ -37,8 +36,8 @@ async function main() {
     logLine({ level: 'notice', msg }),
   );
   stopDatabase = () => db.stop();
-  // Read by the ORM and the statement pool, in this code and in the code Next loads.
-  process.env.DATABASE_URL = db.url;
+  // Before anything connects: the ORM and the statement pool, in this code and in the code Next loads.
+  configureRuntime({ databaseUrl: db.url });
 
   let stopping = false;
   // Declared before the signal handlers that read it; assigned once the listener exists.
@@ -68,11 +67,8 @@ async function main() {
   const app = next({ dev, dir: root, hostname: env.HOST, port: env.PORT });
   const handle = app.getRequestHandler();
   await app.prepare();
-  const orm = await getOrm(); // connect before the first request rather than during it
-  // Minute windows are useless after their minute: one sweep every five minutes keeps the table small.
-  const sweep = setInterval(() => sweepOldWindows(orm.em.fork() as never).catch(() => {}), 5 * 60_000);
-  sweep.unref();
-  onShutdown(() => clearInterval(sweep));
+  await orm(); // connect before the first request rather than during it
+  startBackgroundWork();
   observeRuntimeGauges();
 
   server = http.createServer(createRequestListener((req, res) => handle(req, res)));

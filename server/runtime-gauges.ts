@@ -1,5 +1,4 @@
-import { getOrm } from '../db/orm';
-import { statementPoolStats } from '../db/statements';
+import { orm, statementPoolStats } from './runtime';
 import { contentQueueDepth } from './content/pool';
 import { observeGauge } from './metrics';
 
@@ -13,7 +12,7 @@ export function observeRuntimeGauges(): void {
   ]);
 
   let ormPool: { numUsed(): number; numFree(): number; numPendingAcquires(): number } | undefined;
-  void getOrm()
+  void orm()
     .then((orm) => {
       const knex = (
         orm.em.getConnection() as unknown as { getKnex(): { client: { pool?: typeof ormPool } } }

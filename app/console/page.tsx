@@ -6,7 +6,7 @@ import { spend } from '@/server/console/limits';
 import { describeProblem } from '@/server/console/problems';
 import { countByStatus } from '@/server/console/queries';
 import { readPostPage } from '@/server/services/post-reads';
-import { statements } from '@/db/statements';
+import { statements } from '@/server/runtime';
 import type { AuthorPostJson } from '@/server/services/post-view';
 import { SignInForm } from './sign-in-form';
 import { ChangesMarker, StatusBadge } from './components/status-badge';

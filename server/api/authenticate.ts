@@ -1,8 +1,8 @@
-import { statements } from '../../db/statements';
-import { rateLimited, unauthorized } from '../errors';
+import { statements } from '../runtime';
+import { rateLimited, unauthenticated, type LimitWindow } from '../errors';
 import { rateLimitRefusals } from '../metrics';
 import { authenticate, authenticateAndCharge, charge } from '../services/access';
-import { rateLimitHeaders, type RateClass } from '../services/limits';
+import type { RateClass } from '../services/limits';
 import type { Authenticated } from '../services/tokens';
 
 /** Request headers by lower-case name (a fetch `Headers` fits, and so does a thin view of Node's). */
@@ -13,14 +13,14 @@ export interface RequestHeaders {
 /** the contract "Authentication": only `Authorization: Bearer dp_live_…`; everything else is 401. */
 function bearerSecret(headers: RequestHeaders): string {
   const header = headers.get('authorization');
-  if (!header) throw unauthorized('Authorization: send "Bearer <API token>"');
+  if (!header) throw unauthenticated('Authorization: send "Bearer <API token>"');
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
-  if (!match) throw unauthorized('Authorization: send "Bearer <API token>"');
-  if (!match[1]!.startsWith('dp_live_')) throw unauthorized('Authorization: only dp_live_ API tokens are accepted');
+  if (!match) throw unauthenticated('Authorization: send "Bearer <API token>"');
+  if (!match[1]!.startsWith('dp_live_')) throw unauthenticated('Authorization: only dp_live_ API tokens are accepted');
   return match[1]!;
 }
 
-const unknownToken = () => unauthorized('Authorization: the token is unknown or revoked');
+const unknownToken = () => unauthenticated('Authorization: the token is unknown or revoked');
 
 /**
  * The caller's account, before anything else of the request is read: used for requests with
@@ -35,16 +35,16 @@ export async function identify(headers: RequestHeaders): Promise<Authenticated> 
 /**
  * Admits one request of rate class `cls` (contract: "Authentication" and "Limits"): the token's
  * account plus one unit of its minute window, in one round trip unless `identified` already
- * holds the account. Writes the RateLimit-* headers (and Retry-After when refused); throws
- * 401 for a bad token and 429 rate_limited when the window is used up.
+ * holds the account. Returns the account and the window it was charged to (the transport writes
+ * the RateLimit-* headers from it); throws `unauthenticated` for a bad token and `rate_limited`
+ * (with the window) when the window is used up.
  * Shared by the tRPC procedures and the multipart upload, so both refuse alike.
  */
 export async function admit(
   headers: RequestHeaders,
   cls: RateClass,
-  setHeader: (name: string, value: string) => void,
   identified?: Authenticated,
-): Promise<Authenticated> {
+): Promise<{ auth: Authenticated; window: LimitWindow }> {
   const db = statements();
   let auth: Authenticated;
   let window;
@@ -56,11 +56,12 @@ export async function admit(
     if (!access) throw unknownToken();
     ({ auth, window } = access);
   }
-  for (const [name, value] of Object.entries(rateLimitHeaders(window, !window.allowed))) setHeader(name, value);
-  if (!window.allowed) rateLimitRefusals.inc({ class: cls });
-  if (!window.allowed)
+  if (!window.allowed) {
+    rateLimitRefusals.inc({ class: cls });
     throw rateLimited(
       `${cls} limit of ${window.limit} requests per minute reached; retry after ${window.retryAfter} s`,
+      window,
     );
-  return auth;
+  }
+  return { auth, window };
 }

@@ -3,27 +3,31 @@
  * 1. the context every procedure sees (the HTTP layer creates it: server/http/rest-api.ts),
  * 2. the error formatter (kept minimal: the REST mount writes the contract error bodies itself),
  * 3. the procedure builder `authorProcedure`: Bearer dp_live_ token → account, plus one unit of
- *    the account's minute window for the rate class its route meta names (RateLimit-* headers, 429).
+ *    the account's minute window for the rate class its route meta names (429 when used up).
  */
 import { initTRPC } from '@trpc/server';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { getOrm } from '../../db/orm';
-import { statements, type StatementRunner } from '../../db/statements';
+import type { StatementRunner } from '../../db/statements';
+import { requestScope, statements, type RequestScope } from '../runtime';
 import type { Authenticated } from '../services/tokens';
 import { admit, type RequestHeaders } from './authenticate';
 import type { ApiMeta } from './route-meta';
+import type { LimitWindow } from '../errors';
 
 // 1. Context -----------------------------------------------------------------------------
 
-interface ResponseHeaderSink {
+/** What a procedure may add to its response; the transport writes it, on success and on failure. */
+interface ResponseSink {
   setHeader(name: string, value: string | string[]): void;
+  /** The minute window this request was charged to (the transport writes RateLimit-* from it). */
+  chargedTo(window: LimitWindow): void;
 }
 
 export interface ApiContext {
   /** Request headers; the body, if any, has already been read and parsed. */
   headers: RequestHeaders;
   /** Headers written here reach the response, errors included. */
-  res: ResponseHeaderSink;
+  res: ResponseSink;
   /** The caller, when the HTTP layer had to identify them before reading the body. */
   identified?: Authenticated;
 }
@@ -42,23 +46,31 @@ export type AuthorContext = ApiContext & {
   db: StatementRunner;
   /** A request-scoped EntityManager, in mutations (queries use `db`). */
   em: EntityManager;
+  /** In mutations: the write and media dependencies on `em` (server/runtime.ts). */
+  scope: RequestScope;
 };
 
 /**
  * Queries read through prepared statements (`ctx.db`) and get no EntityManager: forking one
  * costs more than a whole cached read. This stand-in says so if a query ever reaches for it.
  */
-const NO_ENTITY_MANAGER = new Proxy({} as EntityManager, {
-  get() {
-    throw new Error('queries read through ctx.db; ctx.em exists in mutations only');
-  },
-});
+const mutationsOnly = <T extends object>(what: string) =>
+  new Proxy({} as T, {
+    get() {
+      throw new Error(`queries read through ctx.db; ctx.${what} exists in mutations only`);
+    },
+  });
+const NO_ENTITY_MANAGER = mutationsOnly<EntityManager>('em');
+const NO_SCOPE = mutationsOnly<RequestScope>('scope');
 
 /** An author's procedure, charged to the rate class of its route meta (docs/api.md "Authentication", "Rate limits"). */
 export const authorProcedure = t.procedure.use(async ({ ctx, type, meta, path, next }) => {
   const cls = meta?.route?.rate;
   if (!cls) throw new Error(`procedure ${path} has no route meta: declare it with route({...})`);
-  const auth = await admit(ctx.headers, cls, (name, value) => ctx.res.setHeader(name, value), ctx.identified);
-  const em = type === 'mutation' ? ((await getOrm()).em.fork() as unknown as EntityManager) : NO_ENTITY_MANAGER;
-  return next({ ctx: { ...ctx, auth, db: statements(), em } });
+  const { auth, window } = await admit(ctx.headers, cls, ctx.identified);
+  ctx.res.chargedTo(window);
+  if (type !== 'mutation')
+    return next({ ctx: { ...ctx, auth, db: statements(), em: NO_ENTITY_MANAGER, scope: NO_SCOPE } });
+  const scope = await requestScope(auth);
+  return next({ ctx: { ...ctx, auth, db: statements(), em: scope.em, scope } });
 });

@@ -8,7 +8,7 @@ import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { ormOptions } from '../../db/orm';
 import { provideDatabase } from '../../db/provide-database';
 import { env } from '../env';
-import { ApiError } from '../errors';
+import { DomainError } from '../errors';
 import {
   createAccount,
   deleteAccount,
@@ -158,7 +158,7 @@ async function main() {
   } catch (err) {
     code = 1;
     if (err instanceof UsageError) process.stderr.write(`error: ${err.message}\n${USAGE}\n`);
-    else if (err instanceof ApiError) process.stderr.write(`error: ${err.message}\n`);
+    else if (err instanceof DomainError) process.stderr.write(`error: ${err.message}\n`);
     else if (
       err instanceof Error &&
       err.name === 'TypeError' &&

@@ -1,7 +1,7 @@
 import 'server-only';
 import { redirect, unstable_rethrow } from 'next/navigation';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ApiError } from '../errors';
+import { isDomainError } from '../errors';
 import type { RateClass } from '../services/limits';
 import { consoleEm, currentSession } from './context';
 import { spend } from './limits';
@@ -39,7 +39,7 @@ export async function runConsoleAction<T extends object>(
     return { ok: true, ...(await fn({ em, session })) };
   } catch (err) {
     unstable_rethrow(err); // redirect()/notFound() inside fn must keep working
-    const conflict = err instanceof ApiError && err.status === 412;
+    const conflict = isDomainError(err, 'stale');
     return { ok: false, error: describeProblem(err), ...(conflict ? { conflict: true as const } : {}) };
   }
 }

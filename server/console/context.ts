@@ -3,7 +3,7 @@ import { cache } from 'react';
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { getOrm } from '../../db/orm';
+import { entityManager } from '../runtime';
 import { SESSION_COOKIE, SESSION_TTL_SECONDS, findSession, type ConsoleSession } from './session-store';
 
 /**
@@ -12,10 +12,9 @@ import { SESSION_COOKIE, SESSION_TTL_SECONDS, findSession, type ConsoleSession }
  * public endpoint of its own, and a check in a proxy protects only the paths its matcher covers.
  */
 
-/** A fresh EntityManager per request or action, as the REST procedures use (db/orm.ts). */
-export async function consoleEm(): Promise<EntityManager> {
-  const orm = await getOrm();
-  return orm.em.fork() as unknown as EntityManager;
+/** A fresh EntityManager per request or action, as the REST procedures use (server/runtime.ts). */
+export function consoleEm(): Promise<EntityManager> {
+  return entityManager();
 }
 
 /** The signed-in session of this request, or null. Cached so layout and page share one lookup. */

@@ -2,13 +2,13 @@ import 'server-only';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MediaEntity, type Media } from '../../db/entities';
 import { sql } from '../../db/sql';
-import { mediaStorage, outboundAllowList } from '../media/storage-instance';
+import { mediaDeps } from '../runtime';
 import type { MediaDeps } from '../services/media';
 import { localMediaPath } from '../content/urls';
 
 /** The console's media page: the same service dependencies POST /media uses. */
 export function consoleMediaDeps(em: EntityManager): MediaDeps {
-  return { em, storage: mediaStorage(), allowList: outboundAllowList() };
+  return mediaDeps(em);
 }
 
 /** The author's latest stored files, without the posters that belong to GIF videos. */

@@ -1,5 +1,5 @@
 import 'server-only';
-import { ApiError } from '../errors';
+import { DomainError } from '../errors';
 import { isDatabaseUnavailable } from '../../db/errors';
 import { logLine } from '../log';
 
@@ -16,17 +16,17 @@ export class ConsoleProblem extends Error {
 
 export function describeProblem(err: unknown): string {
   if (err instanceof ConsoleProblem) return err.message;
-  if (err instanceof ApiError) {
-    if (err.status === 404) return 'That article no longer exists (it may have been deleted).';
-    if (err.status === 412) {
+  if (err instanceof DomainError) {
+    if (err.kind === 'not_found') return 'That article no longer exists (it may have been deleted).';
+    if (err.kind === 'stale') {
       return 'This article was changed elsewhere (in another tab, through the API or by a moderator) since you opened it, so your changes were not saved over it: reload the page to see the current version, or compare it with your text first.';
     }
-    if (err.status === 503) return 'A service the console depends on is unavailable right now. Try again in a moment.';
-    if (err.status < 500) return sentence(err.message);
+    if (err.name === 'StorageUnavailableError') return 'Media storage is unavailable right now. Try again in a moment.';
+    if (err.kind === 'unavailable')
+      return 'A service the console depends on is unavailable right now. Try again in a moment.';
+    return sentence(err.message);
   }
   if (isDatabaseUnavailable(err)) return 'The database is not answering right now. Try again in a moment.';
-  if (err instanceof Error && err.name === 'StorageUnavailableError')
-    return 'Media storage is unavailable right now. Try again in a moment.';
   logLine({
     level: 'error',
     msg: 'console action failed',

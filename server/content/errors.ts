@@ -1,11 +1,13 @@
+import { DomainError } from '../errors';
+
 /**
  * A document the pipeline refuses. The message is shown to API clients in a 400 body
  * (a 400 has no `code`, so the message must carry the reason): it always starts with "markdown: "
  * and names the problem.
  */
-export class ContentRejectedError extends Error {
+export class ContentRejectedError extends DomainError {
   constructor(problem: string) {
-    super(problem.startsWith('markdown: ') ? problem : `markdown: ${problem}`);
+    super('invalid', problem.startsWith('markdown: ') ? problem : `markdown: ${problem}`);
     this.name = 'ContentRejectedError';
   }
 }
@@ -31,12 +33,12 @@ export const REJECT = {
 
 /**
  * The conversion workers are saturated: too many documents wait (of this account or in all), or
- * this one waited its whole time budget without a worker. Not the document's fault: the transport
- * answers 503 so clients retry.
+ * this one waited its whole time budget without a worker. Not the document's fault: `unavailable`
+ * (503), so clients retry.
  */
-export class ConversionBusyError extends Error {
+export class ConversionBusyError extends DomainError {
   constructor(message = 'Conversion queue is full; retry shortly') {
-    super(message);
+    super('unavailable', message);
     this.name = 'ConversionBusyError';
   }
 }

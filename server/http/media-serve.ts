@@ -8,15 +8,12 @@
  * requests get the whole file, which RFC 9110 allows.
  */
 import { Readable } from 'node:stream';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { getOrm } from '../../db/orm';
-import { toApiError } from '../api/errors';
-import { ApiError, notFound } from '../errors';
-import { mediaStorage } from '../media/storage-instance';
+import { notFound } from '../errors';
 import { RangeNotSatisfiableError, type ByteRange } from '../media/storage';
 import { findServableMedia } from '../services/media';
 import { logLine } from '../log';
-import { errorResponse } from './error-body';
+import { failureResponse } from './errors';
+import { entityManager, mediaStorage } from '../runtime';
 import { isUuid } from '../uuid';
 import { ifNoneMatchMatches } from '../entity-tags';
 
@@ -24,7 +21,7 @@ export async function serveMedia(req: Request, id: string): Promise<Response> {
   const head = req.method.toUpperCase() === 'HEAD';
   try {
     if (!isUuid(id)) throw notFound();
-    const em = (await getOrm()).em.fork() as unknown as EntityManager;
+    const em = await entityManager();
     const media = await findServableMedia(em, id.toLowerCase());
     if (!media) throw notFound();
 
@@ -66,9 +63,8 @@ export async function serveMedia(req: Request, id: string): Promise<Response> {
     const body = Readable.toWeb(object.stream) as ReadableStream<Uint8Array>;
     return new Response(body, { status: object.range ? 206 : 200, headers });
   } catch (err) {
-    const api = err instanceof ApiError ? err : toApiError(err);
-    if (api.status >= 500) logLine({ level: 'error', msg: 'media serve failed', error: String(err) });
-    const response = errorResponse(api, new Headers({ 'cache-control': 'no-store' }));
+    const { response, failure } = failureResponse(err, new Headers({ 'cache-control': 'no-store' }));
+    if (failure.status >= 500) logLine({ level: 'error', msg: 'media serve failed', error: String(err) });
     return head ? new Response(null, { status: response.status, headers: response.headers }) : response;
   }
 }

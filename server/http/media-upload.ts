@@ -1,49 +1,41 @@
 /**
  * POST /api/v1/author/media (contract: POST /media) as a plain handler: trpc-to-openapi parses
  * JSON bodies only, and this one is multipart. Same steps and helpers as the tRPC procedures, in the same order:
- * Bearer token → media minute window (RateLimit-* headers, 429) → body → service; errors go
- * through toApiError and come out as `{error, code?}` like every other route.
+ * Bearer token → media minute window (RateLimit-* headers, 429) → body → service; failures are
+ * answered by server/http/errors.ts like every other route's.
  */
-import { toApiError } from '../api/errors';
-import { quotaHeaders } from '../api/media/limit-headers';
 import { admit } from '../api/authenticate';
-import { getOrm } from '../../db/orm';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { ApiError } from '../errors';
+import type { LimitWindow } from '../errors';
 import { MAX_IMAGE_BYTES } from '../media/image';
-import { mediaStorage, outboundAllowList } from '../media/storage-instance';
-import { DailyQuotaExceededError, storeUpload } from '../services/media';
+import { storeUpload } from '../services/media';
 import { logLine } from '../log';
+import { entityManager, mediaDeps } from '../runtime';
 import { readMultipartFile, UploadStalledError } from './multipart-file';
-import { errorResponse } from './error-body';
+import { failureResponse, rateLimitHeaders } from './errors';
 
 export async function handleMediaUpload(req: Request): Promise<Response> {
   const headers = new Headers();
+  let window: LimitWindow | undefined;
   try {
-    const auth = await admit(req.headers, 'media', (name, value) => headers.set(name, value));
-    const em = (await getOrm()).em.fork() as unknown as EntityManager;
-
+    const admitted = await admit(req.headers, 'media');
+    window = admitted.window;
     const bytes = await readMultipartFile(req, { field: 'file', maxBytes: MAX_IMAGE_BYTES });
-    const media = await storeUpload(
-      { em, storage: mediaStorage(), allowList: outboundAllowList() },
-      auth.account,
-      bytes,
-    );
+    const media = await storeUpload(mediaDeps(await entityManager()), admitted.auth.account, bytes);
+    for (const [name, value] of Object.entries(rateLimitHeaders(window, false))) headers.set(name, value);
     headers.set('content-type', 'application/json; charset=utf-8');
     headers.set('cache-control', 'no-store');
     return new Response(JSON.stringify(media), { status: 200, headers });
   } catch (err) {
     if (err instanceof UploadStalledError) headers.set('connection', 'close');
-    if (err instanceof DailyQuotaExceededError)
-      for (const [name, value] of Object.entries(quotaHeaders(err))) headers.set(name, value);
-    const api = err instanceof ApiError ? err : toApiError(err);
-    if (api.status >= 500)
+    if (window) for (const [name, value] of Object.entries(rateLimitHeaders(window, false))) headers.set(name, value);
+    const { response, failure } = failureResponse(err, headers);
+    if (failure.status >= 500)
       logLine({
         level: 'error',
         msg: 'media upload failed',
         error: String(err),
         stack: (err as Error | undefined)?.stack,
       });
-    return errorResponse(api, headers);
+    return response;
   }
 }

@@ -15,7 +15,7 @@
 import { Readable } from 'node:stream';
 import { Busboy, type BusboyFileStream } from '@fastify/busboy';
 import { env } from '../env';
-import { ApiError } from '../errors';
+import { DomainError, invalid } from '../errors';
 
 export interface MultipartFileOptions {
   field: string;
@@ -24,15 +24,13 @@ export interface MultipartFileOptions {
   idleTimeoutMs?: number;
 }
 
-const bad = (message: string) => new ApiError(400, message);
-
 /**
  * The body stopped arriving: a 400 like the other shape problems, after which the connection is
  * closed (the rest of the body will not be read, and the client may never send it).
  */
-export class UploadStalledError extends ApiError {
+export class UploadStalledError extends DomainError {
   constructor(message: string) {
-    super(400, message);
+    super('invalid', message);
     this.name = 'UploadStalledError';
   }
 }
@@ -49,13 +47,13 @@ export async function readMultipartFile(
 ): Promise<Buffer> {
   const type = req.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data\s*;/i.test(type) || !/boundary=/i.test(type)) {
-    throw bad(
+    throw invalid(
       `${field}: send multipart/form-data with the image in field "${field}" (let the HTTP client set the Content-Type and boundary)`,
     );
   }
   const declared = Number(req.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes + FRAMING_ALLOWANCE) throw tooLarge(field, maxBytes);
-  if (!req.body) throw bad(`${field}: is required`);
+  if (!req.body) throw invalid(`${field}: is required`);
 
   let parser;
   try {
@@ -64,7 +62,7 @@ export async function readMultipartFile(
       limits: { fileSize: maxBytes, files: 2, fields: 20, fieldSize: 64 * 1024, parts: 30, headerPairs: 50 },
     });
   } catch {
-    throw bad(`${field}: malformed multipart Content-Type`);
+    throw invalid(`${field}: malformed multipart Content-Type`);
   }
   const body = Readable.fromWeb(req.body as import('node:stream/web').ReadableStream<Uint8Array>);
 
@@ -73,7 +71,7 @@ export async function readMultipartFile(
     let fileCount = 0;
     let failed = false;
     let idle: NodeJS.Timeout | undefined;
-    const fail = (err: ApiError, stalled = false) => {
+    const fail = (err: DomainError, stalled = false) => {
       if (failed) return;
       failed = true;
       clearTimeout(idle);
@@ -102,35 +100,37 @@ export async function readMultipartFile(
       fileCount++;
       if (name !== field) {
         stream.resume();
-        return fail(bad(`${field}: unexpected file field "${name.slice(0, 50)}"; send the image in field "${field}"`));
+        return fail(
+          invalid(`${field}: unexpected file field "${name.slice(0, 50)}"; send the image in field "${field}"`),
+        );
       }
       if (fileCount > 1) {
         stream.resume();
-        return fail(bad(`${field}: send exactly one file`));
+        return fail(invalid(`${field}: send exactly one file`));
       }
       const sink = new GrowingBuffer(INITIAL_CAPACITY, maxBytes);
       stream.on('data', (chunk: Buffer) => sink.append(chunk));
       stream.on('limit', () => fail(tooLarge(field, maxBytes)));
-      stream.on('error', () => fail(bad(`${field}: the multipart body is truncated or malformed`)));
+      stream.on('error', () => fail(invalid(`${field}: the multipart body is truncated or malformed`)));
       stream.on('end', () => {
         if (!stream.truncated) result = sink.take();
       });
     });
     parser.on('field', (name: string) => {
-      if (name === field) fail(bad(`${field}: must be a file part (with a filename), not a text field`));
+      if (name === field) fail(invalid(`${field}: must be a file part (with a filename), not a text field`));
     });
-    parser.on('filesLimit', () => fail(bad(`${field}: send exactly one file`)));
-    parser.on('partsLimit', () => fail(bad('body: too many multipart parts')));
-    parser.on('fieldsLimit', () => fail(bad('body: too many multipart fields')));
-    parser.on('error', () => fail(bad(`${field}: the multipart body is truncated or malformed`)));
+    parser.on('filesLimit', () => fail(invalid(`${field}: send exactly one file`)));
+    parser.on('partsLimit', () => fail(invalid('body: too many multipart parts')));
+    parser.on('fieldsLimit', () => fail(invalid('body: too many multipart fields')));
+    parser.on('error', () => fail(invalid(`${field}: the multipart body is truncated or malformed`)));
     parser.on('finish', () => {
       clearTimeout(idle);
       if (failed) return;
-      if (fileCount === 0) return fail(bad(`${field}: is required (a file part named "${field}")`));
-      if (result === null) return fail(bad(`${field}: the multipart body is truncated or malformed`));
+      if (fileCount === 0) return fail(invalid(`${field}: is required (a file part named "${field}")`));
+      if (result === null) return fail(invalid(`${field}: the multipart body is truncated or malformed`));
       resolve(result);
     });
-    body.on('error', () => fail(bad(`${field}: the request body could not be read`)));
+    body.on('error', () => fail(invalid(`${field}: the request body could not be read`)));
     body.pipe(parser);
   });
 }
@@ -149,7 +149,7 @@ function drain(body: Readable, cap: number) {
   body.resume();
 }
 
-const tooLarge = (field: string, maxBytes: number) => bad(`${field}: larger than ${maxBytes} bytes (50 MiB)`);
+const tooLarge = (field: string, maxBytes: number) => invalid(`${field}: larger than ${maxBytes} bytes (50 MiB)`);
 
 /** Doubling growth, capped at `max`: memory follows the bytes received, not the bytes announced. */
 class GrowingBuffer {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { statements } from '../../db/statements';
+import { statements } from '../runtime';
 import { PUBLIC_PAGE_CSP, renderArticlePage, renderNotFoundPage } from '../public/article-page';
 import { findPublishedArticle, parseVersion } from '../services/public-articles';
 import { PUBLIC_ID_PATTERN } from '../services/public-id';

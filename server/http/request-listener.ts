@@ -4,13 +4,12 @@ import { checkHealth } from '../health';
 import { logLine } from '../log';
 import { httpDuration, httpRequests, registry } from '../metrics';
 import { env } from '../env';
-import { ApiError, serviceUnavailable, unauthorized } from '../errors';
-import { toApiError } from '../api/errors';
+import { unauthenticated, unavailable } from '../errors';
 import { takeMediaRequest } from './media-node';
 import { canonicalSegment, servePublicPage } from './public-page';
 import { handleRestRequest, isRestRequest } from './rest-api';
 import { routeTemplate } from './route-template';
-import { sendApiError } from './error-body';
+import { sendFailure } from './errors';
 import { UUID_SOURCE } from '../uuid';
 
 const UUID_ANYWHERE = new RegExp(UUID_SOURCE, 'g');
@@ -54,7 +53,7 @@ export function createRequestListener(next: NextHandler) {
     route(req, res, pathname, next).catch((err) => {
       logLine({ level: 'error', msg: 'unhandled', error: String(err), request_id: requestId });
       if (res.headersSent) res.destroy();
-      else sendApiError(res, err instanceof ApiError ? err : toApiError(err));
+      else sendFailure(res, err);
     });
   };
 }
@@ -84,13 +83,15 @@ async function health(_req: IncomingMessage, res: ServerResponse): Promise<void>
 /** Prometheus text format; with METRICS_TOKEN set, only for `Authorization: Bearer <it>`. */
 async function metrics(req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (env.METRICS_TOKEN && !bearerMatches(req.headers.authorization, env.METRICS_TOKEN)) {
-    return sendApiError(res, unauthorized('Authorization: send "Bearer <METRICS_TOKEN>"'));
+    sendFailure(res, unauthenticated('Authorization: send "Bearer <METRICS_TOKEN>"'));
+    return;
   }
   let text: string;
   try {
     text = await registry.metrics();
   } catch {
-    return sendApiError(res, serviceUnavailable());
+    sendFailure(res, unavailable());
+    return;
   }
   res.statusCode = 200;
   res.setHeader('content-type', registry.contentType);

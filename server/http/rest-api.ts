@@ -8,8 +8,9 @@
  * - the JSON body is read here with an 8 MiB cap, `Content-Type` checked, and an empty body
  *   becomes `{}` (publish and unpublish take none);
  * - success statuses come from each procedure's route meta (api/routes.ts); 204 carries no body and no type;
- * - every failure leaves as `{error, code?}` with its status (toApiError), written from the
- *   error object itself rather than from the adapter's tRPC-shaped body.
+ * - every failure leaves as `{error, code?}` with its status (server/http/errors.ts), written from
+ *   the error object itself rather than from the adapter's tRPC-shaped body;
+ * - the RateLimit-* headers of the window a procedure was charged to are written here.
  * Besides the procedures: the OpenAPI document and the multipart upload `POST /media`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -18,15 +19,14 @@ import type { TRPCError } from '@trpc/server';
 import { createOpenApiNodeHttpHandler, getPathRegExp, normalizePath } from 'trpc-to-openapi';
 import { appRouter } from '../api/root';
 import { API_ROUTES, routeConverts, successStatus } from '../api/routes';
-import { toApiError } from '../api/errors';
 import { identify, type RequestHeaders } from '../api/authenticate';
 import type { ApiContext } from '../api/trpc';
 import { openApiEtag, openApiJson } from '../api/openapi/document';
 import { ConversionBusyError, conversionQueueFull } from '../content';
-import { ApiError, badRequest, notFound } from '../errors';
+import { invalid, notFound, type LimitWindow } from '../errors';
 import type { Authenticated } from '../services/tokens';
 import { logLine } from '../log';
-import { sendApiError } from './error-body';
+import { rateLimitHeaders, sendFailure } from './errors';
 import { ifNoneMatchMatches } from '../entity-tags';
 import { handleMediaUpload } from './media-upload';
 
@@ -48,13 +48,23 @@ class PendingResponse {
   statusCode = 200;
   readonly headers: Record<string, string | string[]> = {};
   body: string | undefined;
-  error: ApiError | undefined;
+  /** What the procedure failed with, as thrown (tRPC wraps it in a TRPCError). */
+  error: unknown;
+  /** The minute window the request was charged to. */
+  window: LimitWindow | undefined;
 
   constructor(private readonly raw: ServerResponse) {}
 
   setHeader(name: string, value: string | string[]): this {
     this.headers[name.toLowerCase()] = value;
     return this;
+  }
+  chargedTo(window: LimitWindow): void {
+    this.window = window;
+  }
+  /** Headers gathered for the response: the procedure's own and the window's RateLimit-*. */
+  gathered(): Record<string, string | string[]> {
+    return this.window ? { ...this.headers, ...rateLimitHeaders(this.window, false) } : this.headers;
   }
   end(body?: string): void {
     this.body = body;
@@ -139,16 +149,7 @@ const runProcedure = createOpenApiNodeHttpHandler({
     return status ? { status } : {};
   },
   onError: ({ error, req }: { error: TRPCError; req: ApiRequest }) => {
-    const api = toApiError(error);
-    req.pending.error = api;
-    if (api.status >= 500) {
-      logLine({
-        level: 'error',
-        msg: 'request failed',
-        error: String(error.cause ?? error),
-        stack: (error.cause as Error | undefined)?.stack,
-      });
-    }
+    req.pending.error = error;
   },
 } as never) as unknown as (req: ApiRequest, res: PendingResponse) => Promise<void>;
 
@@ -203,16 +204,23 @@ export async function handleRestRequest(req: IncomingMessage, res: ServerRespons
       res.destroy();
       return;
     }
-    const api = err instanceof ApiError ? err : toApiError(err);
-    sendApiError(res, api, (req as { pending?: PendingResponse }).pending?.headers);
+    fail(res, err, (req as { pending?: PendingResponse }).pending?.gathered());
   }
+}
+
+/** Writes a failure; a 5xx is our fault and is logged with its cause. */
+function fail(res: ServerResponse, error: unknown, headers?: Record<string, string | string[]>): void {
+  if (sendFailure(res, error, headers).status < 500) return;
+  const cause = (error as { cause?: unknown } | null)?.cause ?? error;
+  logLine({ level: 'error', msg: 'request failed', error: String(cause), stack: (cause as Error | undefined)?.stack });
 }
 
 /** Writes what the adapter produced, in the contract's shape. */
 function settle(res: ServerResponse, pending: PendingResponse): void {
-  for (const [name, value] of Object.entries(pending.headers)) if (name !== 'content-type') res.setHeader(name, value);
   res.setHeader('cache-control', 'no-store');
-  if (pending.error) return sendApiError(res, pending.error);
+  if (pending.error !== undefined) return fail(res, pending.error, pending.gathered());
+  for (const [name, value] of Object.entries(pending.gathered()))
+    if (name !== 'content-type') res.setHeader(name, value);
   res.statusCode = pending.statusCode;
   if (pending.statusCode === 204) {
     res.end();
@@ -236,16 +244,16 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   // Bodyless POSTs are normal here: publish and unpublish take no body.
   if (text.trim() === '') return {};
   const type = (req.headers['content-type'] ?? '').toLowerCase();
-  if (!type.startsWith('application/json')) throw badRequest('Content-Type: must be application/json');
+  if (!type.startsWith('application/json')) throw invalid('Content-Type: must be application/json');
   try {
     return JSON.parse(text);
   } catch {
-    throw badRequest('body: invalid JSON');
+    throw invalid('body: invalid JSON');
   }
 }
 
 function tooLarge() {
-  return badRequest(`body: larger than ${MAX_JSON_BODY_BYTES} bytes`);
+  return invalid(`body: larger than ${MAX_JSON_BODY_BYTES} bytes`);
 }
 
 function serveOpenApi(req: IncomingMessage, res: ServerResponse, method: string): void {

@@ -43,7 +43,7 @@ export async function fetchRemoteMedia(url: string, options: RemoteMediaOptions 
   } catch (err) {
     if (
       err instanceof ImageError &&
-      err.kind === 'animated' &&
+      err.problem === 'animated' &&
       err.format === 'gif' &&
       (options.animatedGif ?? 'convert') === 'convert'
     ) {

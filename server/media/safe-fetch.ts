@@ -67,7 +67,7 @@ const DEFAULT_HEADERS: Record<string, string> = {
 
 export async function safeFetch(input: string, opts: SafeFetchOptions = {}): Promise<SafeFetchResult> {
   const field = opts.field ?? 'url';
-  const fail = (kind: FetchError['kind'], what: string, httpStatus?: number) =>
+  const fail = (kind: FetchError['problem'], what: string, httpStatus?: number) =>
     new FetchError(kind, `${field}: ${what}`, httpStatus);
   const allow = opts.allowList ?? PUBLIC_ONLY;
   const log = opts.log ?? logToService;
@@ -123,7 +123,7 @@ export async function safeFetch(input: string, opts: SafeFetchOptions = {}): Pro
   }
 }
 
-type Fail = (kind: FetchError['kind'], what: string, httpStatus?: number) => FetchError;
+type Fail = (kind: FetchError['problem'], what: string, httpStatus?: number) => FetchError;
 
 function parseHttpUrl(input: string, fail: Fail, context = ''): URL {
   let url: URL;
@@ -224,7 +224,7 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
-/** Maps transport errors to FetchError kinds (details to the log); FetchErrors pass through unchanged. */
+/** Maps transport errors to FetchError problems (details to the log); FetchErrors pass through unchanged. */
 function translate(
   err: unknown,
   fail: Fail,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AccountEntity, type Account } from '../../db/entities';
 import { sql } from '../../db/sql';
-import { ApiError } from '../errors';
+import { conflict, invalid, notFound } from '../errors';
 import { DEFAULT_LIMITS, type LimitName } from './limits';
 import { createToken } from './tokens';
 
@@ -24,7 +24,7 @@ export async function findLiveAccount(em: EntityManager, handle: string): Promis
     handle: { $ilike: handle.replace(/[\\%_]/g, '\\$&') },
     deletedAt: null,
   });
-  if (!account) throw new ApiError(404, `No account with handle "${handle}"`, 'not_found');
+  if (!account) throw notFound(`No account with handle "${handle}"`);
   return account;
 }
 
@@ -33,13 +33,12 @@ export async function createAccount(
   handle: string,
   opts: { admin?: boolean; moderated?: boolean; limits?: LimitOverrides },
 ): Promise<{ account: Account; secret: string }> {
-  if (!HANDLE_PATTERN.test(handle))
-    throw new ApiError(400, `handle: "${handle}" must be 1–64 letters, digits, "_", "." or "-"`);
+  if (!HANDLE_PATTERN.test(handle)) throw invalid(`handle: "${handle}" must be 1–64 letters, digits, "_", "." or "-"`);
   const existing = await em.count(AccountEntity, {
     handle: { $ilike: handle.replace(/[\\%_]/g, '\\$&') },
     deletedAt: null,
   });
-  if (existing > 0) throw new ApiError(409, `handle: "${handle}" is taken`);
+  if (existing > 0) throw conflict(`handle: "${handle}" is taken`);
   const limits = { ...DEFAULT_LIMITS, ...opts.limits };
   const account = em.create(AccountEntity, {
     id: randomUUID(),
@@ -89,12 +88,9 @@ export async function deleteAccount(em: EntityManager, handle: string): Promise<
 export function parseLimitOverride(spec: string): [LimitName, number] {
   const match = /^([a-z_]+)=(\d+)$/.exec(spec);
   if (!match || !(match[1]! in DEFAULT_LIMITS)) {
-    throw new ApiError(
-      400,
-      `--limit ${spec}: expected NAME=N with NAME one of ${Object.keys(DEFAULT_LIMITS).join(', ')}`,
-    );
+    throw invalid(`--limit ${spec}: expected NAME=N with NAME one of ${Object.keys(DEFAULT_LIMITS).join(', ')}`);
   }
   const value = Number(match[2]);
-  if (!Number.isSafeInteger(value)) throw new ApiError(400, `--limit ${spec}: N is too large`);
+  if (!Number.isSafeInteger(value)) throw invalid(`--limit ${spec}: N is too large`);
   return [match[1] as LimitName, value];
 }

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from '../../db/sql';
 import { statement, type StatementRunner } from '../../db/statements';
+import type { LimitWindow } from '../errors';
 import type { Authenticated } from './tokens';
 
 /**
@@ -51,14 +52,9 @@ export function limitFor(account: Authenticated['account'], cls: RateClass): num
   }
 }
 
-export interface WindowState {
+/** A minute window after a charge: the limit, what is left, when it resets, and whether this request fit. */
+export interface WindowState extends LimitWindow {
   allowed: boolean;
-  limit: number;
-  remaining: number;
-  /** Unix time (seconds) at which the window resets. */
-  reset: number;
-  /** Whole seconds until the reset, at least 1. */
-  retryAfter: number;
 }
 
 export async function consume(
@@ -89,17 +85,6 @@ export function windowState(count: number, limit: number, windowStart: number, n
     reset,
     retryAfter: Math.max(1, Math.ceil(reset - now)),
   };
-}
-
-/** Headers of the contract "Errors": RateLimit-Reset is a Unix time; Retry-After is seconds. */
-export function rateLimitHeaders(state: WindowState, withRetryAfter: boolean): Record<string, string> {
-  const headers: Record<string, string> = {
-    'RateLimit-Limit': String(state.limit),
-    'RateLimit-Remaining': String(state.remaining),
-    'RateLimit-Reset': String(state.reset),
-  };
-  if (withRetryAfter) headers['Retry-After'] = String(state.retryAfter);
-  return headers;
 }
 
 const MEDIA_BYTES_TODAY_SQL = `SELECT bytes FROM media_usage WHERE account_id = $1 AND day = (now() AT TIME ZONE 'UTC')::date`;

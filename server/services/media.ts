@@ -14,7 +14,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from '../../db/sql';
-import { ApiError, badRequest } from '../errors';
+import { DomainError, invalid } from '../errors';
 import type { AllowList } from '../media/address-policy';
 import type { GifVideo } from '../media/gif-video';
 import { inspectAndNormalizeImage, type NormalizedImage } from '../media/image';
@@ -47,26 +47,25 @@ export interface MediaJson {
 }
 
 /**
- * The daily media quota is used up (429 rate_limited). Carries what the transport needs
- * for the rate-limit headers: the quota, what is left, and the next UTC midnight.
+ * The daily media quota is used up (rate_limited). Its window describes the quota (bytes, what is
+ * left, the next UTC midnight) rather than the minute window, so that the limit actually hit is the
+ * one a client is told about.
  */
-export class DailyQuotaExceededError extends ApiError {
-  constructor(
-    readonly quota: number,
-    readonly used: number,
-    /** Unix time (seconds) of the next UTC midnight, when the quota resets. */
-    readonly reset: number,
-  ) {
+export class DailyQuotaExceededError extends DomainError {
+  constructor(quota: number, used: number, /** Unix time (seconds) of the next UTC midnight. */ reset: number) {
     super(
-      429,
-      `daily media quota of ${quota} bytes reached (${used} used today); it resets at midnight UTC`,
       'rate_limited',
+      `daily media quota of ${quota} bytes reached (${used} used today); it resets at midnight UTC`,
+      {
+        window: {
+          limit: quota,
+          remaining: Math.max(0, quota - used),
+          reset,
+          retryAfter: Math.max(1, reset - Math.floor(Date.now() / 1000)),
+        },
+      },
     );
     this.name = 'DailyQuotaExceededError';
-  }
-
-  get retryAfter(): number {
-    return Math.max(1, this.reset - Math.floor(Date.now() / 1000));
   }
 }
 
@@ -257,7 +256,7 @@ export async function storeFromUrl(
   ownHost?: string | null,
 ): Promise<MediaJson> {
   const url = rawUrl.trim();
-  if (url === '') throw badRequest('url: must not be empty');
+  if (url === '') throw invalid('url: must not be empty');
   if (LOCAL_MEDIA.test(url)) throw alreadyStored();
   let parsed: URL | undefined;
   try {
@@ -269,7 +268,7 @@ export async function storeFromUrl(
     if (ownHost && parsed.host.toLowerCase() === ownHost.toLowerCase() && LOCAL_MEDIA.test(parsed.pathname))
       throw alreadyStored();
     if (VIDEO_FILE.test(parsed.pathname)) {
-      throw badRequest('url: direct video files are not accepted; show videos through a provider embed (iframe)');
+      throw invalid('url: direct video files are not accepted; show videos through a provider embed (iframe)');
     }
   }
   await assertQuotaLeft(deps.em, account);
@@ -284,7 +283,7 @@ export async function storeFromUrl(
 }
 
 const alreadyStored = () =>
-  badRequest(
+  invalid(
     'url: an /api/media/{uuid} path is already stored here; put it into the Markdown as is, or its id into cover_asset_id',
   );
 

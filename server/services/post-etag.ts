@@ -1,5 +1,5 @@
 import { ifMatchHolds, strongEtag } from '../entity-tags';
-import { ApiError } from '../errors';
+import { stale } from '../errors';
 
 /**
  * Conditional requests on articles (beyond the contract, opt-in): a strong entity tag of the working
@@ -38,10 +38,8 @@ export function postEtag(post: EtagFields): string {
 }
 
 const preconditionFailed = () =>
-  new ApiError(
-    412,
+  stale(
     'If-Match: the article has changed since that version was read; nothing was changed. GET it again, reapply your change and send the new ETag',
-    'precondition_failed',
   );
 
 /** Throws 412 when the client's `If-Match` does not name the current version. */

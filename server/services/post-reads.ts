@@ -1,5 +1,5 @@
 import { statement, type StatementRunner } from '../../db/statements';
-import { badRequest, notFound } from '../errors';
+import { invalid, notFound } from '../errors';
 import { decodeCursor, encodeCursor } from './cursor';
 import { AUTHOR_POST_COLUMNS, authorPostFromRow, type AuthorPostJson, type AuthorPostRow } from './post-view';
 import type { PostStatus } from '../../db/entities';
@@ -65,7 +65,7 @@ export async function readPostPage(
   if (opts.status) values.push(opts.status);
   if (opts.cursor !== undefined) {
     const after = decodeCursor(accountId, opts.cursor);
-    if (!after) throw badRequest('cursor: not a cursor returned by this API (pass next_cursor unchanged)');
+    if (!after) throw invalid('cursor: not a cursor returned by this API (pass next_cursor unchanged)');
     values.push(after.createdAt.toISOString(), after.id);
   }
   values.push(limit + 1);

@@ -1,4 +1,4 @@
-import { badRequest } from '../errors';
+import { invalid } from '../errors';
 import { isValidSlug } from './slugs';
 import { TAGS_MAX } from './tags';
 import { localMediaUuid } from '../content/urls';
@@ -56,7 +56,7 @@ export function checkPostWrite<T extends PostWriteInput>(input: T, mode: 'create
   const out: T = { ...input };
   const raw = input as Record<string, unknown>;
 
-  if (mode === 'update' && Object.keys(input).every((k) => raw[k] === undefined)) throw badRequest(RULE_TEXT.noFields);
+  if (mode === 'update' && Object.keys(input).every((k) => raw[k] === undefined)) throw invalid(RULE_TEXT.noFields);
 
   if (raw.title === undefined) {
     if (mode === 'create') problems.push(`title: ${RULE_TEXT.required}`);
@@ -109,7 +109,7 @@ export function checkPostWrite<T extends PostWriteInput>(input: T, mode: 'create
     problems.push('cover_asset_id and cover_url: send one of them, not both');
   }
 
-  if (problems.length > 0) throw badRequest(problems.slice(0, MAX_NAMED).join('; '));
+  if (problems.length > 0) throw invalid(problems.slice(0, MAX_NAMED).join('; '));
   return out;
 }
 

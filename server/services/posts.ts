@@ -5,14 +5,13 @@ import { MediaEntity, PostEntity, type Media, type Post } from '../../db/entitie
 import { sql } from '../../db/sql';
 import {
   absoluteHttpUrl,
-  ContentRejectedError,
   localMediaPath,
   localMediaUuid,
   renderArticle,
   rewriteImageSources,
   storedMediaReferences,
 } from '../content';
-import { badRequest, conflict, notFound } from '../errors';
+import { conflict, invalid, notFound } from '../errors';
 import { assertIfMatch, postEtag } from './post-etag';
 import { checkPostWrite, type PostWriteInput } from './post-rules';
 import { toAuthorPost, workingVersion, type AuthorPostJson } from './post-view';
@@ -55,16 +54,6 @@ export interface WritePreconditions {
 
 const NO_OUTCOME: RehostOutcome = { stored: {}, failed: [], causes: {}, warnings: [] };
 
-/** The content pipeline's rejections are the author's 400s, with its message. */
-async function asBadRequest<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (err) {
-    if (err instanceof ContentRejectedError) throw badRequest(err.message);
-    throw err;
-  }
-}
-
 interface Rendered {
   markdown: string;
   title: string;
@@ -76,7 +65,7 @@ interface Rendered {
 /** Converts with every remembered image substituted; what is left external is in `externalImages`. */
 /** `accountId` takes this account's turn in the conversion queue (shared fairly between accounts). */
 async function render(markdown: string, title: string, memory: RehostMemory, accountId: string): Promise<Rendered> {
-  const out = await asBadRequest(renderArticle({ markdown, title, rehosted: substitutions(memory) }, accountId));
+  const out = await renderArticle({ markdown, title, rehosted: substitutions(memory) }, accountId);
   return { markdown, title, html: out.html, externalImages: out.externalImages, writtenAs: out.writtenAs ?? {} };
 }
 
@@ -117,7 +106,7 @@ async function coverFromAsset(
   field: string,
 ): Promise<CoverChoice> {
   const media = (await ownMedia(em, accountId, [assetId])).get(assetId);
-  if (!media || media.kind !== 'image') throw badRequest(`${field}: no image ${assetId} among your media`);
+  if (!media || media.kind !== 'image') throw invalid(`${field}: no image ${assetId} among your media`);
   return { assetId: media.id, url: localMediaPath(media.id), width: media.width, height: media.height };
 }
 
@@ -155,7 +144,7 @@ async function assertBodyMediaOwned(em: EntityManager, accountId: string, html: 
   const owned = await ownMedia(em, accountId, referenced);
   const foreign = referenced.filter((id) => !owned.has(id));
   if (foreign.length > 0) {
-    throw badRequest(`markdown: not among your media: ${foreign.map((id) => `/api/media/${id}`).join(', ')}`);
+    throw invalid(`markdown: not among your media: ${foreign.map((id) => `/api/media/${id}`).join(', ')}`);
   }
 }
 
@@ -244,7 +233,7 @@ export async function createPost(
   await assertBodyMediaOwned(ctx.em, ctx.accountId, rendered.html);
   // 2. Downloads.
   const outcome = await rehostMissing(ctx, rendered.externalImages, coverPlan);
-  const html = await asBadRequest(rewriteImageSources(rendered.html, storedSubstitutions(outcome), ctx.accountId));
+  const html = await rewriteImageSources(rendered.html, storedSubstitutions(outcome), ctx.accountId);
   const cover = coverAfterRehost(coverPlan, outcome);
 
   // A derived slug is picked inside the transaction under a per-author, per-base-slug advisory
@@ -414,7 +403,7 @@ export async function updatePost(
         // under the lock into the step-1 conversion equals converting with it.
         post.html =
           title === rendered.title && markdown === rendered.markdown
-            ? await asBadRequest(rewriteImageSources(rendered.html, substitutions(memoryNow), ctx.accountId))
+            ? await rewriteImageSources(rendered.html, substitutions(memoryNow), ctx.accountId)
             : (await render(markdown, title, memoryNow, ctx.accountId)).html;
       }
       if (input.title !== undefined) post.title = input.title;

@@ -1,4 +1,4 @@
-import { badRequest } from '../errors';
+import { invalid } from '../errors';
 
 /**
  * The publication state machine of an article (docs/api.md "States and moderation"), as pure
@@ -36,10 +36,10 @@ export function publish<V>(
   opts: { moderated: boolean; now: Date },
 ): Changed {
   if (post.status === 'pending_moderation') {
-    throw badRequest('status: the article is waiting for moderation and cannot be published again until it is decided');
+    throw invalid('status: the article is waiting for moderation and cannot be published again until it is decided');
   }
   if (post.status === 'published' && !post.hasUnpublishedChanges) return false;
-  if (working.empty) throw badRequest('markdown: the working document is empty');
+  if (working.empty) throw invalid('markdown: the working document is empty');
   if (opts.moderated) {
     post.status = 'pending_moderation';
     post.submittedVersion = working.version;
@@ -55,7 +55,7 @@ export function publish<V>(
 }
 
 export function unpublish<V>(post: Publication<V>): Changed {
-  if (post.status === 'draft') throw badRequest('status: a draft is not published');
+  if (post.status === 'draft') throw invalid('status: a draft is not published');
   post.status = 'draft';
   post.publishedVersion = null;
   post.submittedVersion = null;
@@ -72,7 +72,7 @@ export function edited<V>(post: Publication<V>): void {
 /** Approve: the submitted version becomes public; published_at is the approval time. */
 export function approve<V>(post: Publication<V>, now: Date, label: string): Changed {
   if (post.status !== 'pending_moderation' || !post.submittedVersion)
-    throw badRequest(`${label} is not waiting for moderation`);
+    throw invalid(`${label} is not waiting for moderation`);
   post.publishedVersion = post.submittedVersion;
   post.submittedVersion = null;
   post.status = 'published';
@@ -83,7 +83,7 @@ export function approve<V>(post: Publication<V>, now: Date, label: string): Chan
 
 /** Reject: back to draft, or to published when an earlier version is still public; the text is kept. */
 export function reject<V>(post: Publication<V>, reason: string | null, label: string): Changed {
-  if (post.status !== 'pending_moderation') throw badRequest(`${label} is not waiting for moderation`);
+  if (post.status !== 'pending_moderation') throw invalid(`${label} is not waiting for moderation`);
   post.submittedVersion = null;
   post.moderationNote = reason;
   if (post.publishedVersion) {

@@ -108,7 +108,7 @@ async function rehostAll(
       } catch (err) {
         if (err instanceof DailyQuotaExceededError) stop ??= 'quota';
         else if (err instanceof Error && err.name === 'StorageUnavailableError') stop ??= 'storage';
-        else if (isImageError(err) && err.kind === 'animated') {
+        else if (isImageError(err) && err.problem === 'animated') {
           hints.push(
             `${url}: animated images are not rehosted; store it with POST /media/from-url and show it with the GIF island`,
           );

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from '../../db/sql';
-import { ApiError } from '../errors';
+import { invalid } from '../errors';
 import { slugFromText } from './slugs';
 
 /**
@@ -19,14 +19,14 @@ export interface TagRef {
 }
 
 export function normalizeTagNames(names: string[]): { slug: string; name: string }[] {
-  if (names.length > TAGS_MAX) throw new ApiError(400, `tags: at most ${TAGS_MAX} tags`);
+  if (names.length > TAGS_MAX) throw invalid(`tags: at most ${TAGS_MAX} tags`);
   const seen = new Map<string, string>();
   for (const raw of names) {
     const name = raw.trim().replace(/\s+/g, ' ');
-    if (!name) throw new ApiError(400, 'tags: a tag name must not be empty');
-    if (name.length > TAG_NAME_MAX) throw new ApiError(400, `tags: a tag name is at most ${TAG_NAME_MAX} characters`);
+    if (!name) throw invalid('tags: a tag name must not be empty');
+    if (name.length > TAG_NAME_MAX) throw invalid(`tags: a tag name is at most ${TAG_NAME_MAX} characters`);
     const slug = slugFromText(name, '', 60);
-    if (!slug) throw new ApiError(400, `tags: "${name}" has no letters or digits`);
+    if (!slug) throw invalid(`tags: "${name}" has no letters or digits`);
     if (!seen.has(slug)) seen.set(slug, name);
   }
   return [...seen].map(([slug, name]) => ({ slug, name }));

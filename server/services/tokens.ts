@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from '../../db/sql';
 import { ApiTokenEntity, type Account, type ApiToken } from '../../db/entities';
-import { ApiError } from '../errors';
+import { invalid, notFound } from '../errors';
 
 /**
  * API tokens (contract: "Authentication"). A secret is `dp_live_` + 43 base62 characters
@@ -147,7 +147,7 @@ export async function createToken(
     await sql(tx, 'SELECT id FROM accounts WHERE id = ? FOR UPDATE', [accountId]);
     const active = await tx.count(ApiTokenEntity, { accountId, revokedAt: null });
     if (active >= MAX_ACTIVE_TOKENS) {
-      throw new ApiError(400, `An account can have at most ${MAX_ACTIVE_TOKENS} active tokens; revoke one first`);
+      throw invalid(`An account can have at most ${MAX_ACTIVE_TOKENS} active tokens; revoke one first`);
     }
     const secret = newSecret();
     const token = tx.create(ApiTokenEntity, {
@@ -170,7 +170,7 @@ export async function createToken(
 export async function reissueToken(em: EntityManager, tokenId: string): Promise<{ token: ApiToken; secret: string }> {
   return em.transactional(async (tx) => {
     const token = await tx.findOne(ApiTokenEntity, { id: tokenId, revokedAt: null });
-    if (!token) throw new ApiError(404, `No active token with id ${tokenId}`, 'not_found');
+    if (!token) throw notFound(`No active token with id ${tokenId}`);
     const secret = newSecret();
     token.secretHash = hashSecret(secret);
     token.lastFour = secret.slice(-4);
@@ -184,7 +184,7 @@ export async function reissueToken(em: EntityManager, tokenId: string): Promise<
 export async function revokeToken(em: EntityManager, tokenId: string): Promise<ApiToken> {
   return em.transactional(async (tx) => {
     const token = await tx.findOne(ApiTokenEntity, { id: tokenId });
-    if (!token) throw new ApiError(404, `No token with id ${tokenId}`, 'not_found');
+    if (!token) throw notFound(`No token with id ${tokenId}`);
     if (!token.revokedAt) token.revokedAt = new Date();
     await tx.flush();
     await sql(tx, 'DELETE FROM console_sessions WHERE token_id = ?', [tokenId]);

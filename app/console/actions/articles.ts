@@ -12,7 +12,7 @@ import {
   type PostWriteInput,
 } from '@/server/services/posts';
 import { postEtag } from '@/server/services/post-etag';
-import { rehosterFor } from '@/server/services/rehost-wiring';
+import { writeContext } from '@/server/runtime';
 import { formString, runConsoleAction, type ActionOutcome } from '@/server/console/action';
 import { ConsoleProblem } from '@/server/console/problems';
 import { UUID_PATTERN } from '@/server/uuid';
@@ -60,12 +60,7 @@ export async function saveArticle(formData: FormData): Promise<SaveOutcome> {
       markdown: formString(formData, 'markdown'),
     };
     const version = formString(formData, 'version');
-    const post = await updatePost(
-      { em, accountId: session.auth.account.id, rehoster: rehosterFor(em, session.auth) },
-      id,
-      input,
-      { ifMatch: version || null },
-    );
+    const post = await updatePost(writeContext(em, session.auth), id, input, { ifMatch: version || null });
     revalidatePath(`/console/articles/${id}`);
     const stored = await getPostForEditing(em, session.auth.account.id, id);
     const explained = explainSave(post.rehost_failed ?? [], post.warnings ?? [], post.rehostCauses);
@@ -109,10 +104,7 @@ export async function createArticle(_prev: NewArticleState, formData: FormData):
   const outcome = await runConsoleAction(formData, 'write', async ({ em, session }) => {
     const title = formString(formData, 'title');
     const markdown = formString(formData, 'markdown');
-    const post = await createPost(
-      { em, accountId: session.auth.account.id, rehoster: rehosterFor(em, session.auth) },
-      { title, markdown },
-    );
+    const post = await createPost(writeContext(em, session.auth), { title, markdown });
     createdId = post.id;
     return {};
   });

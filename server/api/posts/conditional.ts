@@ -1,4 +1,4 @@
-import { NotModifiedError } from '../../errors';
+import { notModified } from '../../errors';
 import { ifNoneMatchMatches } from '../../entity-tags';
 import { postEtag, type EtagFields } from '../../services/post-etag';
 import type { WritePreconditions } from '../../services/posts';
@@ -22,5 +22,5 @@ export function sendEtag(ctx: AuthorContext, post: EtagFields): string {
 
 /** GET with a matching If-None-Match: 304 with the ETag and no body. */
 export function answerNotModifiedIfCurrent(ctx: AuthorContext, etag: string): void {
-  if (ifNoneMatchMatches(ctx.headers.get('if-none-match'), etag)) throw new NotModifiedError();
+  if (ifNoneMatchMatches(ctx.headers.get('if-none-match'), etag)) throw notModified();
 }

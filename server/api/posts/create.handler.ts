@@ -1,6 +1,5 @@
 import type { z } from 'zod';
 import { createPost } from '../../services/posts';
-import { rehosterFor } from '../../services/rehost-wiring';
 import type { AuthorContext } from '../trpc';
 import { sendEtag } from './conditional';
 import type { CreatePostInput } from './write.schema';
@@ -12,10 +11,7 @@ export const createPostHandler = async ({
   ctx: AuthorContext;
   input: z.infer<typeof CreatePostInput>;
 }) => {
-  const post = await createPost(
-    { em: ctx.em, accountId: ctx.auth.account.id, rehoster: rehosterFor(ctx.em, ctx.auth) },
-    input,
-  );
+  const post = await createPost(ctx.scope.write, input);
   sendEtag(ctx, post);
   return post;
 };

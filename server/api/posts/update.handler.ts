@@ -1,6 +1,5 @@
 import type { z } from 'zod';
 import { updatePost } from '../../services/posts';
-import { rehosterFor } from '../../services/rehost-wiring';
 import type { AuthorContext } from '../trpc';
 import { sendEtag, writePreconditions } from './conditional';
 import type { UpdatePostInput } from './write.schema';
@@ -13,12 +12,7 @@ export const updatePostHandler = async ({
   input: z.infer<typeof UpdatePostInput>;
 }) => {
   const { id, ...fields } = input;
-  const post = await updatePost(
-    { em: ctx.em, accountId: ctx.auth.account.id, rehoster: rehosterFor(ctx.em, ctx.auth) },
-    id,
-    fields,
-    writePreconditions(ctx),
-  );
+  const post = await updatePost(ctx.scope.write, id, fields, writePreconditions(ctx));
   sendEtag(ctx, post);
   return post;
 };

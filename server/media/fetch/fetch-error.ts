@@ -1,11 +1,12 @@
 /**
- * Failure of an outbound image fetch. It is an ApiError (400, no code) because the contract lists every
- * from-url failure — bad scheme, forbidden address, download failure — as a plain 400; rehost
- * catches it instead and records the URL in `rehost_failed`. `kind` lets callers tell them apart.
+ * Failure of an outbound image fetch. It is the caller's `invalid` input (a plain 400) because the
+ * contract lists every from-url failure — bad scheme, forbidden address, download failure — as
+ * one; rehost catches it instead and records the URL in `rehost_failed`. `problem` lets callers
+ * tell them apart.
  */
-import { ApiError } from '../../errors';
+import { DomainError } from '../../errors';
 
-export type FetchErrorKind =
+export type FetchProblem =
   | 'bad_url'
   | 'bad_scheme'
   | 'forbidden_address'
@@ -15,14 +16,14 @@ export type FetchErrorKind =
   | 'network'
   | 'too_many_redirects';
 
-export class FetchError extends ApiError {
+export class FetchError extends DomainError {
   constructor(
-    readonly kind: FetchErrorKind,
+    readonly problem: FetchProblem,
     message: string,
     /** Upstream HTTP status, for kind 'http_status'. */
     readonly httpStatus?: number,
   ) {
-    super(400, message);
+    super('invalid', message);
     this.name = 'FetchError';
   }
 }

@@ -1,20 +1,21 @@
 /**
- * Why an image was refused. An ApiError so routes can rethrow it as is: every kind is a 400
- * without code (the contract's answer for any unusable file), except 'animated', which is 422
- * `animated_image`. `format` tells from-url whether an animated file is a GIF it can turn into MP4.
+ * Why an image was refused. A DomainError so routes can rethrow it as is: every reason is the
+ * caller's `invalid` file (the contract's 400 for any unusable file), except 'animated', which is
+ * `unsupported` (422 `animated_image`). `format` tells from-url whether an animated file is a GIF
+ * it can turn into MP4.
  */
-import { ApiError } from '../../errors';
+import { DomainError } from '../../errors';
 import type { ImageFormat } from './sniff';
 
-export type ImageErrorKind = 'empty' | 'unsupported' | 'corrupt' | 'too_large' | 'animated' | 'conversion_failed';
+export type ImageProblem = 'empty' | 'unsupported' | 'corrupt' | 'too_large' | 'animated' | 'conversion_failed';
 
-export class ImageError extends ApiError {
+export class ImageError extends DomainError {
   constructor(
-    readonly kind: ImageErrorKind,
+    readonly problem: ImageProblem,
     message: string,
     readonly format?: ImageFormat,
   ) {
-    super(kind === 'animated' ? 422 : 400, message, kind === 'animated' ? 'animated_image' : undefined);
+    super(problem === 'animated' ? 'unsupported' : 'invalid', message);
     this.name = 'ImageError';
   }
 }

@@ -4,7 +4,7 @@
  * `<uuid>` or `<uuid>.mp4`.
  */
 import type { Readable } from 'node:stream';
-import { ApiError } from '../../errors';
+import { DomainError } from '../../errors';
 
 /** Inclusive byte range, as in an HTTP `Range: bytes=start-end` header. */
 export interface ByteRange {
@@ -37,16 +37,15 @@ export interface MediaStorage {
   healthy(): Promise<boolean>;
 }
 
-/** The storage backend failed: 503 service_unavailable, so clients retry instead of giving up. */
-export class StorageUnavailableError extends ApiError {
+/** The storage backend failed: `unavailable` (503 service_unavailable), so clients retry instead of giving up. */
+export class StorageUnavailableError extends DomainError {
   constructor(
     /** For logs only: backend error text never reaches clients. */
     readonly detail: string,
     options?: { cause?: unknown },
   ) {
-    super(503, 'Media storage is temporarily unavailable', 'service_unavailable');
+    super('unavailable', 'Media storage is temporarily unavailable', { cause: options?.cause });
     this.name = 'StorageUnavailableError';
-    if (options?.cause !== undefined) this.cause = options.cause;
   }
 }
 

@@ -47,7 +47,7 @@ describe('route facts', () => {
 
   it('are required: an author procedure without route meta fails before touching a token', async () => {
     const bare = router({ ping: authorProcedure.query(() => 'pong') });
-    const caller = bare.createCaller({ headers: { get: () => null }, res: { setHeader() {} } });
+    const caller = bare.createCaller({ headers: { get: () => null }, res: { setHeader() {}, chargedTo() {} } });
     await expect(caller.ping()).rejects.toThrow(/has no route meta/);
   });
 

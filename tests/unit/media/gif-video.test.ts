@@ -48,7 +48,7 @@ async function oddAnimatedGif(width: number, height: number): Promise<Buffer> {
 describe('animatedGifToMp4', () => {
   it('turns an animated GIF into a faststart H.264 yuv420p MP4 without audio, plus a poster', async () => {
     const gif = read('gif-animated-rotating-squares.gif');
-    await expect(inspectAndNormalizeImage(gif)).rejects.toMatchObject({ kind: 'animated', format: 'gif' });
+    await expect(inspectAndNormalizeImage(gif)).rejects.toMatchObject({ problem: 'animated', format: 'gif' });
 
     const video = await animatedGifToMp4(gif);
     expect(video.mimeType).toBe('video/mp4');
@@ -88,28 +88,28 @@ describe('animatedGifToMp4', () => {
 
   it('refuses non-GIF input and corrupt GIFs', async () => {
     await expect(animatedGifToMp4(read('webp-animated-rotating-squares.webp'))).rejects.toMatchObject({
-      kind: 'unsupported',
-      status: 400,
+      problem: 'unsupported',
+      kind: 'invalid',
     });
     await expect(animatedGifToMp4(read('crafted-gif-truncated-half.gif'))).rejects.toMatchObject({
-      kind: 'corrupt',
-      status: 400,
+      problem: 'corrupt',
+      kind: 'invalid',
     });
   });
 
   it('enforces frame, size and duration bounds before running ffmpeg', async () => {
     const gif = read('gif-animated-rotating-squares.gif');
-    await expect(animatedGifToMp4(gif, { maxFrames: 10 })).rejects.toMatchObject({ kind: 'too_large' });
-    await expect(animatedGifToMp4(gif, { maxSide: 64 })).rejects.toMatchObject({ kind: 'too_large' });
-    await expect(animatedGifToMp4(gif, { maxDurationSeconds: 0.1 })).rejects.toMatchObject({ kind: 'too_large' });
+    await expect(animatedGifToMp4(gif, { maxFrames: 10 })).rejects.toMatchObject({ problem: 'too_large' });
+    await expect(animatedGifToMp4(gif, { maxSide: 64 })).rejects.toMatchObject({ problem: 'too_large' });
+    await expect(animatedGifToMp4(gif, { maxDurationSeconds: 0.1 })).rejects.toMatchObject({ problem: 'too_large' });
     await expect(animatedGifToMp4(gif, { ffmpegPath: '/nonexistent/ffmpeg' })).rejects.toMatchObject({
-      kind: 'conversion_failed',
+      problem: 'conversion_failed',
     });
   });
 
   it('kills ffmpeg when it runs past its time budget', async () => {
     await expect(animatedGifToMp4(read('gif-animated-rotating-squares.gif'), { timeoutMs: 1 })).rejects.toMatchObject({
-      kind: 'conversion_failed',
+      problem: 'conversion_failed',
       message: expect.stringContaining('took too long'),
     });
   });
@@ -148,8 +148,8 @@ describe('GIF conversion: shared limits', () => {
     await expect(
       animatedGifToMp4(gif, { maxFramePixels: 1000, ffmpegPath: '/nonexistent/ffmpeg' }),
     ).rejects.toMatchObject({
-      kind: 'too_large',
-      status: 400,
+      problem: 'too_large',
+      kind: 'invalid',
       message: expect.stringMatching(
         /^url: GIF too large to convert \(\d+x\d+ x \d+ frames = \d+ pixels, limit 1000\)/,
       ),

@@ -3,7 +3,7 @@
  * GET /api/media/{uuid} and the multipart reader of POST /media.
  */
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../server/errors';
+import { DomainError } from '../../../server/errors';
 import { parseRange } from '../../../server/http/media-serve';
 import { readMultipartFile } from '../../../server/http/multipart-file';
 
@@ -56,9 +56,9 @@ async function refusal(promise: Promise<unknown>): Promise<string> {
     () => null,
     (e: unknown) => e,
   );
-  expect(err).toBeInstanceOf(ApiError);
-  expect((err as ApiError).status).toBe(400);
-  return (err as ApiError).message;
+  expect(err).toBeInstanceOf(DomainError);
+  expect((err as DomainError).kind).toBe('invalid');
+  return (err as DomainError).message;
 }
 
 describe('readMultipartFile', () => {

@@ -40,32 +40,31 @@ describe('fetchRemoteMedia', () => {
         fetch: fetchOpts,
         animatedGif: 'refuse',
       }),
-    ).rejects.toMatchObject({ status: 422, code: 'animated_image' });
+    ).rejects.toMatchObject({ kind: 'unsupported', problem: 'animated' });
   });
 
-  it('answers 422 animated_image for other animated formats', async () => {
+  it('refuses other animated formats as unsupported (422 animated_image over HTTP)', async () => {
     for (const file of [
       'webp-animated-rotating-squares.webp',
       'png-apng-animated.png',
       'avif-sequence-animated.avif',
     ]) {
       await expect(fetchRemoteMedia(`${server.origin}/${file}`, { fetch: fetchOpts })).rejects.toMatchObject({
-        status: 422,
-        code: 'animated_image',
+        kind: 'unsupported',
       });
     }
   });
 
-  it('answers 400 naming the field for unsupported content and forbidden addresses', async () => {
+  it('refuses unsupported content and forbidden addresses as invalid input naming the field', async () => {
     await expect(
       fetchRemoteMedia(`${server.origin}/svg-xss-nested-use-xlink.svg`, { fetch: fetchOpts }),
     ).rejects.toMatchObject({
-      status: 400,
+      kind: 'invalid',
       message: 'url: not a supported image (svg)',
     });
     await expect(fetchRemoteMedia(`${server.origin}/png-rgb.png`, { field: 'cover_url' })).rejects.toMatchObject({
-      status: 400,
-      kind: 'forbidden_address',
+      kind: 'invalid',
+      problem: 'forbidden_address',
       message: 'cover_url: address not allowed',
     });
   });

@@ -39,7 +39,7 @@ describe('safeFetch over HTTP on 127.0.0.1', () => {
     const server = await serve((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(png));
 
     const refused = await failure(safeFetch(`${server.origin}/a.png`));
-    expect(refused.kind).toBe('forbidden_address');
+    expect(refused.problem).toBe('forbidden_address');
     expect(refused.message).toBe('url: address not allowed');
     expect(server.connections).toBe(0);
 
@@ -85,21 +85,21 @@ describe('safeFetch over HTTP on 127.0.0.1', () => {
     };
     const allowList = parseAllowList('127.0.0.1/32');
     const err = await failure(safeFetch(`${server.origin}/img`, { allowList, connector }));
-    expect(err.kind).toBe('forbidden_address');
+    expect(err.problem).toBe('forbidden_address');
     expect(dialed).toEqual(['127.0.0.1']);
   });
 
   it('stops after 5 redirects', async () => {
     const server = await serve((req, res) => res.writeHead(302, { location: `/r${req.url}` }).end());
     const err = await failure(safeFetch(`${server.origin}/`, { allowList: LOOPBACK }));
-    expect(err.kind).toBe('too_many_redirects');
+    expect(err.problem).toBe('too_many_redirects');
     expect(server.requests).toHaveLength(6);
   });
 
   it('reports an upstream error status', async () => {
     const server = await serve((_req, res) => res.writeHead(404).end('nope'));
     const err = await failure(safeFetch(`${server.origin}/missing.png`, { allowList: LOOPBACK }));
-    expect(err.kind).toBe('http_status');
+    expect(err.problem).toBe('http_status');
     expect(err.httpStatus).toBe(404);
   });
 
@@ -109,7 +109,7 @@ describe('safeFetch over HTTP on 127.0.0.1', () => {
     it('refuses a declared Content-Length over the cap without reading the body', async () => {
       const server = await serve((_req, res) => res.writeHead(200, { 'content-length': big.length }).end(big));
       const err = await failure(safeFetch(`${server.origin}/big`, { allowList: LOOPBACK, maxBytes: 100_000 }));
-      expect(err.kind).toBe('too_large');
+      expect(err.problem).toBe('too_large');
     });
 
     it('stops reading a chunked body at the first byte past the cap', async () => {
@@ -127,7 +127,7 @@ describe('safeFetch over HTTP on 127.0.0.1', () => {
         pump();
       });
       const err = await failure(safeFetch(`${server.origin}/endless`, { allowList: LOOPBACK, maxBytes: 1024 * 1024 }));
-      expect(err.kind).toBe('too_large');
+      expect(err.problem).toBe('too_large');
       await new Promise((r) => setTimeout(r, 50));
       expect(closed).toBe(true);
       expect(written).toBeLessThan(64 * 1024 * 1024);
@@ -149,7 +149,7 @@ describe('safeFetch over HTTP on 127.0.0.1', () => {
     it('times out waiting for response headers', async () => {
       const server = await serve((_req, res) => void hang.push(res));
       const err = await failure(safeFetch(`${server.origin}/slow`, { allowList: LOOPBACK, readTimeoutMs: 150 }));
-      expect(err.kind).toBe('timeout');
+      expect(err.problem).toBe('timeout');
     });
 
     it('times out when the body stalls', async () => {
@@ -158,7 +158,7 @@ describe('safeFetch over HTTP on 127.0.0.1', () => {
         hang.push(res);
       });
       const err = await failure(safeFetch(`${server.origin}/stall`, { allowList: LOOPBACK, readTimeoutMs: 150 }));
-      expect(err.kind).toBe('timeout');
+      expect(err.problem).toBe('timeout');
     });
 
     it('enforces the total deadline against a slow trickle that never idles', async () => {
@@ -171,7 +171,7 @@ describe('safeFetch over HTTP on 127.0.0.1', () => {
       const err = await failure(
         safeFetch(`${server.origin}/trickle`, { allowList: LOOPBACK, readTimeoutMs: 5_000, totalTimeoutMs: 300 }),
       );
-      expect(err.kind).toBe('timeout');
+      expect(err.problem).toBe('timeout');
     });
   });
 
@@ -200,6 +200,6 @@ describe('safeFetch over HTTP on 127.0.0.1', () => {
     await server.close();
     servers.splice(servers.indexOf(server), 1);
     const err = await failure(safeFetch(`http://127.0.0.1:${port}/`, { allowList: LOOPBACK }));
-    expect(err.kind).toBe('network');
+    expect(err.problem).toBe('network');
   });
 });

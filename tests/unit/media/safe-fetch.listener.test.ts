@@ -63,7 +63,7 @@ describe('loopback corpus forms against a live listener', () => {
         (e: unknown) => e,
       );
       expect(err, url).toBeInstanceOf(FetchError);
-      expect((err as FetchError).kind, url).toBe('forbidden_address');
+      expect((err as FetchError).problem, url).toBe('forbidden_address');
     }
     expect(server.connections).toBe(0);
   });

@@ -75,10 +75,10 @@ describe('SSRF corpus: refused with no connection attempted', () => {
       };
       const { connector, calls } = countingConnector();
       const err = await refusal(safeFetch(url, { resolver, connector }));
-      expect(err.kind).toBe(expectedKind(entry));
-      expect(err.status).toBe(400);
+      expect(err.problem).toBe(expectedKind(entry));
+      expect(err.kind).toBe('invalid');
       // Never what the name resolved to, nor the reason the address is internal.
-      if (err.kind === 'forbidden_address') expect(err.message).toBe('url: address not allowed');
+      if (err.problem === 'forbidden_address') expect(err.message).toBe('url: address not allowed');
       expect(calls).toEqual([]);
       // The fetcher judges the host the WHATWG parser sees, never a different reading of the string.
       if (asked.length) expect(asked).toEqual([entry.whatwg.hostname!.replace(/\.$/, '')]);
@@ -107,7 +107,7 @@ describe('DNS answers', () => {
     const err = await refusal(
       safeFetch('https://images.example/cat.png', { resolver, connector, log: (f) => logged.push(f) }),
     );
-    expect(err.kind).toBe('forbidden_address');
+    expect(err.problem).toBe('forbidden_address');
     // What the name resolved to stays in the log: the author learns nothing about the inside.
     expect(err.message).toBe('url: address not allowed');
     expect(logged).toEqual([
@@ -142,7 +142,7 @@ describe('DNS answers', () => {
     };
     const { connector, calls } = countingConnector();
     for (const url of ['http://localhost/', 'http://LOCALHOST./', 'http://a.b.localhost/']) {
-      expect((await refusal(safeFetch(url, { resolver, connector }))).kind).toBe('forbidden_address');
+      expect((await refusal(safeFetch(url, { resolver, connector }))).problem).toBe('forbidden_address');
     }
     expect(asked).toEqual([]);
     expect(calls).toEqual([]);
@@ -157,10 +157,10 @@ describe('DNS answers', () => {
     const err = await refusal(
       safeFetch('http://nowhere.invalid/', { resolver, connector, log: (f) => logged.push(f) }),
     );
-    expect(err.kind).toBe('network');
+    expect(err.problem).toBe('network');
     expect(err.message).toBe('url: could not fetch the image');
     expect(logged).toEqual([expect.objectContaining({ host: 'nowhere.invalid', code: 'ENOTFOUND' })]);
-    expect((await refusal(safeFetch('http://empty.invalid/', { resolver: async () => [], connector }))).kind).toBe(
+    expect((await refusal(safeFetch('http://empty.invalid/', { resolver: async () => [], connector }))).problem).toBe(
       'network',
     );
   });
@@ -174,7 +174,7 @@ describe('ports', () => {
     for (const url of ['http://img.example:8080/a.png', 'https://img.example:22/a.png', 'http://93.184.216.34:6379/']) {
       const logged: Array<Record<string, unknown>> = [];
       const err = await refusal(safeFetch(url, { resolver: publicResolver, connector, log: (f) => logged.push(f) }));
-      expect(err.kind, url).toBe('forbidden_address');
+      expect(err.problem, url).toBe('forbidden_address');
       expect(err.message, url).toBe('url: address not allowed');
       expect(logged[0]?.problem, url).toMatch(/^port \d+ is not allowed for a public address$/);
     }
@@ -254,7 +254,7 @@ describe('transport failures say only that the image could not be fetched', () =
         log: (f) => logged.push(f),
       }),
     );
-    expect(err.kind).toBe(kind);
+    expect(err.problem).toBe(kind);
     expect(err.message).toBe(message);
     expect(logged).toEqual([expect.objectContaining({ code, address: '93.184.216.34', port: 443 })]);
   });
@@ -269,14 +269,14 @@ describe('redirect hops (stubbed, no sockets)', () => {
       return redirectResponse('http://localhost/');
     };
     const err = await refusal(safeFetch('https://307.r3dir.me/--to/?url=http://localhost', { resolver, connector }));
-    expect(err.kind).toBe('forbidden_address');
+    expect(err.problem).toBe('forbidden_address');
     expect(dialed).toEqual(['https://307.r3dir.me/--to/?url=http://localhost']);
   });
 
   it('refuses a redirect to a non-http scheme', async () => {
     const resolver: Resolver = async () => [{ address: '93.184.216.34', family: 4 }];
     const connector: Connector = async () => redirectResponse('file:///etc/passwd');
-    expect((await refusal(safeFetch('http://img.example/a', { resolver, connector }))).kind).toBe('bad_scheme');
+    expect((await refusal(safeFetch('http://img.example/a', { resolver, connector }))).problem).toBe('bad_scheme');
   });
 
   it('maps a connect timeout reported by the transport to kind timeout', async () => {
@@ -285,7 +285,7 @@ describe('redirect hops (stubbed, no sockets)', () => {
       throw Object.assign(new Error('Connect Timeout Error'), { code: 'UND_ERR_CONNECT_TIMEOUT' });
     };
     const err = await refusal(safeFetch('http://img.example/a', { resolver, connector }));
-    expect(err.kind).toBe('timeout');
+    expect(err.problem).toBe('timeout');
   });
 
   it('gives up when the total deadline passes while the connector hangs', async () => {
@@ -293,7 +293,7 @@ describe('redirect hops (stubbed, no sockets)', () => {
     const connector: Connector = (hop) =>
       new Promise((_resolve, reject) => hop.signal.addEventListener('abort', () => reject(hop.signal.reason)));
     const err = await refusal(safeFetch('http://img.example/a', { resolver, connector, totalTimeoutMs: 50 }));
-    expect(err.kind).toBe('timeout');
+    expect(err.problem).toBe('timeout');
   });
 });
 

@@ -46,7 +46,7 @@ describe('safeFetch over TLS', () => {
     );
     expect(sni).toEqual(['images.test']);
     expect(err).toBeInstanceOf(FetchError);
-    expect((err as FetchError).kind).toBe('network');
+    expect((err as FetchError).problem).toBe('network');
     // The certificate problem is logged; the author only learns that the fetch failed.
     expect((err as FetchError).message).toBe('url: could not fetch the image');
     expect(JSON.stringify(logged)).toMatch(/SELF_SIGNED|DEPTH_ZERO/);

@@ -141,7 +141,7 @@ describe('fs storage specifics', () => {
     expect(await readdir(join(root, 'meta', 'ab'))).toEqual(['abcdef.json']);
   });
 
-  it('throws StorageUnavailableError (503) when the root cannot be written', async () => {
+  it('throws StorageUnavailableError (unavailable: 503 over HTTP) when the root cannot be written', async () => {
     const blocker = join(tempRoot, 'not-a-directory');
     await writeFile(blocker, 'a file where the media root should be');
     // Running as root bypasses permission bits, so make the path impossible instead.
@@ -149,8 +149,7 @@ describe('fs storage specifics', () => {
     const err = await storage.put('k1', Buffer.from('x'), 'image/png').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StorageUnavailableError);
     expect(err).toMatchObject({
-      status: 503,
-      code: 'service_unavailable',
+      kind: 'unavailable',
       message: 'Media storage is temporarily unavailable',
     });
     expect((err as StorageUnavailableError).detail).toMatch(/ENOTDIR|EEXIST/);
@@ -189,7 +188,7 @@ describe('s3 storage specifics', () => {
     });
     toDestroy.push(storage);
     await expect(storage.put('k1', Buffer.from('x'), 'image/png')).rejects.toBeInstanceOf(StorageUnavailableError);
-    await expect(storage.get('k1')).rejects.toMatchObject({ status: 503, code: 'service_unavailable' });
+    await expect(storage.get('k1')).rejects.toMatchObject({ kind: 'unavailable' });
     expect(await storage.healthy()).toBe(false);
   });
 

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import * as cursor from '../../../server/services/cursor';
-import { rateLimitHeaders, windowState } from '../../../server/services/limits';
+import { windowState } from '../../../server/services/limits';
+import { rateLimitHeaders } from '../../../server/http/errors';
 
 /** Paging cursors (signed, bound to the account) and the fixed-window arithmetic behind RateLimit-*. */
 // The cursor key is derived from the application secret; a fixed one, set before any module

@@ -46,10 +46,8 @@ describe('If-Match (strong comparison)', () => {
     expect(ifMatchHolds(tag.slice(1, -1), tag)).toBe(false);
     expect(ifMatchHolds('', tag)).toBe(false);
   });
-  it('assertIfMatch throws 412 precondition_failed', () => {
-    expect(() => assertIfMatch('"stale"', post)).toThrow(
-      expect.objectContaining({ status: 412, code: 'precondition_failed' }),
-    );
+  it('assertIfMatch throws a stale error (412 precondition_failed over HTTP)', () => {
+    expect(() => assertIfMatch('"stale"', post)).toThrow(expect.objectContaining({ kind: 'stale' }));
     expect(() => assertIfMatch(tag, post)).not.toThrow();
   });
 });

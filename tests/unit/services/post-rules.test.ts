@@ -1,19 +1,18 @@
 /** The write rules every way in shares (REST schemas, console, domain): same limits, same 400s. */
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../server/errors';
+import { DomainError } from '../../../server/errors';
 import { checkPostWrite, MARKDOWN_MAX, SUBTITLE_MAX, TITLE_MAX } from '../../../server/services/post-rules';
 import { isUuid } from '../../../server/uuid';
 import { CreatePostInput, UpdatePostInput } from '../../../server/api/posts/write.schema';
-import { describeZodError } from '../../../server/api/errors';
+import { describeZodError } from '../../../server/http/errors';
 
 const refusal = (fn: () => unknown): string => {
   try {
     fn();
   } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    expect((err as ApiError).status).toBe(400);
-    expect((err as ApiError).code).toBeUndefined();
-    return (err as ApiError).message;
+    expect(err).toBeInstanceOf(DomainError);
+    expect((err as DomainError).kind).toBe('invalid');
+    return (err as DomainError).message;
   }
   throw new Error('not refused');
 };

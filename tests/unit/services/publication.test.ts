@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../server/errors';
+import { DomainError } from '../../../server/errors';
 import { approve, edited, publish, reject, unpublish, type Publication } from '../../../server/services/publication';
 
 /** The publication state machine: every transition, every refusal, and invariants over any sequence. */
@@ -21,9 +21,9 @@ function refusal(fn: () => unknown): string {
   try {
     fn();
   } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    expect((err as ApiError).status).toBe(400);
-    return (err as ApiError).message;
+    expect(err).toBeInstanceOf(DomainError);
+    expect((err as DomainError).kind).toBe('invalid');
+    return (err as DomainError).message;
   }
   throw new Error('not refused');
 }
@@ -156,7 +156,7 @@ describe('any sequence of steps', () => {
             else if (s.kind === 'approve') approve(post, now, 'Article x');
             else reject(post, 'no', 'Article x');
           } catch (err) {
-            expect(err).toBeInstanceOf(ApiError);
+            expect(err).toBeInstanceOf(DomainError);
             expect(post).toEqual(before);
           }
           // What readers see exists exactly when the article is public or was public before a submission.

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../server/errors';
+import { DomainError } from '../../../server/errors';
 import { isValidSlug, slugFromText } from '../../../server/services/slugs';
 import { normalizeTagNames, TAGS_MAX } from '../../../server/services/tags';
 
@@ -55,9 +55,9 @@ describe('normalizeTagNames', () => {
       try {
         normalizeTagNames(names);
       } catch (err) {
-        expect(err).toBeInstanceOf(ApiError);
-        expect((err as ApiError).status).toBe(400);
-        return (err as ApiError).message;
+        expect(err).toBeInstanceOf(DomainError);
+        expect((err as DomainError).kind).toBe('invalid');
+        return (err as DomainError).message;
       }
       throw new Error('not refused');
     };

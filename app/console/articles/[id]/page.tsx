@@ -8,7 +8,7 @@ import { dailyMediaBytesUsed } from '@/server/services/limits';
 import type { Media } from '@/db/entities';
 import { describeProblem } from '@/server/console/problems';
 import { UUID_PATTERN } from '@/server/uuid';
-import { ApiError } from '@/server/errors';
+import { isDomainError } from '@/server/errors';
 import { getPostForEditing } from '@/server/services/posts';
 import { canonicalPath } from '@/server/services/post-view';
 import type { ArticleView } from '@/server/console/article-document';
@@ -42,7 +42,7 @@ export default async function ArticlePage({ params, searchParams }: { params: Pa
     library = await recentMedia(em, session.auth.account.id);
     quotaUsed = await dailyMediaBytesUsed(em, session.auth.account.id);
   } catch (err) {
-    if (err instanceof ApiError && err.status === 404) notFound();
+    if (isDomainError(err, 'not_found')) notFound();
     return <Problem title="Article" message={describeProblem(err)} />;
   }
   const { post, etag, markdown, publishedVersion, submittedVersion, moderationNote } = data;

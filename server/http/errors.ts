@@ -1,0 +1,141 @@
+/**
+ * The one place a failure becomes an HTTP answer: status, the contract's body `{error, code?}`
+ * and headers (docs/api.md "Errors"). REST procedures, the multipart upload, /api/media and the
+ * process routes (health, metrics) all answer through here, from the error object itself.
+ *
+ * The domain says what went wrong (a `DomainError` kind, server/errors.ts); this table says
+ * what that is in HTTP. `code` is omitted for 400 and 409 (the message names the field) and
+ * fixed for every other status.
+ */
+import type { ServerResponse } from 'node:http';
+import { TRPCError } from '@trpc/server';
+import { ZodError } from 'zod';
+import { isDatabaseUnavailable } from '../../db/errors';
+import { DomainError, type ErrorKind, type LimitWindow } from '../errors';
+
+const HTTP_OF_KIND: Record<ErrorKind, { status: number; code?: string }> = {
+  invalid: { status: 400 },
+  unauthenticated: { status: 401, code: 'unauthorized' },
+  not_found: { status: 404, code: 'not_found' },
+  conflict: { status: 409 },
+  stale: { status: 412, code: 'precondition_failed' },
+  not_modified: { status: 304 },
+  // The only well-formed input the contract refuses as such is an animated image (POST /media).
+  unsupported: { status: 422, code: 'animated_image' },
+  rate_limited: { status: 429, code: 'rate_limited' },
+  unavailable: { status: 503, code: 'service_unavailable' },
+};
+
+export interface HttpFailure {
+  status: number;
+  /** Absent for 304. */
+  body?: { error: string; code?: string };
+  /** RateLimit-* and Retry-After of a rate_limited failure. */
+  headers: Record<string, string>;
+}
+
+const INTERNAL: HttpFailure = { status: 500, body: { error: 'Internal server error' }, headers: {} };
+
+/**
+ * What `error` is in HTTP. tRPC wraps whatever a procedure threw in a TRPCError whose `cause`
+ * is the original; trpc-to-openapi's own failures (unknown route, bad JSON, wrong content type)
+ * arrive as TRPCError codes. Anything unknown is a 500 that says nothing of its cause.
+ */
+export function httpFailure(error: unknown): HttpFailure {
+  const cause = error instanceof TRPCError ? (error.cause ?? error) : error;
+  const domain = cause instanceof DomainError ? cause : domainErrorOf(error, cause);
+  if (!domain) return INTERNAL;
+  const { status, code } = HTTP_OF_KIND[domain.kind];
+  const headers = domain.window ? rateLimitHeaders(domain.window, true) : {};
+  if (status === 304) return { status, headers };
+  return { status, body: code ? { error: domain.message, code } : { error: domain.message }, headers };
+}
+
+/** Failures that are not DomainErrors but have a kind all the same. */
+function domainErrorOf(error: unknown, cause: unknown): DomainError | undefined {
+  // Input validation is the caller's 400; a response that fails its own schema (tRPC's
+  // "Output validation failed", an INTERNAL_SERVER_ERROR) is our bug and stays a 500.
+  const isZod = cause instanceof ZodError || (cause instanceof Error && cause.name === 'ZodError');
+  if (isZod && error instanceof TRPCError && error.code === 'BAD_REQUEST')
+    return new DomainError('invalid', describeZodError(cause as ZodError));
+  if (isDatabaseUnavailable(cause))
+    return new DomainError('unavailable', 'Database temporarily unavailable; retry shortly');
+  if (!(error instanceof TRPCError)) return undefined;
+  switch (error.code) {
+    case 'NOT_FOUND':
+      return new DomainError('not_found', 'Not found');
+    case 'PARSE_ERROR':
+      return new DomainError('invalid', 'body: invalid JSON');
+    case 'UNSUPPORTED_MEDIA_TYPE':
+      return new DomainError('invalid', 'Content-Type: must be application/json');
+    case 'PAYLOAD_TOO_LARGE':
+      return new DomainError('invalid', 'body: request body too large');
+    case 'BAD_REQUEST':
+      return new DomainError('invalid', error.message || 'Bad request');
+    default:
+      return undefined;
+  }
+}
+
+/** "title: must not be empty": a 400 carries no code, so the message must name the field. */
+export function describeZodError(err: ZodError): string {
+  const issues = err.issues.slice(0, 3).map((issue) => {
+    const field = issue.path.length > 0 ? issue.path.join('.') : 'body';
+    return `${field}: ${issue.message}`;
+  });
+  return issues.join('; ');
+}
+
+/**
+ * The contract's rate-limit headers for a limit: RateLimit-Reset is a Unix time; Retry-After
+ * (seconds) only on a refusal. Every request charged to a window carries them, refused or not.
+ */
+export function rateLimitHeaders(window: LimitWindow, refused: boolean): Record<string, string> {
+  const headers: Record<string, string> = {
+    'RateLimit-Limit': String(window.limit),
+    'RateLimit-Remaining': String(window.remaining),
+    'RateLimit-Reset': String(window.reset),
+  };
+  if (refused) headers['Retry-After'] = String(window.retryAfter);
+  return headers;
+}
+
+const JSON_UTF8 = 'application/json; charset=utf-8';
+
+/**
+ * Writes `error` on a Node response, after `headers` (those the request had gathered: the
+ * minute window's RateLimit-*, an ETag); a rate_limited failure's own headers win over them.
+ * Returns the failure, so callers can log a 5xx.
+ */
+export function sendFailure(
+  res: ServerResponse,
+  error: unknown,
+  headers: Record<string, string | string[]> = {},
+): HttpFailure {
+  const failure = httpFailure(error);
+  for (const [name, value] of Object.entries({ ...headers, ...failure.headers })) res.setHeader(name, value);
+  res.statusCode = failure.status;
+  res.removeHeader('content-length');
+  if (!failure.body) {
+    // A conditional GET answered by the procedure (not_modified): its ETag kept, no body.
+    res.removeHeader('content-type');
+    res.end();
+    return failure;
+  }
+  res.setHeader('content-type', JSON_UTF8);
+  res.end(JSON.stringify(failure.body));
+  return failure;
+}
+
+/** The same answer as a fetch `Response`, for handlers written on fetch types. */
+export function failureResponse(error: unknown, headers: Headers): { response: Response; failure: HttpFailure } {
+  const failure = httpFailure(error);
+  for (const [name, value] of Object.entries(failure.headers)) headers.set(name, value);
+  headers.delete('content-length');
+  if (!failure.body) {
+    headers.delete('content-type');
+    return { response: new Response(null, { status: failure.status, headers }), failure };
+  }
+  headers.set('content-type', JSON_UTF8);
+  return { response: new Response(JSON.stringify(failure.body), { status: failure.status, headers }), failure };
+}

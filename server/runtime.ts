@@ -1,0 +1,161 @@
+/**
+ * The composition root: the one place where the process's long-lived parts are built from the
+ * validated env and handed out — the ORM, the prepared-statement pool, media storage, the
+ * outbound allow list, the background timers — and where one request's dependencies are put
+ * together (`requestScope`). Everything else receives what it needs from here; the database
+ * layer (db/) builds pools when asked and holds nothing.
+ *
+ * The parts live on globalThis: the launcher's bundle and the code Next bundles for the console
+ * are separate module instances in one process (and Next's dev server evaluates modules again),
+ * so module-level state would open a pool per copy. The ORM is the exception that proves the
+ * rule: each copy of the entity classes needs an ORM that knows them, so there is one ORM per
+ * copy, all on the one database.
+ */
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { allEntities } from '../db/entities';
+import { openOrm } from '../db/orm';
+import { openStatementPool, type StatementPool, type StatementRunner } from '../db/statements';
+import { closeContentPool } from './content';
+import { env } from './env';
+import { onShutdown } from './lifecycle';
+import { logLine } from './log';
+import { parseAllowList, type AllowList } from './media/address-policy';
+import { createMediaStorage, mediaStorageConfigFromEnv, type MediaStorage } from './media/storage';
+import { sweepOldWindows } from './services/limits';
+import type { MediaDeps } from './services/media';
+import type { WriteContext } from './services/posts';
+import { createRehoster } from './services/rehost';
+import type { Authenticated } from './services/tokens';
+
+interface Parts {
+  databaseUrl?: string;
+  orms: WeakMap<object, Promise<MikroORM>>;
+  /** Every ORM opened, of every module copy, to close them all. */
+  opened: Promise<MikroORM>[];
+  statements?: StatementPool;
+  storage?: MediaStorage;
+  allowList?: AllowList;
+  background?: NodeJS.Timeout;
+}
+
+const shared = globalThis as unknown as { __publishingRuntime?: Parts };
+
+function parts(): Parts {
+  if (!shared.__publishingRuntime) {
+    shared.__publishingRuntime = { orms: new WeakMap(), opened: [] };
+    onShutdown(closeRuntime);
+  }
+  return shared.__publishingRuntime;
+}
+
+/**
+ * The launcher says which database it provided (DATABASE_URL, or the embedded cluster it
+ * started) before anything connects; without it, DATABASE_URL is used.
+ */
+export function configureRuntime(config: { databaseUrl: string }): void {
+  parts().databaseUrl = config.databaseUrl;
+}
+
+function databaseUrl(): string {
+  const url = parts().databaseUrl ?? env.DATABASE_URL;
+  if (!url) throw new Error('no database configured: start the service with `npm start`, which provides one');
+  return url;
+}
+
+/** This module copy's ORM, connected on first use; a failed connection is tried again on the next call. */
+export function orm(): Promise<MikroORM> {
+  const { orms, opened } = parts();
+  const existing = orms.get(allEntities);
+  if (existing) return existing;
+  const opening = openOrm(databaseUrl()).catch((err: unknown) => {
+    orms.delete(allEntities); // the database may be back by the next request
+    throw err;
+  });
+  orms.set(allEntities, opening);
+  opened.push(opening);
+  return opening;
+}
+
+/** A fresh EntityManager: one per request or console action. */
+export async function entityManager(): Promise<EntityManager> {
+  return (await orm()).em.fork() as unknown as EntityManager;
+}
+
+/** Prepared statements for the hot reads (db/statements.ts). */
+export function statements(): StatementRunner {
+  const p = parts();
+  p.statements ??= openStatementPool(databaseUrl());
+  return p.statements.runner;
+}
+
+/** The statement pool's connections, if it was opened (metrics). */
+export function statementPoolStats(): { total: number; idle: number; waiting: number } | null {
+  return shared.__publishingRuntime?.statements?.stats() ?? null;
+}
+
+/** Where media files are stored (MEDIA_STORAGE: the filesystem under DATA_DIR, or S3). */
+export function mediaStorage(): MediaStorage {
+  const p = parts();
+  p.storage ??= createMediaStorage(mediaStorageConfigFromEnv(env));
+  return p.storage;
+}
+
+/** ALLOWED_PRIVATE_ADDRESSES and ALLOWED_OUTBOUND_PORTS, parsed once (env.ts refused a malformed entry at start). */
+function outboundAllowList(): AllowList {
+  const p = parts();
+  p.allowList ??= parseAllowList(env.ALLOWED_PRIVATE_ADDRESSES, env.ALLOWED_OUTBOUND_PORTS);
+  return p.allowList;
+}
+
+/** What storing media needs, on `em`. */
+export function mediaDeps(em: EntityManager): MediaDeps {
+  return { em, storage: mediaStorage(), allowList: outboundAllowList() };
+}
+
+/** What an article write needs: `em`, the author, and a rehoster storing into their account. */
+export function writeContext(em: EntityManager, auth: Authenticated): WriteContext {
+  const rehoster = createRehoster(mediaDeps(em), auth.account, {
+    log: (line) => logLine({ ...line, level: 'error' }),
+  });
+  return { em, accountId: auth.account.id, rehoster };
+}
+
+/** One author's request that changes something: its EntityManager and the dependencies built on it. */
+export interface RequestScope {
+  em: EntityManager;
+  write: WriteContext;
+  media: MediaDeps;
+}
+
+export async function requestScope(auth: Authenticated): Promise<RequestScope> {
+  const em = await entityManager();
+  return { em, write: writeContext(em, auth), media: mediaDeps(em) };
+}
+
+/**
+ * Work that runs beside the requests, started once by the launcher: minute windows are
+ * useless after their minute, so one sweep every five minutes keeps `rate_windows` small.
+ */
+export function startBackgroundWork(): void {
+  const p = parts();
+  if (p.background) return;
+  p.background = setInterval(() => {
+    entityManager()
+      .then((em) => sweepOldWindows(em))
+      .catch(() => {});
+  }, 5 * 60_000);
+  p.background.unref();
+}
+
+/** Stops the timers and closes the conversion workers and both database pools (on SIGTERM). */
+async function closeRuntime(): Promise<void> {
+  const p = shared.__publishingRuntime;
+  if (!p) return;
+  shared.__publishingRuntime = undefined;
+  clearInterval(p.background);
+  await Promise.allSettled([
+    closeContentPool(),
+    p.statements?.close(),
+    ...p.opened.map((opening) => opening.then((ready) => ready.close(true))),
+  ]);
+}
