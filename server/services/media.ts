@@ -23,6 +23,7 @@ import type { MediaStorage } from '../media/storage';
 import { dailyMediaBytesUsed, tryAddDailyMediaBytes } from './limits';
 import type { Authenticated } from './tokens';
 import { localMediaPath } from '../content/urls';
+import type { MediaJson } from './media.schema';
 
 export type MediaAccount = Pick<Authenticated['account'], 'id' | 'mediaPerMin' | 'dailyMediaBytes'>;
 
@@ -31,19 +32,6 @@ export interface MediaDeps {
   storage: MediaStorage;
   /** Parsed ALLOWED_PRIVATE_ADDRESSES for outbound fetches. */
   allowList: AllowList;
-}
-
-/** The Media object, fields in the contract's order. */
-export interface MediaJson {
-  id: string;
-  url: string;
-  kind: 'image' | 'gif';
-  mime_type: string;
-  byte_size: number;
-  width: number;
-  height: number;
-  status: 'ready';
-  poster_url: string | null;
 }
 
 /**

@@ -3,6 +3,7 @@ import { isValidSlug } from './slugs';
 import { TAGS_MAX } from './tags';
 import { localMediaUuid } from '../content/urls';
 import { isUuid } from '../uuid';
+import type { PostWriteInput } from './post-write.schema';
 
 /**
  * The write rules of an article, in one place for every way in: the REST schemas build their
@@ -27,16 +28,6 @@ export const RULE_TEXT = {
   notUuidOrNull: 'must be a UUID or null',
   noFields: 'body: send at least one field to change',
 } as const;
-
-export interface PostWriteInput {
-  title?: string;
-  markdown?: string;
-  subtitle?: string | null;
-  tags?: string[];
-  slug?: string;
-  cover_asset_id?: string | null;
-  cover_url?: string | null;
-}
 
 function slugProblem(slug: string): string {
   return `slug: "${slug.slice(0, 120)}" is not a valid slug (lowercase letters, digits and single hyphens, at most 100 characters)`;

@@ -13,7 +13,8 @@ import {
 } from '../content';
 import { conflict, invalid, notFound } from '../errors';
 import { assertIfMatch, postEtag } from './post-etag';
-import { checkPostWrite, type PostWriteInput } from './post-rules';
+import { checkPostWrite } from './post-rules';
+import type { PostWriteInput } from './post-write.schema';
 import { toAuthorPost, workingVersion, type AuthorPostJson } from './post-view';
 import { newPublicId } from './public-id';
 import { edited, publish, unpublish } from './publication';
@@ -38,8 +39,6 @@ import { findOrCreateTags, normalizeTagNames, replacePostTags } from './tags';
  *    memory: if another write changed the Markdown or the title meanwhile, the body is converted
  *    again from the locked row (nothing is downloaded there).
  */
-
-export type { PostWriteInput } from './post-rules';
 
 export interface WriteContext {
   em: EntityManager;

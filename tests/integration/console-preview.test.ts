@@ -43,12 +43,44 @@ describe('console live preview', () => {
     await extra?.stop();
   });
 
-  const preview = (session: { cookie: string; csrf: string }, markdown: string) =>
+  // As the editor's form sends it: browsers put the page's Origin on every POST.
+  const preview = (
+    session: { cookie: string; csrf: string },
+    markdown: string,
+    origin: string | null = extra.service.baseUrl,
+  ) =>
     fetch(`${extra.service.baseUrl}/console/preview/live`, {
       method: 'POST',
-      headers: { cookie: session.cookie },
+      headers: { cookie: session.cookie, ...(origin === null ? {} : { origin }) },
       body: new URLSearchParams({ csrf: session.csrf, title: 'T', markdown }),
     }).then(async (r) => ({ status: r.status, text: await r.text() }));
+
+  it("converts only for the console's own pages: a foreign, opaque or missing Origin is refused (403), never a 500", async () => {
+    const account = await newAccount();
+    const session = await openConsoleSession(account.id);
+    for (const origin of ['https://evil.example', 'null', 'not a url', null]) {
+      const refused = await preview(session, 'Hello.', origin);
+      expect(refused.status, String(origin)).toBe(403);
+      expect(refused.text).toContain('Cross-site request refused.');
+    }
+    expect((await preview(session, 'Hello.')).status).toBe(200);
+  });
+
+  it('refuses a console upload from a foreign, opaque or missing Origin (403) before reading the file', async () => {
+    const account = await newAccount();
+    const session = await openConsoleSession(account.id);
+    for (const origin of ['https://evil.example', 'null', null]) {
+      const form = new FormData();
+      form.set('file', new Blob([new Uint8Array(16)], { type: 'image/png' }), 'x.png');
+      const res = await fetch(`${extra.service.baseUrl}/console/media/upload`, {
+        method: 'POST',
+        headers: { cookie: session.cookie, 'x-csrf-token': session.csrf, ...(origin === null ? {} : { origin }) },
+        body: form,
+      });
+      expect(res.status, String(origin)).toBe(403);
+      expect(await res.json()).toEqual({ ok: false, error: 'Cross-site request refused.' });
+    }
+  });
 
   it('spends one unit of the write window per preview, shared with the API, and says so in the console words', async () => {
     const account = await newAccount({ limits: { write_per_min: 2 } });
@@ -90,6 +122,7 @@ describe('console live preview', () => {
           'POST /console/preview/live HTTP/1.1',
           `Host: ${hostname}:${port}`,
           `Cookie: ${session.cookie}`,
+          `Origin: ${extra.service.baseUrl}`,
           'Content-Type: application/x-www-form-urlencoded',
           'Content-Length: 20000000',
           '',
@@ -117,7 +150,11 @@ describe('console live preview', () => {
     });
     const res = await fetch(`${extra.service.baseUrl}/console/preview/live`, {
       method: 'POST',
-      headers: { cookie: session.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        cookie: session.cookie,
+        origin: extra.service.baseUrl,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body,
       duplex: 'half',
     } as RequestInit).catch((err: unknown) => err);

@@ -9,8 +9,8 @@ import {
   publishPost,
   unpublishPost,
   updatePost,
-  type PostWriteInput,
 } from '@/server/services/posts';
+import type { PostWriteInput } from '@/server/services/post-write.schema';
 import { postEtag } from '@/server/services/post-etag';
 import { writeContext } from '@/server/runtime';
 import { formString, runConsoleAction, type ActionOutcome } from '@/server/console/action';

@@ -1,7 +1,8 @@
 import { route } from '../route-meta';
 import { authorProcedure, router } from '../trpc';
 import { fromUrlHandler } from './from-url.handler';
-import { FromUrlInput, MediaSchema } from './media.schema';
+import { MediaSchema } from '../../services/media.schema';
+import { FromUrlInput } from './media.schema';
 
 /**
  * The media route tRPC can carry. `POST /media` (multipart) is served by server/http/media-upload.ts

@@ -5,21 +5,21 @@
 import type { Element } from '../hast';
 import { element } from '../hast';
 import { markBuilt } from '../context';
+import { absoluteHttpUrl } from '../urls';
 
+/**
+ * An embed's address: an absolute http(s) URL (urls.ts `absoluteHttpUrl`, the one parser of
+ * author URLs), upgraded to https — every kept embed is https: no mixed content, no downgrade.
+ */
 export function httpsUrl(value: unknown): URL | undefined {
-  if (typeof value !== 'string') return undefined;
-  const candidate = value.startsWith('//') ? `https:${value}` : value;
-  if (!/^https?:\/\//i.test(candidate)) return undefined;
-  try {
-    const url = new URL(candidate);
-    url.protocol = 'https:'; // every kept embed is https: no mixed content, no downgrade
-    // "https://user:pw@www.youtube.com/…" names an allowed host, but credentials in an embed are
-    // never needed and have long served to dress one host up as another: drop the embed.
-    if (url.username || url.password) return undefined;
-    return url;
-  } catch {
-    return undefined;
-  }
+  const href = absoluteHttpUrl(value);
+  if (!href) return undefined;
+  const url = new URL(href);
+  url.protocol = 'https:';
+  // "https://user:pw@www.youtube.com/…" names an allowed host, but credentials in an embed are
+  // never needed and have long served to dress one host up as another: drop the embed.
+  if (url.username || url.password) return undefined;
+  return url;
 }
 
 /**

@@ -3,6 +3,7 @@ import { spend } from '@/server/console/limits';
 import { consoleMediaDeps, markdownSnippet } from '@/server/console/media';
 import { describeProblem } from '@/server/console/problems';
 import { csrfMatches } from '@/server/console/session-store';
+import { isSameOrigin } from '@/server/console/same-origin';
 import { readMultipartFile } from '@/server/http/multipart-file';
 import { MAX_IMAGE_BYTES } from '@/server/media/image';
 import { storeUpload } from '@/server/services/media';
@@ -19,9 +20,7 @@ export const runtime = 'nodejs';
 export async function POST(request: Request) {
   const session = await currentSession();
   if (!session) return answer({ ok: false, error: 'Your console session has ended. Sign in again.' }, 401);
-  const origin = request.headers.get('origin');
-  if (!origin || new URL(origin).host !== request.headers.get('host'))
-    return answer({ ok: false, error: 'Cross-site request refused.' }, 403);
+  if (!isSameOrigin(request.headers)) return answer({ ok: false, error: 'Cross-site request refused.' }, 403);
   if (!csrfMatches(session, request.headers.get('x-csrf-token'))) {
     return answer({ ok: false, error: 'This page is out of date. Reload it and try again.' }, 403);
   }

@@ -4,6 +4,7 @@ import { ConsoleProblem, describeProblem } from '@/server/console/problems';
 import { messageDocument } from '@/server/console/preview-messages';
 import { previewDocument, previewHeaders } from '@/server/console/article-document';
 import { csrfMatches } from '@/server/console/session-store';
+import { isSameOrigin } from '@/server/console/same-origin';
 import { UUID_PATTERN } from '@/server/uuid';
 import { ContentRejectedError, ConversionBusyError, conversionQueueFull, renderArticle } from '@/server/content';
 import { PostEntity } from '@/db/entities';
@@ -27,14 +28,12 @@ const BUSY = 'The converter is busy right now. Try again in a moment.';
 /**
  * Live preview: the editor posts its unsaved fields here, into the preview frame. Converted by
  * the same pipeline as a write, nothing stored. A route handler gets no Origin check from Next,
- * so the form carries the session's CSRF token and the Origin must be ours.
+ * so the form carries the session's CSRF token and the Origin must be ours (same-origin.ts).
  */
 export async function POST(request: Request) {
   const session = await currentSession();
   if (!session) return page('Your console session has ended. Sign in again.', 401);
-  const origin = request.headers.get('origin');
-  const host = request.headers.get('host');
-  if (origin && host && new URL(origin).host !== host) return page('Cross-site request refused.', 403);
+  if (!isSameOrigin(request.headers)) return page('Cross-site request refused.', 403);
   // Nothing of the form is read while this account's conversions are already backed up.
   if (conversionQueueFull(session.auth.account.id)) return page(BUSY, 503);
   const declared = Number(request.headers.get('content-length') ?? NaN);
