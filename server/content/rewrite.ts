@@ -20,7 +20,7 @@ import type { Element, ElementContent, Root, RootContent } from './hast';
 import { hasClass, isWhitespaceText } from './hast';
 import { resolveImageSrc } from './plugins/images';
 import { serializeTree } from './serialize';
-import { absoluteHttpUrl, localMediaUuid } from './urls';
+import { absoluteHttpUrl, localMediaPath, localMediaUuid } from './urls';
 
 const parser = unified().use(rehypeRaw).freeze();
 
@@ -87,7 +87,7 @@ export function storedMediaReferences(html: string): string[] {
       const { src, dataGif, style } = node.properties;
       const candidates = [
         node.tagName === 'img' || node.tagName === 'video' ? src : undefined,
-        typeof dataGif === 'string' ? `/api/media/${dataGif}` : undefined,
+        typeof dataGif === 'string' ? localMediaPath(dataGif) : undefined,
         typeof style === 'string' ? MEDIA_STYLE_URL.exec(style)?.[1] : undefined,
       ];
       for (const candidate of candidates) {

@@ -143,7 +143,7 @@ async function assertBodyMediaOwned(em: EntityManager, accountId: string, html: 
   const owned = await ownMedia(em, accountId, referenced);
   const foreign = referenced.filter((id) => !owned.has(id));
   if (foreign.length > 0) {
-    throw invalid(`markdown: not among your media: ${foreign.map((id) => `/api/media/${id}`).join(', ')}`);
+    throw invalid(`markdown: not among your media: ${foreign.map(localMediaPath).join(', ')}`);
   }
 }
 

@@ -38,7 +38,7 @@ function favicon(source: Element | undefined): Element | undefined {
 function media(source: Element | undefined): Element | undefined {
   const style = source?.properties.style;
   const match = typeof style === 'string' ? MEDIA_URL.exec(style) : null;
-  const uuid = match && localMediaUuid(`/api/media/${match[1]}`);
+  const uuid = match && localMediaUuid(localMediaPath(match[1]!));
   if (!uuid) return undefined;
   return markBuilt(
     element('div', {
