@@ -2,8 +2,9 @@ import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two projects: `unit` (plain modules, no server) and `integration` (HTTP against the real
- * service on a real PostgreSQL, started once by the global setup).
+ * Three projects: `unit` (plain modules, no server), `domain` (the services against a real
+ * PostgreSQL, no HTTP) and `integration` (HTTP against the real service on a real PostgreSQL,
+ * started once by the global setup).
  */
 const alias = { '@': path.resolve(import.meta.dirname) };
 
@@ -19,6 +20,18 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'domain',
+          include: ['tests/domain/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/domain/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
           sequence: { groupOrder: 0 },
         },
       },
