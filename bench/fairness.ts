@@ -122,7 +122,11 @@ async function main() {
         () => ({
           method: 'POST',
           path: '/console/preview/live',
-          headers: { cookie: `dp_console=${cookie}`, 'content-type': 'application/x-www-form-urlencoded' },
+          headers: {
+            cookie: `dp_console=${cookie}`,
+            origin: service.baseUrl, // as the editor's form sends it (same-origin.ts)
+            'content-type': 'application/x-www-form-urlencoded',
+          },
           body: previewForm,
         }),
         { concurrency: 4, durationMs: floodMs },

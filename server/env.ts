@@ -30,6 +30,11 @@ const EnvSchema = z.object({
   CONTENT_POOL_THREADS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(64).optional()),
   /** The bundled conversion worker (`npm run build:server`); default: dist/content-worker.mjs. */
   CONTENT_WORKER_PATH: z.preprocess(emptyAsUndefined, z.string().optional()),
+  /**
+   * Nice value of the conversion worker threads (Linux): above the event loop's 0, so conversions
+   * yield the CPU to requests that need none; 0 keeps them at the normal priority.
+   */
+  CONTENT_WORKER_NICE: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(19).default(10)),
   /** Documents of one account waiting for a conversion worker; more are refused with 503. */
   CONTENT_QUEUE_PER_ACCOUNT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(1000).default(32)),
   /** Documents of all accounts waiting for a conversion worker; more are refused with 503. */

@@ -2,13 +2,18 @@
  * Conversion off the HTTP event loop: a piscina pool sized to the cores (plus one worker kept for
  * other accounts than the busiest), fed by a fair queue (fair-queue.ts: one FIFO per account
  * served round-robin, bounded, never more documents in flight than workers, so piscina's own
- * queue stays empty). A document's budget of about
- * 1 s + 10 s per MB (limits.ts) counts from the moment it is queued (a cold worker's start-up
- * excepted), so waiting is bounded too.
- * A document refused by a full queue, or whose budget ran out before a worker took it, gets a
- * ConversionBusyError (503: not its fault). Past the budget while converting the task is aborted,
- * piscina terminates that worker (the only way to stop synchronous parsing), and the caller gets a
- * ContentRejectedError.
+ * queue stays empty). Documents over BACKGROUND_FROM_BYTES run on workers at a lower priority
+ * than the event loop (CONTENT_WORKER_NICE, worker-thread.ts): a large or hostile document then
+ * takes only the CPU that requests and ordinary articles leave over.
+ *
+ * A document's budget of about 1 s + 10 s per MB (limits.ts) starts when it is queued: waiting
+ * for a turn spends it in wall-clock time, converting spends what is left in the CPU time of the
+ * worker (read from /proc; wall-clock where that is unknown), with a wall-clock ceiling of
+ * WALL_CEILING times that CPU budget. A cold worker's start-up is not counted.
+ * A document refused by a full queue, or whose budget ran out (or nearly) before a worker took it,
+ * gets a ConversionBusyError (503: not its fault). Past its budget while converting the task is
+ * aborted, piscina terminates that worker (the only way to stop synchronous parsing), and the
+ * caller gets a ContentRejectedError.
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -21,7 +26,8 @@ import { ContentRejectedError, ConversionBusyError, REJECT } from './errors';
 import { FairQueue, FairQueueFullError } from './fair-queue';
 import { timeBudgetMs } from './limits';
 import type { RenderInput, RenderOutput } from './types';
-import type { RenderResult, RenderTask, RewriteResult, RewriteTask } from './task';
+import type { RenderResult, RenderTask, RewriteResult, RewriteTask, WorkerSettings, WorkerStarted } from './task';
+import { threadCpuMs } from './worker-thread';
 
 /** Heap cap per worker: a runaway document fails its own task instead of the process. */
 const WORKER_HEAP_MB = 1024;
@@ -36,13 +42,41 @@ const WORKER_HEAP_MB = 1024;
  */
 const WORKER_YOUNG_GENERATION_MB = 3;
 
+/**
+ * How long, in wall-clock time, a conversion may take for each ms of CPU budget: a niced worker
+ * on a busy machine gets a share of a core, not all of it, but it must end some time.
+ */
+const WALL_CEILING = 3;
+
+/**
+ * A turn that comes with less budget left than this is not taken: the document would be refused
+ * as too complex (400) for the time it spent waiting, which is not its fault (503 instead).
+ */
+const MIN_TURN_MS = 250;
+
+/** Shortest pause between two looks at a worker's CPU time. */
+const MIN_RECHECK_MS = 20;
+
+/**
+ * Documents up to this size (most articles are a few to a few dozen KB) convert at the normal
+ * priority, so a write's latency does not depend on what else the machine converts; larger ones
+ * in the background lane. Two lanes are two thread pools (a thread's priority, once lowered,
+ * cannot be raised again without privileges); the fair queue bounds them together.
+ */
+const BACKGROUND_FROM_BYTES = 64 * 1024;
+
+type Lane = 'foreground' | 'background';
+
 type ContentPool = Piscina<RenderTask | RewriteTask, RenderResult | RewriteResult>;
 
 /**
  * One pool per process, on globalThis: the launcher's code and the code Next loads for the
  * console are separate module instances, and two pools would each claim the cores.
  */
-const shared = globalThis as unknown as { __publishingContentPool?: ContentPool; __publishingContentQueue?: FairQueue };
+const shared = globalThis as unknown as {
+  __publishingContentPools?: Partial<Record<Lane, ContentPool>>;
+  __publishingContentQueue?: FairQueue;
+};
 
 /**
  * Sized to the cores, leaving one for the HTTP event loop: with every core parsing, requests
@@ -64,15 +98,22 @@ function workerPath(): string {
   return file;
 }
 
-function contentPool(): ContentPool {
-  shared.__publishingContentPool ??= new Piscina<RenderTask | RewriteTask, RenderResult | RewriteResult>({
+function laneOf(bytes: number): Lane {
+  return env.CONTENT_WORKER_NICE > 0 && bytes > BACKGROUND_FROM_BYTES ? 'background' : 'foreground';
+}
+
+function contentPool(lane: Lane): ContentPool {
+  const pools = (shared.__publishingContentPools ??= {});
+  pools[lane] ??= new Piscina<RenderTask | RewriteTask, RenderResult | RewriteResult>({
     filename: workerPath(),
-    minThreads: 1,
+    // The foreground lane keeps a warm worker; the background one starts them when needed.
+    minThreads: lane === 'foreground' ? 1 : 0,
     maxThreads: workerCount(),
     idleTimeout: 60_000,
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+    workerData: { nice: lane === 'background' ? env.CONTENT_WORKER_NICE : 0 } satisfies WorkerSettings,
   });
-  return shared.__publishingContentPool;
+  return pools[lane];
 }
 
 /**
@@ -105,7 +146,8 @@ export function conversionQueueFull(owner: string): boolean {
 
 /** Documents waiting for a worker (metrics). */
 export function contentQueueDepth(): number {
-  return (shared.__publishingContentQueue?.size ?? 0) + (shared.__publishingContentPool?.queueSize ?? 0);
+  const pools = Object.values(shared.__publishingContentPools ?? {});
+  return (shared.__publishingContentQueue?.size ?? 0) + pools.reduce((sum, pool) => sum + pool.queueSize, 0);
 }
 
 /**
@@ -142,7 +184,7 @@ async function runBudgeted(
   owner: string,
   task: (started: MessagePort) => RenderTask | RewriteTask,
 ): Promise<RenderResult | RewriteResult> {
-  const workers = contentPool();
+  const workers = contentPool(laneOf(bytes));
   const abort = new AbortController();
   const { port1, port2 } = new MessageChannel();
   const budget = timeBudgetMs(bytes);
@@ -152,16 +194,28 @@ async function runBudgeted(
   // Time spent waiting for a turn is part of the document's budget; a worker's start-up (a
   // cold worker loads the whole pipeline) is not, as it is not the document's doing.
   let timer = setTimeout(() => abort.abort(), budget);
-  port1.once('message', () => {
+  port1.once('message', (worker: WorkerStarted) => {
     started = true;
-    timer = setTimeout(() => abort.abort(), remaining);
+    const cpuBudget = remaining;
+    const ceiling = Date.now() + WALL_CEILING * cpuBudget;
+    // Wall-clock time passes at least as fast as the worker's CPU time: look when the budget
+    // would be spent at full speed, and again when what is left would be.
+    const check = () => {
+      const now = worker.tid === null || worker.cpuMs === null ? null : threadCpuMs(worker.tid);
+      const left = now === null ? 0 : cpuBudget - (now - worker.cpuMs!);
+      const wallLeft = ceiling - Date.now();
+      if (left <= 0 || wallLeft <= 0) return abort.abort();
+      timer = setTimeout(check, Math.max(MIN_RECHECK_MS, Math.min(left, wallLeft)));
+    };
+    timer = setTimeout(check, cpuBudget);
   });
   const stopTimer = conversionSeconds.startTimer();
   try {
     const queued = contentQueue().enqueue(owner, () => {
       if (abort.signal.aborted) throw new ConversionBusyError();
       clearTimeout(timer);
-      remaining = Math.max(0, budget - (Date.now() - queuedAt));
+      remaining = budget - (Date.now() - queuedAt);
+      if (remaining < MIN_TURN_MS) throw new ConversionBusyError();
       return workers.run(task(port2), { signal: abort.signal, transferList: [port2] });
     });
     const gaveUp = new Promise<never>((_, reject) => {
@@ -187,8 +241,8 @@ function isOutOfMemory(error: unknown): boolean {
 }
 
 export async function closeContentPool(): Promise<void> {
-  const closing = shared.__publishingContentPool;
-  shared.__publishingContentPool = undefined;
+  const closing = Object.values(shared.__publishingContentPools ?? {});
+  shared.__publishingContentPools = undefined;
   shared.__publishingContentQueue = undefined;
-  await closing?.destroy();
+  await Promise.all(closing.map((pool) => pool.destroy()));
 }

@@ -4,8 +4,23 @@ import type { RenderInput, RenderOutput } from './types';
 
 export interface RenderTask {
   input: RenderInput;
-  /** The worker posts one message here when it starts, so queueing time is not budget time. */
+  /**
+   * The worker posts one `WorkerStarted` here when it starts the task, so queueing time is not
+   * conversion time, and the pool can count the CPU time the worker spends on it.
+   */
   started: MessagePort;
+}
+
+/** Which thread took the task and the CPU time it had used before (null where unknown). */
+export interface WorkerStarted {
+  tid: number | null;
+  cpuMs: number | null;
+}
+
+/** Given to every worker thread when the pool starts it. */
+export interface WorkerSettings {
+  /** The nice value the worker lowers its own priority to (0: unchanged). */
+  nice: number;
 }
 
 /** Image source substitution in already converted html (rewrite.ts). */

@@ -2,13 +2,20 @@
  * Piscina worker entry, bundled to dist/content-worker.mjs by scripts/build-server.mjs.
  * Rejections travel back as data; anything else is a real fault and is rethrown.
  */
+import { workerData } from 'node:worker_threads';
 import { ContentRejectedError, REJECT } from './errors';
 import { renderArticleSync } from './pipeline';
 import { rewriteImageSourcesSync } from './rewrite';
-import type { RenderResult, RenderTask, RewriteResult, RewriteTask } from './task';
+import type { RenderResult, RenderTask, RewriteResult, RewriteTask, WorkerSettings, WorkerStarted } from './task';
+import { currentThreadId, lowerThreadPriority, threadCpuMs } from './worker-thread';
+
+// Once per thread: conversions yield the CPU to the event loop (worker-thread.ts says why).
+lowerThreadPriority((workerData as WorkerSettings | undefined)?.nice ?? 0);
+const threadId = currentThreadId();
 
 export default function render(task: RenderTask | RewriteTask): RenderResult | RewriteResult {
-  task.started.postMessage('started');
+  const started: WorkerStarted = { tid: threadId, cpuMs: threadId === null ? null : threadCpuMs(threadId) };
+  task.started.postMessage(started);
   task.started.close();
   if ('rewrite' in task) {
     try {
