@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newAccount, serviceEnv } from '../support/api';
 import { startService, type RunningService } from '../support/service';
@@ -45,5 +46,56 @@ describe('conversion queue', () => {
     for (const r of refused) expect(r.body).toEqual({ error: expect.any(String), code: 'service_unavailable' });
     // Nothing stays queued: a write after the burst converts normally.
     expect((await write(token, 'Afterwards.')).status).toBe(201);
+  });
+
+  it('refuses a write of an author whose conversions are backed up before reading its body, and charges nothing', async () => {
+    const { token } = await newAccount({ limits: { write_per_min: 5 } });
+    // Occupies this author's only conversion slot for seconds (dense Markdown converts slowly).
+    const dense = '*a* `b` [c](d) &amp; **e** _f_ '.repeat(40) + '\n\n';
+    const busy = write(token, dense.repeat(Math.floor(400_000 / dense.length)));
+    const { hostname, port } = new URL(tight.baseUrl);
+    let head = '';
+    for (let attempt = 0; attempt < 100 && !head.startsWith('HTTP/1.1 503'); attempt++) {
+      await new Promise((r) => setTimeout(r, 20));
+      // Headers of a 1 MB body that is never sent: only an answer given before reading it arrives.
+      head = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), hostname);
+        let received = '';
+        socket.on('data', (chunk) => {
+          received += chunk.toString('latin1');
+          if (received.includes('\r\n\r\n')) {
+            socket.destroy();
+            resolve(received);
+          }
+        });
+        socket.on('error', reject);
+        socket.setTimeout(300, () => {
+          socket.destroy();
+          resolve('(no answer while the body was withheld)');
+        });
+        socket.write(
+          [
+            'POST /api/v1/author/posts HTTP/1.1',
+            `Host: ${hostname}:${port}`,
+            `Authorization: Bearer ${token}`,
+            'Content-Type: application/json',
+            'Content-Length: 1000000',
+            '',
+            '',
+          ].join('\r\n'),
+        );
+      });
+    }
+    expect(head).toMatch(/^HTTP\/1\.1 503 /);
+    expect(head.toLowerCase()).not.toContain('ratelimit-remaining');
+    await busy;
+    // Only the busy write was charged: 5 − 1 = 4 left before this one.
+    const after = await fetch(`${tight.baseUrl}/api/v1/author/posts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'After', markdown: 'x' }),
+    });
+    expect(after.status).toBe(201);
+    expect(after.headers.get('ratelimit-remaining')).toBe('3');
   });
 });
