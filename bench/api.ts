@@ -8,11 +8,10 @@
  * Starts its own embedded PostgreSQL and service instance on loopback; seeds rows with SQL
  * (the API would need hours at 30 writes a minute); everything measured goes through HTTP.
  */
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../db/embedded-postgres';
-import { cli, removeDataDir, startService, tempDataDir } from '../tests/support/service';
+import { cli } from '../tests/support/service';
+import { runBench, startBenchService } from './support/bench-service';
 import { formatRow, HEADER, runLoad } from './load';
 
 const { values } = parseArgs({
@@ -23,10 +22,8 @@ const SECONDS = Number(values.seconds);
 const CONCURRENCY = 32;
 
 async function main() {
-  const dataDir = tempDataDir('publishing-bench-');
-  const db = await startEmbeddedPostgres(path.join(dataDir, 'bench-pg'), () => {});
-  const service = await startService({ DATA_DIR: dataDir, DATABASE_URL: db.url, LOG_LEVEL: 'silent' });
-  const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: db.url };
+  const bench = await startBenchService('publishing-bench-');
+  const { db, service, env } = bench;
   const big = '--limit';
   const account = (
     await cli(env, [
@@ -163,13 +160,8 @@ async function main() {
     console.log(`GET /me p99 with 1 MB writes / without: ${(meLoaded.p99 / meQuiet.p99).toFixed(2)} (target ≤ 2)`);
   } finally {
     await client.end();
-    await service.stop();
-    await db.stop();
-    removeDataDir(dataDir);
+    await bench.stop();
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main);

@@ -12,11 +12,10 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../db/embedded-postgres';
-import { cli, removeDataDir, startService, tempDataDir } from '../tests/support/service';
+import { cli } from '../tests/support/service';
+import { runBench, startBenchService } from './support/bench-service';
 import { formatRow, HEADER, runLoad, type LoadResult } from './load';
 import { BENCH_MARKDOWN, BENCH_TITLE } from './support/article';
 
@@ -36,15 +35,8 @@ function rss(pid: number): { now: number; peak: number } {
 }
 
 async function main() {
-  const dataDir = tempDataDir('publishing-bench-');
-  const db = await startEmbeddedPostgres(path.join(dataDir, 'bench-pg'), () => {});
-  const service = await startService({
-    DATA_DIR: dataDir,
-    DATABASE_URL: db.url,
-    LOG_LEVEL: 'silent',
-    SESSION_SECRET: SECRET,
-  });
-  const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: db.url };
+  const bench = await startBenchService('publishing-bench-', { SESSION_SECRET: SECRET });
+  const { db, service, env } = bench;
   const create = async (handle: string) =>
     (await cli(env, ['account', 'create', handle, ...UNLIMITED])).json as { id: string; token: string };
   const flooder = await create('flooder');
@@ -160,13 +152,8 @@ async function main() {
     );
   } finally {
     await client.end();
-    await service.stop();
-    await db.stop();
-    removeDataDir(dataDir);
+    await bench.stop();
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main);

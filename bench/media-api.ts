@@ -15,11 +15,10 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
-import { startEmbeddedPostgres } from '../db/embedded-postgres';
-import { cli, removeDataDir, startService, tempDataDir } from '../tests/support/service';
+import { cli } from '../tests/support/service';
+import { runBench, startBenchService } from './support/bench-service';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
 const RUNS = Number(values.runs);
@@ -31,15 +30,8 @@ function rssOf(pid: number): number {
 }
 
 async function main() {
-  const dataDir = tempDataDir('publishing-media-bench-');
-  const db = await startEmbeddedPostgres(path.join(dataDir, 'bench-pg'), () => {});
-  const service = await startService({
-    DATA_DIR: dataDir,
-    DATABASE_URL: db.url,
-    LOG_LEVEL: 'silent',
-    ALLOWED_PRIVATE_ADDRESSES: '127.0.0.0/8',
-  });
-  const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: db.url };
+  const bench = await startBenchService('publishing-media-bench-', { ALLOWED_PRIVATE_ADDRESSES: '127.0.0.0/8' });
+  const { service, env } = bench;
   const L = '--limit';
   const account = (
     await cli(env, [
@@ -154,13 +146,8 @@ async function main() {
       await new Promise<void>((resolve) => images.close(() => resolve()));
     }
   } finally {
-    await service.stop();
-    await db.stop();
-    removeDataDir(dataDir);
+    await bench.stop();
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main);

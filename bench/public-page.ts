@@ -14,8 +14,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { startEmbeddedPostgres } from '../db/embedded-postgres';
-import { cli, removeDataDir, ROOT, startService, tempDataDir } from '../tests/support/service';
+import { cli, ROOT } from '../tests/support/service';
+import { runBench, startBenchService } from './support/bench-service';
 import { BENCH_MARKDOWN, BENCH_TITLE } from './support/article';
 import { mergeResults, runLoad, type LoadRequest, type LoadResult } from './load';
 
@@ -33,10 +33,8 @@ const SLICE_MS = Number(values['slice-seconds']) * 1000;
 const CONCURRENCY = Number(values.concurrency);
 
 async function main() {
-  const dataDir = tempDataDir('publishing-bench-public-');
-  const db = await startEmbeddedPostgres(path.join(dataDir, 'bench-pg'), () => {});
-  const service = await startService({ DATA_DIR: dataDir, DATABASE_URL: db.url, LOG_LEVEL: 'silent' });
-  const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: db.url };
+  const bench = await startBenchService('publishing-bench-public-');
+  const { db, service, env } = bench;
   const high = [
     '--limit',
     'read_per_min=100000000',
@@ -134,13 +132,8 @@ async function main() {
     console.log('\nTarget: public page req/s ≥ 0.5 × bare GET /posts/{id}; the 304 answers without rendering.');
   } finally {
     bare.kill('SIGTERM');
-    await service.stop();
-    await db.stop();
-    removeDataDir(dataDir);
+    await bench.stop();
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main);

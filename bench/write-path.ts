@@ -13,6 +13,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { removeDataDir, ROOT, tempDataDir } from '../tests/support/service';
+import { runBench } from './support/bench-service';
 import { BENCH_MARKDOWN, BENCH_TITLE } from './support/article';
 import { mergeResults, runLoad, type LoadResult } from './load';
 
@@ -133,7 +134,4 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main);
