@@ -22,6 +22,7 @@ import rehypeSanitize from 'rehype-sanitize';
 import rehypeStringify from 'rehype-stringify';
 import { closeContentPool, ContentRejectedError, renderArticle, renderArticleSync } from '../server/content';
 import { corpusPath } from '../tests/support/corpus-files';
+import { buildRecipe, type RecipePart } from '../tests/unit/content/corpus';
 
 const MB = 1_000_000;
 
@@ -92,28 +93,8 @@ function throughput(): void {
   );
 }
 
-// 2. Growth ------------------------------------------------------------------------------------
-type Part =
-  | { text: string }
-  | { repeat: string; times: number | string }
-  | { sequence: { var: string; from: number; to: number; item: Part[] } };
-
-function build(parts: Part[], env: Record<string, number> = {}): string {
-  return parts
-    .map((p) =>
-      'text' in p
-        ? p.text
-        : 'repeat' in p
-          ? p.repeat.repeat(typeof p.times === 'string' ? env[p.times]! : p.times)
-          : Array.from({ length: p.sequence.to - p.sequence.from + 1 }, (_, k) =>
-              build(p.sequence.item, { [p.sequence.var]: p.sequence.from + k }),
-            ).join(''),
-    )
-    .join('');
-}
-
-/** The recipe with every repetition count (and sequence length) multiplied by `factor`. */
-function scale(parts: Part[], factor: number): Part[] {
+// 2. Growth (the pathological corpus's recipes, built by the tests' own builder) -----------------
+function scale(parts: RecipePart[], factor: number): RecipePart[] {
   return parts.map((p) =>
     'text' in p
       ? p
@@ -211,12 +192,12 @@ const EXTRA_PATTERNS: Record<string, (bytes: number) => string> = {
 
 async function growth(): Promise<void> {
   const { cases } = JSON.parse(readFileSync(corpusPath('markdown/pathological.json'), 'utf8')) as {
-    cases: { name: string; recipe?: { parts: Part[] }; generator?: { count: number } }[];
+    cases: { name: string; recipe?: { parts: RecipePart[] }; generator?: { count: number } }[];
   };
   const inputs: { name: string; small: string; large: string }[] = cases.map((c) => ({
     name: c.name,
-    small: c.recipe ? build(scale(c.recipe.parts, 0.5)) : referenceFlood(Math.round(c.generator!.count / 2)),
-    large: c.recipe ? build(c.recipe.parts) : referenceFlood(c.generator!.count),
+    small: c.recipe ? buildRecipe(scale(c.recipe.parts, 0.5)) : referenceFlood(Math.round(c.generator!.count / 2)),
+    large: c.recipe ? buildRecipe(c.recipe.parts) : referenceFlood(c.generator!.count),
   }));
   for (const [name, make] of [
     ...Object.entries(ADVERSARIAL_PATTERNS).map(([n, m]) => [`pattern: ${n}`, m] as const),

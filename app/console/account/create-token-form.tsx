@@ -2,7 +2,7 @@
 
 import { useActionState } from 'react';
 import type { TokenOutcome } from '../actions/tokens';
-import { SecretOnce } from '../components/secret-once';
+import { ActionResult } from '../components/action-result';
 
 export function CreateTokenForm({
   action,
@@ -31,12 +31,7 @@ export function CreateTokenForm({
           You have {max} active tokens, the most an account can have. Revoke one to create another.
         </p>
       )}
-      {state && (
-        <p className={state.ok ? 'success' : 'error'} role={state.ok ? 'status' : 'alert'}>
-          {state.ok ? state.message : state.error}
-        </p>
-      )}
-      {state?.ok && state.secret && <SecretOnce secret={state.secret} />}
+      <ActionResult state={state} />
     </div>
   );
 }

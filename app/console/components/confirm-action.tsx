@@ -1,7 +1,7 @@
 'use client';
 
 import { useActionState, useEffect, useId, useRef } from 'react';
-import { SecretOnce } from './secret-once';
+import { ActionResult } from './action-result';
 
 type Outcome = { ok: true; message: string; secret?: string } | { ok: false; error: string } | null;
 
@@ -70,12 +70,7 @@ export function ConfirmAction({
           </div>
         </form>
       </dialog>
-      {state && (
-        <p className={state.ok ? 'success' : 'error'} role={state.ok ? 'status' : 'alert'}>
-          {state.ok ? state.message : state.error}
-        </p>
-      )}
-      {state?.ok && state.secret && <SecretOnce secret={state.secret} />}
+      <ActionResult state={state} />
     </div>
   );
 }

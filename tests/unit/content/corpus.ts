@@ -45,20 +45,20 @@ export function xssPayloads(): XssPayload[] {
   ];
 }
 
-type Part =
+export type RecipePart =
   | { text: string }
   | { repeat: string; times: number | string }
-  | { sequence: { var: string; from: number; to: number; item: Part[] } };
+  | { sequence: { var: string; from: number; to: number; item: RecipePart[] } };
 
 interface PathologicalCase {
   name: string;
-  recipe?: { parts: Part[] };
+  recipe?: { parts: RecipePart[] };
   generator?: { kind: string; refmap_size: number; count: number };
   input_length: number;
 }
 
 /** The recipe builder described in tests/fixtures/README.md (corpus/markdown). */
-function buildRecipe(parts: Part[], env: Record<string, number> = {}): string {
+export function buildRecipe(parts: RecipePart[], env: Record<string, number> = {}): string {
   return parts
     .map((p) =>
       'text' in p
