@@ -1,5 +1,6 @@
 /** Messages between pool.ts and worker.ts (plain data: class identity does not cross threads). */
 import type { MessagePort } from 'node:worker_threads';
+import type { ArticleZones, ZonesDiff } from './block-diff';
 import type { RenderInput, RenderOutput } from './types';
 
 export interface RenderTask {
@@ -29,5 +30,15 @@ export interface RewriteTask {
   started: MessagePort;
 }
 
+/** Two renderings of an article compared block by block (block-diff.ts: bounded work). */
+export interface DiffTask {
+  diff: { before: ArticleZones; after: ArticleZones };
+  started: MessagePort;
+}
+
+export type PoolTask = RenderTask | RewriteTask | DiffTask;
+
 export type RenderResult = { ok: true; output: RenderOutput } | { ok: false; rejection: string };
 export type RewriteResult = { ok: true; html: string } | { ok: false; rejection: string };
+export type DiffResult = { ok: true; zones: ZonesDiff };
+export type PoolResult = RenderResult | RewriteResult | DiffResult;
