@@ -19,8 +19,6 @@ export interface FieldChange {
   after: string;
 }
 
-export type { BlockChange };
-
 export interface PublishDiff {
   fields: FieldChange[];
   cover: BlockChange[];

@@ -16,7 +16,7 @@
  * Past the budget the answer is null: the caller says the sequences differ, without marks.
  */
 
-export const SAME = 0;
+const SAME = 0;
 export const REMOVED = 1;
 export const ADDED = 2;
 export type Step = typeof SAME | typeof REMOVED | typeof ADDED;
@@ -30,7 +30,7 @@ export interface WorkBudget {
  * About 100-300 ms of one core: enough for any real article's edits (an edit script of a few
  * thousand blocks between documents of tens of thousands), never seconds.
  */
-export const DIFF_WORK = 5_000_000;
+const DIFF_WORK = 5_000_000;
 
 /** Largest table (cells) walked exactly; 2 bytes a cell (lengths fit in 16 bits below it). */
 const EXACT_CELLS = 1 << 20;

@@ -3,7 +3,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { ArticleZones, ZonesDiff } from './block-diff';
 import type { RenderInput, RenderOutput } from './types';
 
-export interface RenderTask {
+interface RenderTask {
   input: RenderInput;
   /**
    * The worker posts one `WorkerStarted` here when it starts the task, so queueing time is not
@@ -25,13 +25,13 @@ export interface WorkerSettings {
 }
 
 /** Image source substitution in already converted html (rewrite.ts). */
-export interface RewriteTask {
+interface RewriteTask {
   rewrite: { html: string; rehosted: Record<string, string> };
   started: MessagePort;
 }
 
 /** Two renderings of an article compared block by block (block-diff.ts: bounded work). */
-export interface DiffTask {
+interface DiffTask {
   diff: { before: ArticleZones; after: ArticleZones };
   started: MessagePort;
 }

@@ -26,19 +26,19 @@ export class DownloadMemoryFullError extends DomainError {
 /** On globalThis: the launcher's code and the code Next loads are separate module instances. */
 const shared = globalThis as unknown as { __publishingDownloadMemory?: ByteBudget };
 
-export function downloadMemory(): ByteBudget {
+function downloadMemory(): ByteBudget {
   shared.__publishingDownloadMemory ??= new ByteBudget(env.MEDIA_DOWNLOAD_MEMORY_MB * 1024 * 1024);
   return shared.__publishingDownloadMemory;
 }
 
 /**
- * `download` (a fetch through the connector it is given, which wraps `inner`) and then `use` of
- * its result, with the body's bytes claimed from `budget` from their arrival until `use` ends.
+ * `download` (a fetch through the connector it is given, which wraps `inner`) and then `consume` of
+ * its result, with the body's bytes claimed from `budget` from their arrival until `consume` ends.
  */
 export async function holdingDownload<F, T>(
   inner: Connector,
   download: (connector: Connector) => Promise<F>,
-  use: (fetched: F) => Promise<T>,
+  consume: (fetched: F) => Promise<T>,
   budget: ByteBudget = downloadMemory(),
 ): Promise<T> {
   const claim = claimDownload(budget, inner);
@@ -50,7 +50,7 @@ export async function holdingDownload<F, T>(
       if (claim.exceeded) throw new DownloadMemoryFullError();
       throw err;
     }
-    return await use(fetched);
+    return await consume(fetched);
   } finally {
     claim.release();
   }
