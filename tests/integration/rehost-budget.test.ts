@@ -139,6 +139,21 @@ describe('rehost byte budget and download turns', () => {
       await extra?.stop();
     });
 
+    it('from-url refuses a file larger than the process budget with 503 service_unavailable (not the caller’s fault), and stores one within it', async () => {
+      const [large, small] = await Promise.all([noisePng(1.2), noisePng(0.4)]);
+      const files = await countingServer((path) => (path.startsWith('/large') ? large : small));
+      try {
+        const { token } = await newAccount();
+        const refused = await extra.call('POST', '/media/from-url', { token, json: { url: files.url('/large.png') } });
+        expect(refused.status, refused.text).toBe(503);
+        expect(refused.body).toEqual({ error: expect.any(String), code: 'service_unavailable' });
+        const stored = await extra.call('POST', '/media/from-url', { token, json: { url: files.url('/small.png') } });
+        expect(stored.status, stored.text).toBe(200);
+      } finally {
+        await files.close();
+      }
+    }, 120_000);
+
     it('never holds more downloaded bytes than the process budget: a file that would pass it fails (rehost_failed), and the bytes come back once the image is stored', async () => {
       // Three files of about 0.6 MiB whose bodies come 3 s after their headers: all three are
       // claimed at their headers, and only one fits in 1 MiB (three were held at once before).
