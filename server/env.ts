@@ -41,6 +41,11 @@ const EnvSchema = z.object({
   CONTENT_QUEUE_LIMIT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(10000).default(128)),
   /** Image downloads (from-url and rehost) in flight in the process; more wait for a turn. */
   MEDIA_DOWNLOADS_IN_FLIGHT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(256).default(16)),
+  /**
+   * Bytes (MiB) of downloaded image files held at once in the process, from-url and rehost
+   * together; a download that would pass it is refused (503, or a rehost_failed cause).
+   */
+  MEDIA_DOWNLOAD_MEMORY_MB: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(65536).default(256)),
   /** GIF → MP4 conversions (ffmpeg children) at once in the process; more wait for a turn. */
   GIF_CONVERSIONS_IN_FLIGHT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(64).default(1)),
   /** ffmpeg for GIF → MP4; default: /usr/bin/ffmpeg when present, else the npm package's binary. */

@@ -11,7 +11,7 @@ import type { ConsoleSession } from './session-store';
  * words when the database is away; the route only says what to show.
  */
 export interface FrameAnswer {
-  status: 200 | 400 | 404;
+  status: 200 | 400 | 404 | 429 | 503;
   html: string;
 }
 

@@ -1,5 +1,5 @@
 import { GENERIC_EMBED_HOSTS } from '../content/embed-allowlist';
-import { htmlTags, type HtmlTag } from './html-tags';
+import { htmlTags, type HtmlTag } from '../content/html-tags';
 
 /**
  * What the sanitizer took out of an author's raw HTML, found by comparing the HTML written into

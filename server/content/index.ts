@@ -2,6 +2,12 @@
 export type { RenderInput } from './types';
 export { ContentRejectedError, ConversionBusyError } from './errors';
 export { renderArticleSync } from './pipeline';
-export { renderArticle, rewriteImageSources, closeContentPool, conversionQueueFull } from './pool';
+export {
+  renderArticle,
+  rewriteImageSources,
+  diffArticleZonesInPool,
+  closeContentPool,
+  conversionQueueFull,
+} from './pool';
 export { rewriteImageSourcesSync, storedMediaReferences } from './rewrite';
 export { absoluteHttpUrl, localMediaPath, localMediaUuid } from './urls';

@@ -26,7 +26,16 @@ import { ContentRejectedError, ConversionBusyError, REJECT } from './errors';
 import { FairQueue, FairQueueFullError } from './fair-queue';
 import { timeBudgetMs } from './limits';
 import type { RenderInput, RenderOutput } from './types';
-import type { RenderResult, RenderTask, RewriteResult, RewriteTask, WorkerSettings, WorkerStarted } from './task';
+import type { ArticleZones, ZonesDiff } from './block-diff';
+import type {
+  DiffResult,
+  PoolResult,
+  PoolTask,
+  RenderResult,
+  RewriteResult,
+  WorkerSettings,
+  WorkerStarted,
+} from './task';
 import { threadCpuMs } from './worker-thread';
 
 /** Heap cap per worker: a runaway document fails its own task instead of the process. */
@@ -67,7 +76,7 @@ const BACKGROUND_FROM_BYTES = 64 * 1024;
 
 type Lane = 'foreground' | 'background';
 
-type ContentPool = Piscina<RenderTask | RewriteTask, RenderResult | RewriteResult>;
+type ContentPool = Piscina<PoolTask, PoolResult>;
 
 /**
  * One pool per process, on globalThis: the launcher's code and the code Next loads for the
@@ -104,7 +113,7 @@ function laneOf(bytes: number): Lane {
 
 function contentPool(lane: Lane): ContentPool {
   const pools = (shared.__publishingContentPools ??= {});
-  pools[lane] ??= new Piscina<RenderTask | RewriteTask, RenderResult | RewriteResult>({
+  pools[lane] ??= new Piscina<PoolTask, PoolResult>({
     filename: workerPath(),
     // The foreground lane keeps a warm worker; the background one starts them when needed.
     minThreads: lane === 'foreground' ? 1 : 0,
@@ -179,11 +188,30 @@ export async function rewriteImageSources(html: string, rehosted: Record<string,
   return result.html;
 }
 
+/**
+ * Two renderings of an article compared block by block (block-diff.ts) for the console's
+ * "what changes on publish": linear in memory and bounded in work, but still up to a few
+ * hundred ms of a core for a large article, so it takes a turn in the pool like a conversion
+ * of that size (same fair queue, lanes and time budget) instead of running on the event loop.
+ */
+export async function diffArticleZonesInPool(
+  before: ArticleZones,
+  after: ArticleZones,
+  owner = '',
+): Promise<ZonesDiff> {
+  const bytes = [before, after].reduce(
+    (sum, z) => sum + Buffer.byteLength(z.cover) + Buffer.byteLength(z.body) + Buffer.byteLength(z.tags),
+    0,
+  );
+  const result = (await runBudgeted(bytes, owner, (started) => ({ diff: { before, after }, started }))) as DiffResult;
+  return result.zones;
+}
+
 async function runBudgeted(
   bytes: number,
   owner: string,
-  task: (started: MessagePort) => RenderTask | RewriteTask,
-): Promise<RenderResult | RewriteResult> {
+  task: (started: MessagePort) => PoolTask,
+): Promise<PoolResult> {
   const workers = contentPool(laneOf(bytes));
   const abort = new AbortController();
   const { port1, port2 } = new MessageChannel();

@@ -1,8 +1,9 @@
 /** Messages between pool.ts and worker.ts (plain data: class identity does not cross threads). */
 import type { MessagePort } from 'node:worker_threads';
+import type { ArticleZones, ZonesDiff } from './block-diff';
 import type { RenderInput, RenderOutput } from './types';
 
-export interface RenderTask {
+interface RenderTask {
   input: RenderInput;
   /**
    * The worker posts one `WorkerStarted` here when it starts the task, so queueing time is not
@@ -24,10 +25,20 @@ export interface WorkerSettings {
 }
 
 /** Image source substitution in already converted html (rewrite.ts). */
-export interface RewriteTask {
+interface RewriteTask {
   rewrite: { html: string; rehosted: Record<string, string> };
   started: MessagePort;
 }
 
+/** Two renderings of an article compared block by block (block-diff.ts: bounded work). */
+interface DiffTask {
+  diff: { before: ArticleZones; after: ArticleZones };
+  started: MessagePort;
+}
+
+export type PoolTask = RenderTask | RewriteTask | DiffTask;
+
 export type RenderResult = { ok: true; output: RenderOutput } | { ok: false; rejection: string };
 export type RewriteResult = { ok: true; html: string } | { ok: false; rejection: string };
+export type DiffResult = { ok: true; zones: ZonesDiff };
+export type PoolResult = RenderResult | RewriteResult | DiffResult;

@@ -3,20 +3,23 @@
  * Rejections travel back as data; anything else is a real fault and is rethrown.
  */
 import { workerData } from 'node:worker_threads';
+import { diffArticleZones } from './block-diff';
 import { ContentRejectedError, REJECT } from './errors';
 import { renderArticleSync } from './pipeline';
 import { rewriteImageSourcesSync } from './rewrite';
-import type { RenderResult, RenderTask, RewriteResult, RewriteTask, WorkerSettings, WorkerStarted } from './task';
+import type { PoolResult, PoolTask, WorkerSettings, WorkerStarted } from './task';
 import { currentThreadId, lowerThreadPriority, threadCpuMs } from './worker-thread';
 
 // Once per thread: conversions yield the CPU to the event loop (worker-thread.ts says why).
 lowerThreadPriority((workerData as WorkerSettings | undefined)?.nice ?? 0);
 const threadId = currentThreadId();
 
-export default function render(task: RenderTask | RewriteTask): RenderResult | RewriteResult {
+export default function render(task: PoolTask): PoolResult {
   const started: WorkerStarted = { tid: threadId, cpuMs: threadId === null ? null : threadCpuMs(threadId) };
   task.started.postMessage(started);
   task.started.close();
+  // Bounded by its own work budget: past it the body is reported as changed, never an error.
+  if ('diff' in task) return { ok: true, zones: diffArticleZones(task.diff.before, task.diff.after) };
   if ('rewrite' in task) {
     try {
       return { ok: true, html: rewriteImageSourcesSync(task.rewrite.html, task.rewrite.rehosted) };

@@ -43,6 +43,8 @@ export interface DownloadClaim {
   readonly exceeded: boolean;
   /** Gives back what was claimed but not received (a Content-Length larger than the body). */
   settle(): void;
+  /** Gives back everything claimed: the bytes are no longer held. */
+  release(): void;
 }
 
 export function claimDownload(budget: ByteBudget, inner: Connector): DownloadClaim {
@@ -87,6 +89,11 @@ export function claimDownload(budget: ByteBudget, inner: Connector): DownloadCla
     settle() {
       if (claimed > received) budget.release(claimed - received);
       claimed = received;
+    },
+    release() {
+      budget.release(claimed);
+      claimed = 0;
+      received = 0;
     },
   };
 }

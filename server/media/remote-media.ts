@@ -8,6 +8,8 @@ import { ConcurrencyLimit } from '../concurrency-limit';
 import { env } from '../env';
 import { animatedGifToMp4, type GifVideo, type GifVideoLimits } from './gif-video';
 import { ImageError, inspectAndNormalizeImage, type ImageLimits, type NormalizedImage } from './image';
+import { holdingDownload } from './download-memory';
+import { undiciConnector } from './fetch/undici-connector';
 import { safeFetch, type SafeFetchOptions } from './safe-fetch';
 
 export type RemoteMedia =
@@ -24,8 +26,9 @@ export interface RemoteMediaOptions {
 }
 
 /**
- * Downloads in flight in this process (from-url and rehost together), each holding up to its
- * cap in memory: MEDIA_DOWNLOADS_IN_FLIGHT bounds the total whatever the number of writes.
+ * Downloads in flight in this process (from-url and rehost together): MEDIA_DOWNLOADS_IN_FLIGHT
+ * bounds how many run whatever the number of writes; the bytes they hold are bounded by
+ * download-memory.ts.
  * On globalThis: the launcher's code and the code Next loads are separate module instances.
  */
 const shared = globalThis as unknown as { __publishingMediaDownloads?: ConcurrencyLimit };
@@ -34,21 +37,31 @@ export function mediaDownloads(): ConcurrencyLimit {
   return shared.__publishingMediaDownloads;
 }
 
+/** The file's bytes stay claimed from the process's download memory until it is decoded. */
 export async function fetchRemoteMedia(url: string, options: RemoteMediaOptions = {}): Promise<RemoteMedia> {
   const field = options.field ?? 'url';
-  const { buffer, finalUrl } = await mediaDownloads().run(() => safeFetch(url, { field, ...options.fetch }));
-  try {
-    const image = await inspectAndNormalizeImage(buffer, { field, ...options.image });
-    return { kind: 'image', image, sourceUrl: finalUrl };
-  } catch (err) {
-    if (
-      err instanceof ImageError &&
-      err.problem === 'animated' &&
-      err.format === 'gif' &&
-      (options.animatedGif ?? 'convert') === 'convert'
-    ) {
-      return { kind: 'gif', video: await animatedGifToMp4(buffer, { field, ...options.gif }), sourceUrl: finalUrl };
-    }
-    throw err;
-  }
+  return holdingDownload(
+    options.fetch?.connector ?? undiciConnector,
+    (connector) => mediaDownloads().run(() => safeFetch(url, { field, ...options.fetch, connector })),
+    async ({ buffer, finalUrl }): Promise<RemoteMedia> => {
+      try {
+        const image = await inspectAndNormalizeImage(buffer, { field, ...options.image });
+        return { kind: 'image', image, sourceUrl: finalUrl };
+      } catch (err) {
+        if (
+          err instanceof ImageError &&
+          err.problem === 'animated' &&
+          err.format === 'gif' &&
+          (options.animatedGif ?? 'convert') === 'convert'
+        ) {
+          return {
+            kind: 'gif',
+            video: await animatedGifToMp4(buffer, { field, ...options.gif }),
+            sourceUrl: finalUrl,
+          };
+        }
+        throw err;
+      }
+    },
+  );
 }

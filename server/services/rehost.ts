@@ -9,7 +9,9 @@
  *   more together; bytes fetched but not stored (not an image, refused) count toward it too,
  *   though not toward the daily quota, which is charged with stored sizes only.
  * - Downloads run `concurrency` at a time, so ten images cost about one download's time, and
- *   take a turn of the process-wide download cap (remote-media.ts) like from-url.
+ *   take a turn of the process-wide download cap (remote-media.ts) like from-url; their bytes
+ *   are claimed from the process's download memory until decoded (download-memory.ts), and a
+ *   URL refused for it fails with that cause while the others go on.
  * - Each attempt takes one unit of the media minute window before it downloads (so a write
  *   with more images than the window cannot download them all first), and each stored image is
  *   charged to the daily quota with its stored size. When either runs out, nothing more is
@@ -20,6 +22,7 @@
  */
 import { isFetchError, MAX_FETCH_BYTES, safeFetch, type SafeFetchOptions } from '../media/safe-fetch';
 import { ByteBudget, claimDownload } from '../media/download-budget';
+import { DownloadMemoryFullError, holdingDownload } from '../media/download-memory';
 import { undiciConnector } from '../media/fetch/undici-connector';
 import { inspectAndNormalizeImage, isImageError } from '../media/image';
 import { mediaDownloads } from '../media/remote-media';
@@ -76,26 +79,36 @@ async function rehostAll(
     if (await dailyQuotaExhausted(deps.em, account.id, account.dailyMediaBytes)) return void (stop ??= 'quota');
     if (bytes.left <= 0) return void (stop ??= 'bytes');
     const claim = claimDownload(bytes, options.fetch?.connector ?? undiciConnector);
-    let fetched;
-    try {
-      fetched = await mediaDownloads().run(() =>
-        safeFetch(url, {
-          ...options.fetch,
-          connector: claim.connector,
-          allowList: deps.allowList,
-          maxBytes: MAX_FETCH_BYTES,
-          field: 'image',
-        }),
-      );
-    } catch (err) {
-      // Refused for what is left of this write's budget, not for its own size: the per-write cap.
-      if (claim.exceeded) return void (stop ??= 'bytes');
-      throw err;
-    } finally {
-      claim.settle();
-    }
-    const { buffer, finalUrl } = fetched;
-    const image = await inspectAndNormalizeImage(buffer, { field: 'image' });
+    // The source file's bytes stay claimed from the process's download memory until decoded.
+    const decoded = await holdingDownload(
+      claim.connector,
+      async (connector) => {
+        try {
+          return await mediaDownloads().run(() =>
+            safeFetch(url, {
+              ...options.fetch,
+              connector,
+              allowList: deps.allowList,
+              maxBytes: MAX_FETCH_BYTES,
+              field: 'image',
+            }),
+          );
+        } catch (err) {
+          // Refused for what is left of this write's budget, not for its own size: the per-write cap.
+          if (claim.exceeded) return null;
+          throw err;
+        } finally {
+          claim.settle();
+        }
+      },
+      async (fetched) =>
+        fetched && {
+          image: await inspectAndNormalizeImage(fetched.buffer, { field: 'image' }),
+          finalUrl: fetched.finalUrl,
+        },
+    );
+    if (!decoded) return void (stop ??= 'bytes');
+    const { image, finalUrl } = decoded;
     const media = await commitImage(deps, account, image, finalUrl);
     stored[url] = { id: media.id, width: media.width, height: media.height };
   };
@@ -113,7 +126,9 @@ async function rehostAll(
             `${url}: animated images are not rehosted; store it with POST /media/from-url and show it with the GIF island`,
           );
           causes[url] = 'animated images are not rehosted';
-        } else if (isFetchError(err) || isImageError(err)) causes[url] = withoutField(err.message);
+        } else if (err instanceof DownloadMemoryFullError)
+          causes[url] = 'not stored: too many images are being downloaded at once; try again in a moment';
+        else if (isFetchError(err) || isImageError(err)) causes[url] = withoutField(err.message);
         else {
           causes[url] = 'could not store the image';
           options.log?.({ level: 'error', msg: 'rehost failed', url, error: String(err) });

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, newAccount } from '../support/api';
-import { solidPng, startExtraService, type ExtraService } from './media-helpers';
+import { noisePng, solidPng, startExtraService, type ExtraService } from './media-helpers';
 
 interface CountingServer {
   url(path: string): string;
@@ -124,6 +124,63 @@ describe('rehost byte budget and download turns', () => {
         }
         expect(files.finished).toBe(12);
         expect(files.peak).toBe(2);
+      } finally {
+        await files.close();
+      }
+    }, 120_000);
+  });
+
+  describe('with MEDIA_DOWNLOAD_MEMORY_MB=1', () => {
+    let extra: ExtraService;
+    beforeAll(async () => {
+      extra = await startExtraService({ MEDIA_DOWNLOAD_MEMORY_MB: '1' });
+    });
+    afterAll(async () => {
+      await extra?.stop();
+    });
+
+    it('from-url refuses a file larger than the process budget with 503 service_unavailable (not the caller’s fault), and stores one within it', async () => {
+      const [large, small] = await Promise.all([noisePng(1.2), noisePng(0.4)]);
+      const files = await countingServer((path) => (path.startsWith('/large') ? large : small));
+      try {
+        const { token } = await newAccount();
+        const refused = await extra.call('POST', '/media/from-url', { token, json: { url: files.url('/large.png') } });
+        expect(refused.status, refused.text).toBe(503);
+        expect(refused.body).toEqual({ error: expect.any(String), code: 'service_unavailable' });
+        const stored = await extra.call('POST', '/media/from-url', { token, json: { url: files.url('/small.png') } });
+        expect(stored.status, stored.text).toBe(200);
+      } finally {
+        await files.close();
+      }
+    }, 120_000);
+
+    it('never holds more downloaded bytes than the process budget: a file that would pass it fails (rehost_failed), and the bytes come back once the image is stored', async () => {
+      // Three files of about 0.6 MiB whose bodies come 3 s after their headers: all three are
+      // claimed at their headers, and only one fits in 1 MiB (three were held at once before).
+      const png = await noisePng(0.6);
+      expect(png.length).toBeGreaterThan(512 * 1024);
+      const files = await countingServer(() => png, { bodyAfterMs: 3000 });
+      try {
+        const { token } = await newAccount();
+        const urls = Array.from({ length: 3 }, (_, i) => files.url(`/big/${i}.png`));
+        const res = await extra.call('POST', '/posts', {
+          token,
+          json: { title: 'Memory', markdown: urls.map((u) => `![b](${u})`).join('\n\n') },
+        });
+        expect(res.status, res.text).toBe(201);
+        const failed = (res.body as any).rehost_failed as string[];
+        expect(failed).toHaveLength(2);
+        for (const url of failed) expect(urls).toContain(url);
+        expect(files.finished).toBe(1);
+        expect(files.refusedAtHeaders).toBe(2);
+
+        // Given back once stored: the same file alone is downloaded and stored.
+        const again = await extra.call('POST', '/posts', {
+          token,
+          json: { title: 'Memory again', markdown: `![b](${files.url('/big/again.png')})` },
+        });
+        expect(again.status, again.text).toBe(201);
+        expect((again.body as any).rehost_failed).toBeUndefined();
       } finally {
         await files.close();
       }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { diffBlocks, diffDocument, inlineEdits, publishDiff, splitBlocks } from '@/server/console/publish-diff';
+import { diffBlocks, inlineEdits, splitBlocks } from '@/server/content/block-diff';
+import { diffDocument, publishDiff } from '@/server/console/publish-diff';
 import type { ArticleView } from '@/server/console/article-document';
 
 const base: ArticleView = {
@@ -103,5 +104,23 @@ describe('publishDiff', () => {
     );
     expect(doc).toContain('<ins class="dp-diff dp-diff--added"><span class="dp-diff__label">Added</span><details>');
     expect(doc).toContain('<del class="dp-diff dp-diff--removed"><span class="dp-diff__label">Removed</span><figure');
+  });
+
+  it('says the body changed, in words and without marks, when the bodies differ past the bound', () => {
+    let x = 3;
+    const body = () =>
+      Array.from({ length: 20_000 }, () => `<p>w${(x = (x * 1103515245 + 12345) % 2147483648) % 5000}</p>`).join('\n');
+    const published = { ...base, html: `<h1>Harbour</h1>\n${body()}` };
+    const working = { ...base, html: `<h1>Harbour</h1>\n${body()}` };
+    const diff = publishDiff(published, working);
+    expect(diff.bodyTooLarge).toBe(true);
+    expect(diff.changed).toBe(true);
+    expect(diff.body).toEqual([]);
+    const doc = diffDocument(diff, working);
+    expect(doc).toContain('The body changed: too much to mark block by block.');
+    expect(doc).not.toContain('<ins class="dp-diff');
+    expect(doc).not.toContain('<del class="dp-diff');
+    // The working body itself is still shown, as readers will get it.
+    expect(doc).toContain(working.html.split('\n')[1]);
   });
 });

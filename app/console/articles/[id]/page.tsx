@@ -12,7 +12,7 @@ import { isDomainError } from '@/server/errors';
 import { getPostForEditing } from '@/server/services/posts';
 import { canonicalPath } from '@/server/services/post-view';
 import type { ArticleView } from '@/server/console/article-document';
-import { publishDiff, type FieldChange } from '@/server/console/publish-diff';
+import { fieldChanges, type FieldChange } from '@/server/console/publish-diff';
 import { deleteArticle, publishArticle, unpublishArticle } from '../../actions/articles';
 import { ConfirmAction } from '../../components/confirm-action';
 import { ChangesMarker, StatusBadge } from '../../components/status-badge';
@@ -162,7 +162,7 @@ export default async function ArticlePage({ params, searchParams }: { params: Pa
             Readers see the published version until the saved working version is published. Both are shown as readers
             get them, then the working version with what publishing adds and removes marked.
           </p>
-          <PublishedFieldChanges changes={publishDiff(publishedVersion, workingView(post)).fields} />
+          <PublishedFieldChanges changes={fieldChanges(publishedVersion, workingView(post))} />
           <ReaderWidths>
             <div className="compare__frames">
               <figure>

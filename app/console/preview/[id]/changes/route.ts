@@ -1,22 +1,43 @@
+import { ConversionBusyError, conversionQueueFull } from '@/server/content';
+import { spend } from '@/server/console/limits';
 import { findPreview } from '@/server/console/preview';
 import { answerPreviewFrame, frameMessage } from '@/server/console/preview-frame';
-import { diffDocument, publishDiff } from '@/server/console/publish-diff';
+import { ConsoleProblem } from '@/server/console/problems';
+import { diffDocument, publishDiffInPool } from '@/server/console/publish-diff';
 
 export const dynamic = 'force-dynamic';
+
+const BUSY = 'The server is busy right now. Try again in a moment.';
 
 /**
  * The saved working version with what publishing it would add and remove marked, for the
  * console's sandboxed "what changes on publish" frame (same headers as every preview frame).
+ * The diff takes a turn in the content worker pool, so it is charged like the live preview:
+ * one unit of the account's write window (shared with the API) per frame.
  */
 export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   return answerPreviewFrame(async (session, em) => {
+    const account = session.auth.account.id;
+    // Nothing is loaded while this account's work in the pool is already backed up.
+    if (conversionQueueFull(account)) return frameMessage(503, BUSY);
     const db = await em();
+    try {
+      await spend(db, session.auth, 'write');
+    } catch (err) {
+      if (err instanceof ConsoleProblem) return frameMessage(429, err.message);
+      throw err;
+    }
     const working = await findPreview(db, session, id, 'working');
     if (!working) return frameMessage(404, 'That article does not exist.');
     const published = await findPreview(db, session, id, 'published');
     if (!published)
       return frameMessage(404, 'Nothing is published yet: publishing shows readers the whole working version.');
-    return { status: 200, html: diffDocument(publishDiff(published, working), working) };
+    try {
+      return { status: 200, html: diffDocument(await publishDiffInPool(published, working, account), working) };
+    } catch (err) {
+      if (err instanceof ConversionBusyError) return frameMessage(503, BUSY);
+      throw err;
+    }
   });
 }
