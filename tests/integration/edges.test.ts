@@ -7,7 +7,7 @@
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { api, baseUrl, createPost, newAccount } from '../support/api';
-import { mediaForm, solidPng } from './media-helpers';
+import { mediaForm, solidPng, startFileServer } from './media-helpers';
 
 interface RawResponse {
   status: number;
@@ -174,6 +174,36 @@ describe('bodies and fields', () => {
       expect(patched.body.error).toMatch(/^cover_asset_id and cover_url: send one of them, not both/);
       const created = await api('POST', '/posts', { token, json: { title: 't', markdown: 'm', ...cover } });
       expect(created.status, JSON.stringify(cover)).toBe(400);
+    }
+  });
+});
+
+describe('a slug taken by another write while this one downloads its images', () => {
+  it('is 409 after the downloads, as docs/api.md says, and the article is unchanged', async () => {
+    const files = await startFileServer({
+      '/slow.png': { type: 'image/png', body: await solidPng(10, 10), delayMs: 1500 },
+    });
+    try {
+      const { token } = await newAccount();
+      const first = await createPost(token, { title: 'First' });
+      const second = await createPost(token, { title: 'Second' });
+      const slug = `taken-${Date.now().toString(36)}`;
+      const slow = api('PATCH', `/posts/${first.id}`, {
+        token,
+        json: { slug, markdown: `![x](${files.url('/slow.png')})` },
+      });
+      for (let i = 0; i < 100 && !files.hits['/slow.png']; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(files.hits['/slow.png']).toBe(1);
+      const taker = await api('PATCH', `/posts/${second.id}`, { token, json: { slug } });
+      expect(taker.status).toBe(200);
+      const refused = await slow;
+      expect(refused.status).toBe(409);
+      expect(refused.body.error).toMatch(/^slug: /);
+      const after = await api('GET', `/posts/${first.id}`, { token });
+      expect(after.body.slug).toBe(first.slug);
+      expect(after.body.markdown).toBe(first.markdown);
+    } finally {
+      await files.close();
     }
   });
 });
