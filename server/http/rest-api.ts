@@ -157,6 +157,8 @@ const runProcedure = createOpenApiNodeHttpHandler({
  */
 export async function handleRestRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
+  // Every REST answer, a refusal before any route included, is never stored (the document sets its own).
+  res.setHeader('cache-control', 'no-store');
   try {
     const routed = apiPath(req.url ?? '/');
     if (!routed) throw invalid(ODD_PATH_MESSAGE);

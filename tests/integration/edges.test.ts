@@ -78,6 +78,7 @@ describe('odd URLs', () => {
       for (const target of ['/api/v1/author?x=1', '/api/v1/author/?x=1', '/api/v1/author']) {
         const res = await raw(method, target, { headers: auth(token) });
         expect(res.status, `${method} ${target}`).toBe(404);
+        expect(res.headers['cache-control']).toBe('no-store');
         if (method !== 'HEAD') expect(JSON.parse(res.text)).toEqual({ error: 'Not found', code: 'not_found' });
       }
     }
@@ -124,6 +125,7 @@ describe('odd URLs', () => {
     ]) {
       const res = await raw('GET', target, { headers: auth(token) });
       expect(res.status, target).toBe(400);
+      expect(res.headers['cache-control']).toBe('no-store');
     }
     expect((await api('GET', '/posts', { token })).body.items.length).toBe(before);
     // The early decisions read the same path: the refusal is labelled as no route, not as an unpublish.
