@@ -4,9 +4,11 @@
  *
  * Routes are the tRPC procedures of server/api/root.ts, matched and run by trpc-to-openapi's
  * Node HTTP adapter; this file is the one place where that adapter is bent to the contract:
+ * - the path is read once (api-path.ts): the adapter routes the same path the early checks saw;
+ * - a HEAD runs as the GET without a body;
  * - a request with a body is refused 401 before its body is read (identify first);
- * - the JSON body is read here with an 8 MiB cap, `Content-Type` checked, and an empty body
- *   becomes `{}` (publish and unpublish take none);
+ * - the JSON body is read (json-body.ts) with an 8 MiB cap, an idle timeout and `Content-Type`
+ *   checked, and an empty body becomes `{}` (publish and unpublish take none);
  * - success statuses come from each procedure's route meta (api/routes.ts); 204 carries no body and no type;
  * - every failure leaves as `{error, code?}` with its status (server/http/errors.ts), written from
  *   the error object itself rather than from the adapter's tRPC-shaped body;
