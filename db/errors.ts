@@ -1,8 +1,13 @@
 /**
  * Recognises "the database is not there" among driver errors, so the transport can answer
- * 503 service_unavailable instead of 500: when PostgreSQL goes away, clients get a prompt answer
- * that tells them to retry rather than an opaque failure. Connection refused or reset,
- * pool acquisition timeouts, server shutdown and connection-class SQLSTATEs all count.
+ * 503 service_unavailable instead of 500: when PostgreSQL goes away, or every connection of a
+ * pool is busy, clients get a prompt answer that tells them to retry rather than an opaque
+ * failure. The one home of that decision for both pools (the ORM's knex pool and the
+ * prepared-statement pool, db/statements.ts): connection refused or reset, a pool that could not
+ * give a connection in time (knex: "Timeout acquiring a connection"; pg-pool: "timeout exceeded
+ * when trying to connect", "Connection terminated due to connection timeout" when a new
+ * connection could not be opened in time), a pool already closed at shutdown, server shutdown, a statement
+ * cancelled by its statement_timeout, and the connection-class SQLSTATEs.
  */
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
@@ -13,20 +18,30 @@ const NETWORK_CODES = new Set([
   'EHOSTUNREACH',
   'EAI_AGAIN',
 ]);
-const SQLSTATE_UNAVAILABLE = /^(08|57P0[1-3]|53300)/; // connection exceptions, admin/crash shutdown, cannot connect now, too many connections
+// Connection exceptions, admin/crash shutdown, cannot connect now, too many connections, and
+// query_canceled (57014: only statement_timeout cancels statements here).
+const SQLSTATE_UNAVAILABLE = /^(08|57P0[1-3]|53300|57014)/;
+const MESSAGE_UNAVAILABLE = new RegExp(
+  [
+    'Connection terminated',
+    'Timeout acquiring a connection',
+    'timeout exceeded when trying to connect',
+    'Cannot use a pool after calling end on the pool',
+    'connect ECONNREFUSED',
+    'Connection ended',
+    'terminating connection',
+    'the database system is (starting up|shutting down)',
+    'Client has encountered a connection error',
+  ].join('|'),
+  'i',
+);
 
 export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   if (!err || typeof err !== 'object' || depth > 5) return false;
   const e = err as { code?: unknown; message?: unknown; name?: unknown; cause?: unknown; errors?: unknown };
   if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || SQLSTATE_UNAVAILABLE.test(e.code))) return true;
   const message = typeof e.message === 'string' ? e.message : '';
-  if (
-    /Connection terminated|Timeout acquiring a connection|connect ECONNREFUSED|Connection ended|terminating connection|the database system is (starting up|shutting down)|Client has encountered a connection error/i.test(
-      message,
-    )
-  ) {
-    return true;
-  }
+  if (MESSAGE_UNAVAILABLE.test(message)) return true;
   if (name(e) === 'KnexTimeoutError' || name(e) === 'ConnectionException') return true;
   if (Array.isArray(e.errors) && e.errors.some((x) => isDatabaseUnavailable(x, depth + 1))) return true;
   return isDatabaseUnavailable(e.cause, depth + 1);

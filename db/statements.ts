@@ -68,14 +68,15 @@ export interface StatementPool {
 }
 
 /**
- * A statement pool for `url`. Short timeouts as for the ORM's pool: with PostgreSQL down a
- * request fails within seconds (503), and connections are opened again on demand, so the
- * service recovers by itself. `TimeZone=UTC` makes `isoTimestamp` valid.
+ * A statement pool of at most `max` connections for `url`. Short timeouts as for the ORM's pool:
+ * with PostgreSQL down, or every connection busy, a request fails within seconds (503, see
+ * errors.ts), and connections are opened again on demand, so the service recovers by itself.
+ * `TimeZone=UTC` makes `isoTimestamp` valid.
  */
-export function openStatementPool(url: string): StatementPool {
+export function openStatementPool(url: string, max = 10): StatementPool {
   const pool = new pg.Pool({
     connectionString: url,
-    max: 10,
+    max,
     idleTimeoutMillis: 10_000,
     connectionTimeoutMillis: 2_000,
     statement_timeout: 15_000,

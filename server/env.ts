@@ -13,7 +13,29 @@ const EnvSchema = z.object({
   PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
   /** Bind address: every interface by default; `127.0.0.1` keeps the service on this machine. */
   HOST: z.preprocess(emptyAsUndefined, z.string().default('0.0.0.0')),
-  /** When set, GET /api/metrics requires `Authorization: Bearer <METRICS_TOKEN>`. */
+  /**
+   * The origin readers reach the public pages at (`https://blog.example`), for their absolute
+   * canonical, og:url and og:image URLs. Never taken from a request header (a forged
+   * X-Forwarded-Host would be cached for every reader); unset, those URLs are relative or left out.
+   */
+  PUBLIC_ORIGIN: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .transform((text, ctx) => {
+        const origin = originOnly(text);
+        if (origin === undefined)
+          ctx.addIssue({ code: 'custom', message: 'must be an http(s) origin only, such as https://blog.example' });
+        return origin ?? z.NEVER;
+      })
+      .optional(),
+  ),
+  /** Open connections the HTTP server accepts at once; more are closed as they arrive. */
+  MAX_CONNECTIONS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(1_000_000).default(4096)),
+  /**
+   * When set, GET /api/metrics requires `Authorization: Bearer <METRICS_TOKEN>`; unset, it answers
+   * only direct loopback connections that carry no forwarding header.
+   */
   METRICS_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(16).optional()),
   DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./.data')),
   DATABASE_URL: z.preprocess(emptyAsUndefined, z.string().url().optional()),
@@ -52,6 +74,13 @@ const EnvSchema = z.object({
   FFMPEG_PATH: z.preprocess(emptyAsUndefined, z.string().optional()),
   /** Longest pause between two chunks of an upload's body before it is refused (milliseconds). */
   UPLOAD_IDLE_TIMEOUT_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(100).max(600_000).default(15_000)),
+  /** The same for the JSON body of a REST write. */
+  JSON_BODY_IDLE_TIMEOUT_MS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int().min(100).max(600_000).default(15_000),
+  ),
+  /** Connections of the prepared-statement pool (authentication and the reads) per process. */
+  STATEMENT_POOL_SIZE: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(1000).default(10)),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { dataDir: string };
@@ -69,6 +98,19 @@ function readEnv(): Env {
     throw new Error(`Invalid environment: ${(err as Error).message}`);
   }
   return { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR) };
+}
+
+/** `https://blog.example[:port]` as written (a final `/` allowed), or undefined for anything more or else. */
+function originOnly(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+  if (url.username || url.password || url.pathname !== '/' || /[?#]/.test(text)) return undefined;
+  return url.origin;
 }
 
 export const env: Env = readEnv();

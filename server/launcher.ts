@@ -74,6 +74,9 @@ async function main() {
   server = http.createServer(createRequestListener((req, res) => handle(req, res)));
   server.keepAliveTimeout = 5_000;
   server.requestTimeout = 120_000;
+  // Each open connection costs a descriptor and memory even when idle: past MAX_CONNECTIONS, new
+  // ones are closed as they arrive rather than exhausting the process's file descriptors.
+  server.maxConnections = env.MAX_CONNECTIONS;
   // A port in use or an address this machine lacks is a failed start, not a hung process.
   await new Promise<void>((resolve, reject) => {
     server!.once('error', reject);

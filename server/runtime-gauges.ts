@@ -3,12 +3,17 @@ import { contentQueueDepth } from './content/pool';
 import { observeGauge } from './metrics';
 
 /**
- * Gauges read at scrape time: the conversion queue and both database pools (the ORM's, for
- * writes and the console, and the prepared-statement pool for the hot reads).
+ * Gauges read at scrape time: the conversion queue, both database pools (the ORM's, for
+ * writes and the console, and the prepared-statement pool for the hot reads), and the timers
+ * pending in the process (a handler that leaves one per request shows as steady growth).
  */
 export function observeRuntimeGauges(): void {
   observeGauge('content_conversion_queue_depth', 'Markdown documents waiting for a conversion worker', [], () => [
     { value: contentQueueDepth() },
+  ]);
+
+  observeGauge('nodejs_active_timers', 'Timers pending in the process (setTimeout and socket timeouts)', [], () => [
+    { value: process.getActiveResourcesInfo().filter((type) => type === 'Timeout').length },
   ]);
 
   let ormPool: { numUsed(): number; numFree(): number; numPendingAcquires(): number } | undefined;

@@ -84,7 +84,7 @@ export async function entityManager(): Promise<EntityManager> {
 /** Prepared statements for the hot reads (db/statements.ts). */
 export function statements(): StatementRunner {
   const p = parts();
-  p.statements ??= openStatementPool(databaseUrl());
+  p.statements ??= openStatementPool(databaseUrl(), env.STATEMENT_POOL_SIZE);
   return p.statements.runner;
 }
 

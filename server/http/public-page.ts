@@ -4,6 +4,7 @@ import { PUBLIC_PAGE_CSP, renderArticlePage, renderNotFoundPage } from '../publi
 import { findPublishedArticle, parseVersion } from '../services/public-articles';
 import { PUBLIC_ID_PATTERN } from '../services/public-id';
 import { ifNoneMatchMatches, strongEtag } from '../entity-tags';
+import { env } from '../env';
 
 /**
  * `/<slug>-<public_id>`, served by the Node server: readers hit these pages most, and they
@@ -11,11 +12,13 @@ import { ifNoneMatchMatches, strongEtag } from '../entity-tags';
  * published snapshot (and byline), so a conditional request is answered 304 before anything
  * is rendered.
  *
- * Caching: browsers revalidate every time (max-age=0) and shared caches may serve a page for
- * 60 s, then keep serving it while they revalidate in the background. An operator running a
- * CDN in front purges `/<slug>-<public_id>` after publish, unpublish and delete (see README).
+ * Caching: browsers revalidate every time (max-age=0); a shared cache may serve a page for 60 s,
+ * then for 30 s more while it revalidates in the background (so a change shows within 90 s), and
+ * for up to an hour past the 60 s only while this server answers 5xx or not at all (an unpublished
+ * article answers 404, which ends the stale copy). An operator running a CDN in front purges
+ * `/<slug>-<public_id>` after publish, unpublish and delete (see README).
  */
-const PUBLIC_CACHE_CONTROL = 'public, max-age=0, s-maxage=60, stale-while-revalidate=300';
+const PUBLIC_CACHE_CONTROL = 'public, max-age=0, s-maxage=60, stale-while-revalidate=30, stale-if-error=3600';
 const MISSING_CACHE_CONTROL = 'public, max-age=0, s-maxage=10';
 
 /** The path segment when `pathname` has the shape of a canonical article path, else null. */
@@ -47,8 +50,9 @@ export async function servePublicPage(req: IncomingMessage, res: ServerResponse,
     send(res, 404, MISSING_CACHE_CONTROL, head ? null : renderNotFoundPage());
     return;
   }
-  const origin = originOf(req);
-  const etag = strongEtag(found.versionJson, '\n', found.publishedAt ?? '', '\n', found.handle, '\n', origin);
+  // From configuration only: a request header must never reach a page that caches share.
+  const origin = env.PUBLIC_ORIGIN ?? null;
+  const etag = strongEtag(found.versionJson, '\n', found.publishedAt ?? '', '\n', found.handle, '\n', origin ?? '');
   res.setHeader('etag', etag);
   res.setHeader('cache-control', PUBLIC_CACHE_CONTROL);
   if (ifNoneMatchMatches(req.headers['if-none-match'], etag)) {
@@ -77,16 +81,4 @@ function send(res: ServerResponse, status: number, cacheControl: string, body: s
   }
   res.setHeader('content-length', Buffer.byteLength(body));
   res.end(body);
-}
-
-/** The origin the reader used (behind a proxy: X-Forwarded-Proto/Host), for absolute URLs. */
-function originOf(req: IncomingMessage): string {
-  const forwardedProto = req.headers['x-forwarded-proto'];
-  const proto =
-    typeof forwardedProto === 'string' && forwardedProto.split(',')[0]!.trim().toLowerCase() === 'https'
-      ? 'https'
-      : 'http';
-  const forwardedHost = req.headers['x-forwarded-host'];
-  const host = (typeof forwardedHost === 'string' && forwardedHost) || req.headers.host || 'localhost';
-  return `${proto}://${host}`;
 }

@@ -4,10 +4,13 @@ import { checkHealth } from '../health';
 import { logLine } from '../log';
 import { httpDuration, httpRequests, registry } from '../metrics';
 import { env } from '../env';
-import { unauthenticated, unavailable } from '../errors';
+import { notFound, unauthenticated, unavailable } from '../errors';
 import { takeMediaRequest } from './media-node';
 import { canonicalSegment, servePublicPage } from './public-page';
-import { handleRestRequest, isRestRequest } from './rest-api';
+import { handleRestRequest } from './rest-api';
+import { isApiPath } from './api-path';
+import { isDirectLoopback } from './loopback';
+import { isDisguisedConsolePath } from './console-path';
 import { routeTemplate } from './route-template';
 import { sendFailure } from './errors';
 import { UUID_SOURCE } from '../uuid';
@@ -59,7 +62,7 @@ export function createRequestListener(next: NextHandler) {
 }
 
 async function route(req: IncomingMessage, res: ServerResponse, pathname: string, next: NextHandler): Promise<void> {
-  if (isRestRequest(pathname)) return handleRestRequest(req, res, pathname);
+  if (isApiPath(pathname)) return handleRestRequest(req, res);
   if (takeMediaRequest(req, res)) return;
   if (pathname === '/api/health') return health(req, res);
   if (pathname === '/api/metrics') return metrics(req, res);
@@ -67,6 +70,12 @@ async function route(req: IncomingMessage, res: ServerResponse, pathname: string
   if (method === 'GET' || method === 'HEAD') {
     const segment = canonicalSegment(pathname);
     if (segment !== null) return servePublicPage(req, res, segment);
+  }
+  if (isDisguisedConsolePath(pathname)) {
+    // Next would answer its 404 page cacheable for a year; the console's answers are never stored.
+    res.setHeader('cache-control', 'no-store');
+    sendFailure(res, notFound());
+    return;
   }
   return next(req, res);
 }
@@ -80,10 +89,19 @@ async function health(_req: IncomingMessage, res: ServerResponse): Promise<void>
   res.end(JSON.stringify(result));
 }
 
-/** Prometheus text format; with METRICS_TOKEN set, only for `Authorization: Bearer <it>`. */
+/**
+ * Prometheus text format; with METRICS_TOKEN set, only for `Authorization: Bearer <it>`. Without
+ * it, only for a direct loopback connection (a scraper on the same machine): anything a proxy
+ * relays is 404, so metrics are never public by default.
+ */
 async function metrics(req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (env.METRICS_TOKEN && !bearerMatches(req.headers.authorization, env.METRICS_TOKEN)) {
     sendFailure(res, unauthenticated('Authorization: send "Bearer <METRICS_TOKEN>"'));
+    return;
+  }
+  if (!env.METRICS_TOKEN && !isDirectLoopback(req.socket.remoteAddress, req.headers)) {
+    res.setHeader('cache-control', 'no-store');
+    sendFailure(res, notFound());
     return;
   }
   let text: string;

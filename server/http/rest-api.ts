@@ -4,9 +4,11 @@
  *
  * Routes are the tRPC procedures of server/api/root.ts, matched and run by trpc-to-openapi's
  * Node HTTP adapter; this file is the one place where that adapter is bent to the contract:
+ * - the path is read once (api-path.ts): the adapter routes the same path the early checks saw;
+ * - a HEAD runs as the GET without a body;
  * - a request with a body is refused 401 before its body is read (identify first);
- * - the JSON body is read here with an 8 MiB cap, `Content-Type` checked, and an empty body
- *   becomes `{}` (publish and unpublish take none);
+ * - the JSON body is read (json-body.ts) with an 8 MiB cap, an idle timeout and `Content-Type`
+ *   checked, and an empty body becomes `{}` (publish and unpublish take none);
  * - success statuses come from each procedure's route meta (api/routes.ts); 204 carries no body and no type;
  * - every failure leaves as `{error, code?}` with its status (server/http/errors.ts), written from
  *   the error object itself rather than from the adapter's tRPC-shaped body;
@@ -16,9 +18,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { TRPCError } from '@trpc/server';
-import { createOpenApiNodeHttpHandler, getPathRegExp, normalizePath } from 'trpc-to-openapi';
+import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import { appRouter } from '../api/root';
-import { API_ROUTES, routeConverts, successStatus } from '../api/routes';
+import { routeConverts, successStatus } from '../api/routes';
 import { identify, type RequestHeaders } from '../api/authenticate';
 import type { ApiContext } from '../api/trpc';
 import { openApiEtag, openApiJson } from '../api/openapi/document';
@@ -29,13 +31,11 @@ import { logLine } from '../log';
 import { rateLimitHeaders, sendFailure } from './errors';
 import { ifNoneMatchMatches } from '../entity-tags';
 import { handleMediaUpload } from './media-upload';
-
-export const API_PREFIX = '/api/v1/author';
+import { API_PREFIX, ODD_PATH_MESSAGE, apiPath, apiRouteTemplate } from './api-path';
+import { readJsonBody } from './json-body';
 /** JSON bodies: a 1 MB article escapes to at most a few MB; the contract sets no limit of its own. */
 const MAX_JSON_BODY_BYTES = 8 * 1024 * 1024;
 
-const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
-const UPLOAD_PATH = `${API_PREFIX}/media`;
 /** The document only changes with a deploy: tools revalidate cheaply, never keep it long. */
 const OPENAPI_CACHE_CONTROL = 'public, max-age=300, must-revalidate';
 
@@ -153,29 +153,21 @@ const runProcedure = createOpenApiNodeHttpHandler({
   },
 } as never) as unknown as (req: ApiRequest, res: PendingResponse) => Promise<void>;
 
-/** Method, path pattern and template of every procedure (api/routes.ts): known before any body is read. */
-const PROCEDURE_ROUTES = API_ROUTES.filter((r) => r.procedure).map((r) => ({
-  method: r.method,
-  pattern: getPathRegExp(normalizePath(r.path)),
-  template: API_PREFIX + r.path,
-}));
-
-/** The route template (`/api/v1/author/posts/{id}`) a REST request matches, if any. */
-export function apiRouteTemplate(method: string, pathname: string): string | undefined {
-  const sub = normalizePath(pathname.slice(API_PREFIX.length));
-  return PROCEDURE_ROUTES.find((r) => r.method === method && r.pattern.test(sub))?.template;
-}
-
-/** True when the request is for the REST surface; it is then answered here. */
-export function isRestRequest(pathname: string): boolean {
-  return pathname === API_PREFIX || pathname.startsWith(`${API_PREFIX}/`);
-}
-
-export async function handleRestRequest(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+/**
+ * A HEAD is answered as the GET of the same path without its body (Node sends none for a HEAD):
+ * the same token check, the same 404, the same read unit charged.
+ */
+export async function handleRestRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
+  // Every REST answer, a refusal before any route included, is never stored (the document sets its own).
+  res.setHeader('cache-control', 'no-store');
   try {
-    if (pathname === OPENAPI_PATH && (method === 'GET' || method === 'HEAD')) return serveOpenApi(req, res, method);
-    if (pathname === UPLOAD_PATH) {
+    const routed = apiPath(req.url ?? '/');
+    if (!routed) throw invalid(ODD_PATH_MESSAGE);
+    const { path } = routed;
+    if (path === '') throw notFound();
+    if (path === '/openapi.json' && (method === 'GET' || method === 'HEAD')) return serveOpenApi(req, res, method);
+    if (path === '/media') {
       if (method !== 'POST') throw notFound();
       return await upload(req, res);
     }
@@ -185,19 +177,22 @@ export async function handleRestRequest(req: IncomingMessage, res: ServerRespons
     let identified: Authenticated | undefined;
     let body: unknown;
     if (method === 'POST' || method === 'PATCH' || method === 'PUT') {
-      const template = apiRouteTemplate(method, pathname);
+      const template = apiRouteTemplate(method, path);
       if (!template) throw notFound();
       identified = await identify(headers);
       // A write that converts Markdown while this account's conversion queue is full would be
       // refused after its body was read and parsed: refuse it first (503, not charged).
       if (routeConverts(method, template.slice(API_PREFIX.length)) && conversionQueueFull(identified.account.id))
         throw new ConversionBusyError();
-      body = await readJsonBody(req);
+      body = await readJsonBody(req, res, MAX_JSON_BODY_BYTES);
       req.headers['content-type'] = 'application/json';
     }
-    // The adapter matches procedure paths (`/posts/{id}`) against the URL: strip the mount point.
-    const url = req.url!.slice(API_PREFIX.length) || '/';
-    await runProcedure(adapterRequest(method, url, headers, body, pending, identified), pending);
+    // The adapter matches procedure paths (`/posts/{id}`) against the routed path, not the raw URL.
+    const url = routed.query ? `${path}?${routed.query}` : path;
+    await runProcedure(
+      adapterRequest(method === 'HEAD' ? 'GET' : method, url, headers, body, pending, identified),
+      pending,
+    );
     settle(res, pending);
   } catch (err) {
     if (res.headersSent) {
@@ -228,32 +223,6 @@ function settle(res: ServerResponse, pending: PendingResponse): void {
   }
   res.setHeader('content-type', 'application/json');
   res.end(pending.body);
-}
-
-async function readJsonBody(req: IncomingMessage): Promise<unknown> {
-  const declared = Number(req.headers['content-length'] ?? '0');
-  if (declared > MAX_JSON_BODY_BYTES) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    total += chunk.byteLength;
-    if (total > MAX_JSON_BODY_BYTES) throw tooLarge();
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks, total).toString('utf8');
-  // Bodyless POSTs are normal here: publish and unpublish take no body.
-  if (text.trim() === '') return {};
-  const type = (req.headers['content-type'] ?? '').toLowerCase();
-  if (!type.startsWith('application/json')) throw invalid('Content-Type: must be application/json');
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw invalid('body: invalid JSON');
-  }
-}
-
-function tooLarge() {
-  return invalid(`body: larger than ${MAX_JSON_BODY_BYTES} bytes`);
 }
 
 function serveOpenApi(req: IncomingMessage, res: ServerResponse, method: string): void {

@@ -1,33 +1,54 @@
-import { API_PREFIX, apiRouteTemplate } from './rest-api';
+import { API_PREFIX, apiPath, apiRouteTemplate, isApiPath } from './api-path';
 import { canonicalSegment } from './public-page';
 import { isUuid } from '../uuid';
 
 /**
  * The route template of a request, for metric labels: a small, fixed set of values whatever
- * the paths clients send (ids, slugs and unknown paths never become label values).
+ * the paths clients send. Only routes the service has become labels; ids, slugs and any path it
+ * does not know become `*` (unknown console words once each made a new series).
  */
-const FIXED = new Set([
-  '/',
-  '/api/health',
-  '/api/metrics',
-  `${API_PREFIX}/openapi.json`,
-  `${API_PREFIX}/media`,
-  '/favicon.ico',
-]);
+const FIXED = new Set(['/', '/api/health', '/api/metrics', '/favicon.ico']);
+
+/** The REST routes that are not procedures, below the prefix. */
+const API_FIXED = new Set(['/openapi.json', '/media']);
+
+/**
+ * The console's pages and route handlers (app/console/**), `{id}` for a dynamic segment; a unit
+ * test keeps this list equal to the files under app/console.
+ */
+export const CONSOLE_ROUTES: readonly string[] = [
+  '/console',
+  '/console/account',
+  '/console/api-guide',
+  '/console/api-reference',
+  '/console/articles/new',
+  '/console/articles/{id}',
+  '/console/media',
+  '/console/media/upload',
+  '/console/moderation',
+  '/console/preview/live',
+  '/console/preview/{id}',
+  '/console/preview/{id}/changes',
+];
+const CONSOLE_ROUTE_SET = new Set(CONSOLE_ROUTES);
 
 export function routeTemplate(method: string, pathname: string): string {
   if (FIXED.has(pathname)) return pathname;
-  if (pathname.startsWith(`${API_PREFIX}/`)) {
-    return apiRouteTemplate(method, pathname) ?? `${API_PREFIX}/*`;
+  if (isApiPath(pathname)) {
+    // The routed form (api-path.ts), as the REST handler reads it: a refused form is `*` too.
+    const routed = apiPath(pathname);
+    if (routed && API_FIXED.has(routed.path)) return API_PREFIX + routed.path;
+    return (routed && apiRouteTemplate(method, routed.path)) ?? `${API_PREFIX}/*`;
   }
   if (pathname.startsWith('/api/media/')) return '/api/media/{id}';
   if (pathname.startsWith('/_next/')) return '/_next/*';
   if (pathname === '/console' || pathname.startsWith('/console/')) {
-    const parts = pathname
+    const template = pathname
+      .replace(/\/$/, '')
       .split('/')
-      .slice(2, 5)
-      .map((p) => (isUuid(p) ? '{id}' : /^[a-z][a-z-]{0,30}$/.test(p) ? p : '*'));
-    return ['/console', ...parts].join('/').replace(/\/$/, '');
+      .map((p) => (isUuid(p) ? '{id}' : p))
+      .join('/');
+    return CONSOLE_ROUTE_SET.has(template) ? template : '/console/*';
   }
   if (canonicalSegment(pathname) !== null) return '/{slug}-{public_id}';
   return 'other';

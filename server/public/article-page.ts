@@ -14,8 +14,11 @@ export interface ArticlePage {
   /** ISO 8601, or null. */
   publishedAt: string | null;
   handle: string;
-  /** `https://host` as the reader reached it, for absolute canonical and image URLs. */
-  origin: string;
+  /**
+   * The configured public origin (PUBLIC_ORIGIN), for absolute canonical, og:url and og:image
+   * URLs; null: the canonical link is the path, og:url and og:image are left out (they must be absolute).
+   */
+  origin: string | null;
 }
 
 /**
@@ -39,7 +42,7 @@ const DATE = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'long', day
 
 export function renderArticlePage(page: ArticlePage): string {
   const { version, origin } = page;
-  const url = `${origin}${page.path}`;
+  const url = `${origin ?? ''}${page.path}`;
   const description = version.subtitle ?? excerpt(version.html);
   const meta = [
     `<meta name="description" content="${escapeHtml(description)}">`,
@@ -47,10 +50,10 @@ export function renderArticlePage(page: ArticlePage): string {
     `<meta property="og:type" content="article">`,
     `<meta property="og:title" content="${escapeHtml(version.title)}">`,
     `<meta property="og:description" content="${escapeHtml(description)}">`,
-    `<meta property="og:url" content="${escapeHtml(url)}">`,
+    origin ? `<meta property="og:url" content="${escapeHtml(url)}">` : '',
     page.publishedAt ? `<meta property="article:published_time" content="${page.publishedAt}">` : '',
     ...version.tags.map((t) => `<meta property="article:tag" content="${escapeHtml(t.name)}">`),
-    version.cover
+    version.cover && origin
       ? `<meta property="og:image" content="${escapeHtml(origin + version.cover.url)}"><meta property="og:image:width" content="${version.cover.width}"><meta property="og:image:height" content="${version.cover.height}">`
       : '',
     `<meta name="twitter:card" content="${version.cover ? 'summary_large_image' : 'summary'}">`,

@@ -96,7 +96,9 @@ export function checkPostWrite<T extends PostWriteInput>(input: T, mode: 'create
       else out.cover_url = raw.cover_url.trim();
     }
   }
-  if (problems.length === 0 && out.cover_asset_id != null && out.cover_url != null) {
+  // "Not both" whatever the values: `{"cover_asset_id": null, "cover_url": "https://…"}` would
+  // otherwise clear the cover and drop the URL without a word.
+  if (problems.length === 0 && raw.cover_asset_id !== undefined && raw.cover_url !== undefined) {
     problems.push('cover_asset_id and cover_url: send one of them, not both');
   }
 

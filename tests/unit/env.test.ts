@@ -38,3 +38,27 @@ describe('outbound allow lists at start', () => {
     expect(env.ALLOWED_OUTBOUND_PORTS).toBe('8080');
   });
 });
+
+describe('PUBLIC_ORIGIN', () => {
+  it.each([
+    ['https://blog.example', 'https://blog.example'],
+    ['https://blog.example/', 'https://blog.example'],
+    ['http://Blog.Example:8080', 'http://blog.example:8080'],
+  ])('%s is the origin %s', async (value, origin) => {
+    expect((await loadEnv({ PUBLIC_ORIGIN: value })).env.PUBLIC_ORIGIN).toBe(origin);
+  });
+
+  it.each([
+    'blog.example',
+    'ftp://blog.example',
+    'https://blog.example/blog',
+    'https://u:p@blog.example',
+    'https://blog.example/?x',
+  ])('%s fails the start', async (value) => {
+    await expect(loadEnv({ PUBLIC_ORIGIN: value })).rejects.toThrow(/Invalid environment: PUBLIC_ORIGIN: /);
+  });
+
+  it('is unset by default: no request header stands in for it', async () => {
+    expect((await loadEnv({ PUBLIC_ORIGIN: '' })).env.PUBLIC_ORIGIN).toBeUndefined();
+  });
+});

@@ -3,10 +3,12 @@
  * which trpc-to-openapi cannot carry, so server/http/media-upload.ts serves it and its facts and
  * operation are written here by hand. Plain OpenAPI objects; its Media schema is from-url's.
  */
-import type { ApiRoute } from '../routes';
+import type { RouteFacts } from '../route-meta';
 import type { JsonObject } from './types';
 
-export const UPLOAD_ROUTE: ApiRoute = {
+// Typed by the route facts (route-meta.ts), not routes.ts's ApiRoute: routes.ts imports this
+// module, and a module here importing it back made a loop.
+export const UPLOAD_ROUTE: RouteFacts = {
   method: 'POST',
   path: '/media',
   success: 200,

@@ -1,0 +1,66 @@
+/**
+ * The one reading of a REST path (`/api/v1/author/...`). Every decision taken about a request
+ * (the early 404, the conversion-queue refusal, the metrics label, and the route the adapter
+ * runs) reads the path this module gives, so they cannot disagree.
+ *
+ * Why refuse some forms: trpc-to-openapi parses the URL with the WHATWG parser, which turns `\`
+ * into `/`, resolves `.` and `..` segments (`%2e` included) and drops what follows `#`, while the
+ * early decisions see the raw text. `POST /posts/x\..#/unpublish` looked like an unpublish to the
+ * early checks and ran as a create. A path in any of these forms is therefore refused with 400
+ * before anything else; every other path reads the same to both parsers.
+ *
+ * One rule for a trailing slash on every route: a single one is ignored (`/posts/` is `/posts`,
+ * `POST /media/` is the upload), as trpc-to-openapi already did for the procedures.
+ */
+import { getPathRegExp, normalizePath } from 'trpc-to-openapi';
+import { API_ROUTES } from '../api/routes';
+
+export const API_PREFIX = '/api/v1/author';
+
+/** True when the path is on the REST surface; the request is then answered by rest-api.ts. */
+export function isApiPath(pathname: string): boolean {
+  return pathname === API_PREFIX || pathname.startsWith(`${API_PREFIX}/`);
+}
+
+export interface ApiPath {
+  /** Below the prefix, without a trailing slash: `/posts/{id}`; '' for the prefix itself. */
+  path: string;
+  /** The query string without its `?`, or ''. */
+  query: string;
+}
+
+/** The 400 message for a refused form; documented in docs/api.md (Requests). */
+export const ODD_PATH_MESSAGE = 'path: must not contain "\\", "#", "//", or "." and ".." segments';
+
+const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
+
+/**
+ * The routed form of a request target on the REST surface (`url` is `req.url`, query allowed),
+ * or null when it has a form that parsers read differently (see above).
+ */
+export function apiPath(url: string): ApiPath | null {
+  if (url.includes('#')) return null;
+  const mark = url.indexOf('?');
+  const pathname = mark === -1 ? url : url.slice(0, mark);
+  if (!isApiPath(pathname) || pathname.includes('\\') || pathname.includes('//')) return null;
+  let path = pathname.slice(API_PREFIX.length);
+  if (path.split('/').some((segment) => DOT_SEGMENT.test(segment))) return null;
+  if (path.endsWith('/')) path = path.slice(0, -1);
+  return { path, query: mark === -1 ? '' : url.slice(mark + 1) };
+}
+
+/** Method, path pattern and template of every procedure (api/routes.ts): known before any body is read. */
+const PROCEDURE_ROUTES = API_ROUTES.filter((r) => r.procedure).map((r) => ({
+  method: r.method,
+  pattern: getPathRegExp(normalizePath(r.path)),
+  template: API_PREFIX + r.path,
+}));
+
+/**
+ * The route template (`/api/v1/author/posts/{id}`) a routed path (`apiPath(...).path`) matches,
+ * if any. A HEAD is a GET without its body (rest-api.ts), so it has the GET's template.
+ */
+export function apiRouteTemplate(method: string, path: string): string | undefined {
+  const asked = method === 'HEAD' ? 'GET' : method;
+  return PROCEDURE_ROUTES.find((r) => r.method === asked && r.pattern.test(path))?.template;
+}
