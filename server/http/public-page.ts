@@ -59,6 +59,7 @@ export async function servePublicPage(req: IncomingMessage, res: ServerResponse,
   const html = renderArticlePage({
     version: parseVersion(found.versionJson),
     path: found.path,
+    publicId: found.publicId,
     publishedAt: found.publishedAt,
     handle: found.handle,
     origin,

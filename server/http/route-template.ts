@@ -13,6 +13,7 @@ const FIXED = new Set([
   `${API_PREFIX}/openapi.json`,
   `${API_PREFIX}/media`,
   '/favicon.ico',
+  '/api/reader-events',
 ]);
 
 export function routeTemplate(method: string, pathname: string): string {
@@ -21,6 +22,7 @@ export function routeTemplate(method: string, pathname: string): string {
     return apiRouteTemplate(method, pathname) ?? `${API_PREFIX}/*`;
   }
   if (pathname.startsWith('/api/media/')) return '/api/media/{id}';
+  if (pathname.startsWith('/api/reader/')) return '/api/reader/{public_id}/{kind}';
   if (pathname.startsWith('/_next/')) return '/_next/*';
   if (pathname === '/console' || pathname.startsWith('/console/')) {
     const parts = pathname
