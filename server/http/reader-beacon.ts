@@ -16,7 +16,7 @@ import { isKnownBot, type ReaderKind } from '../services/reader-tally';
  */
 const BEACON_PATH = new RegExp(`^${READER_BEACON_PREFIX}([0-9a-z]{10})/(open|read|complete)\\.gif$`);
 
-/** The smallest transparent GIF (1×1, 43 bytes). */
+/** The smallest transparent GIF (1×1, 42 bytes). */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
 export function serveReaderBeacon(req: IncomingMessage, res: ServerResponse, pathname: string): void {

@@ -46,7 +46,7 @@ export function readerHash(salt: string, b: Pick<Beacon, 'address' | 'userAgent'
  * as a bot too.
  */
 const BOT_USER_AGENT =
-  /bot\b|bot\/|crawl|spider|slurp|facebookexternalhit|facebookcatalog|embedly|quora link preview|outbrain|pinterest|vkshare|w3c_validator|whatsapp|skypeuripreview|bitlybot|nuzzel|discordbot|google-read-aloud|lighthouse|pagespeed|preview|curl\/|wget\/|python-|python\/|httpx|aiohttp|go-http-client|java\/|okhttp|node-fetch|undici|axios|libwww|httpclient|scrapy|phantomjs|feedfetcher|feedly|inoreader|monitor|uptime|checker/i;
+  /bot\b|bot\/|crawl|spider|slurp|facebookexternalhit|facebookcatalog|embedly|quora link preview|outbrain|pinterest|vkshare|w3c_validator|whatsapp|skypeuripreview|bitlybot|nuzzel|discordbot|google-read-aloud|lighthouse|pagespeed|preview|curl\/|wget\/|python-|python\/|httpx|aiohttp|go-http-client|java\/|okhttp|node-fetch|undici|axios|libwww|httpclient|scrapy|phantomjs|feedfetcher|feedly|inoreader|monitor|uptime|checker|^node$/i;
 
 export function isKnownBot(userAgent: string | undefined): boolean {
   return !userAgent || userAgent.trim() === '' || BOT_USER_AGENT.test(userAgent);
