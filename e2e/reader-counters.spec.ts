@@ -6,6 +6,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { api, createPost, publish } from './support/api';
 import { startCachingProxy } from './support/caching-proxy';
+import { signIn } from './support/console';
 import { e2eState, tokenOf } from './support/state';
 
 const token = () => tokenOf('author');
@@ -88,6 +89,7 @@ async function scrollUntilBeacon(page: Page, kind: 'read' | 'complete', from: nu
 
 test('an open counts once per reader and day; a second reader counts again; a short article is read at once', async ({
   browser,
+  page,
 }) => {
   const post = await article('Short enough for one screen', 1);
   const a = await reader(browser, 'ReaderA');
@@ -105,6 +107,14 @@ test('an open counts once per reader and day; a second reader counts again; a sh
   await eventually(post.id, { open_count: 2, read_count: 2, complete_count: 2 });
   await a.context.close();
   await b.context.close();
+
+  // The console's editor shows them, with the read ratio and today's point in the 30-day chart.
+  await signIn(page, token());
+  await page.goto(`${e2eState().baseUrl}/console/articles/${post.id}`);
+  const stats = page.getByRole('region', { name: 'Readers' });
+  await expect(stats.getByRole('definition').first()).toHaveText('2');
+  await expect(stats).toContainText('Read ratio100 %');
+  await expect(stats.getByRole('img')).toHaveAttribute('aria-label', 'Last 30 days: 2 opens, 2 reads, 2 full reads.');
 });
 
 test('a read counts when the middle of the article reaches the screen, a full read near its end (measured)', async ({

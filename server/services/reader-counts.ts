@@ -77,12 +77,3 @@ export async function flushTally(db: StatementRunner, batch: TallyBatch): Promis
   if (batch.hashes.length === 0) return;
   await db.run(FLUSH, [batch.days, batch.hashes, batch.publicIds, batch.kinds]);
 }
-
-/** One day of an article's reader counts (the console's chart). */
-export interface ReaderDay {
-  /** `YYYY-MM-DD` (UTC). */
-  day: string;
-  opens: number;
-  reads: number;
-  completes: number;
-}
