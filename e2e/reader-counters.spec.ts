@@ -3,10 +3,10 @@
  * and full reads come from the images Chromium itself requests (server/public/reader-beacons.ts).
  * Counts are read back through the author API, as an integration would.
  */
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { api, createPost, publish } from './support/api';
 import { startCachingProxy } from './support/caching-proxy';
-import { signIn } from './support/console';
+import { expect, signIn, test } from './support/console';
 import { e2eState, tokenOf } from './support/state';
 
 const token = () => tokenOf('author');
