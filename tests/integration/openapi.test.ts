@@ -46,10 +46,13 @@ beforeAll(async () => {
   doc = (await served.clone().json()) as Json;
 });
 
+/** The author API's operations (operator routes, with their own `servers`, are checked apart). */
 const operations = () =>
-  Object.entries<Json>(doc.paths).flatMap(([path, item]) =>
-    Object.entries<Json>(item).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, path, method, op })),
-  );
+  Object.entries<Json>(doc.paths)
+    .filter(([, item]) => !item.servers)
+    .flatMap(([path, item]) =>
+      Object.entries<Json>(item).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, path, method, op })),
+    );
 const op = (key: string) => operations().find((o) => o.key === key)!.op;
 const deref = (node: Json): Json =>
   node?.$ref
