@@ -172,7 +172,7 @@ const READER_FLUSH_MS = 5_000;
  * Loads the salts the tally needs, then writes what it holds in one statement. A failed flush
  * gives its batch back to the tally, to go with the next one; flushes never overlap.
  */
-export function flushReaderCounts(): Promise<void> {
+function flushReaderCounts(): Promise<void> {
   const p = parts();
   const previous = p.flushing ?? Promise.resolve();
   const run = previous.then(async () => {

@@ -10,7 +10,7 @@ import path from 'node:path';
  * It caches what the origin allows shared caches to keep (`s-maxage`) and says in `X-Cache`
  * whether it answered from its cache (HIT) or asked the origin (MISS, EXPIRED…).
  */
-export const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
+const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
 
 export interface CachingProxy {
   baseUrl: string;

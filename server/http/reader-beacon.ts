@@ -67,7 +67,7 @@ function looksLikeAReader(req: IncomingMessage): boolean {
  * which case the last X-Forwarded-For entry added by a proxy not in that list. It only ever
  * goes into the day's hash; it is never stored.
  */
-export function clientAddress(req: IncomingMessage): string {
+function clientAddress(req: IncomingMessage): string {
   const peer = req.socket.remoteAddress ?? '';
   const trusted = trustedProxies();
   if (!trusted.has(peer)) return peer;

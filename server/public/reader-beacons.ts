@@ -4,7 +4,7 @@ import type { ReaderKind } from '../services/reader-tally';
 export const READER_BEACON_PREFIX = '/api/reader/';
 
 /** The beacon's path for an article and a kind (what the page embeds). */
-export function beaconPath(publicId: string, kind: ReaderKind): string {
+function beaconPath(publicId: string, kind: ReaderKind): string {
   return `${READER_BEACON_PREFIX}${publicId}/${kind}.gif`;
 }
 

@@ -7,7 +7,7 @@ import { popularitySql } from './popularity';
  * The platform's events (impressions in its feed, likes, comments, saves, and opens or reads
  * it counted itself), fed in by an operator: `POST /api/reader-events` (server/http/reader-events.ts).
  */
-export const READER_EVENT_KINDS = [
+const READER_EVENT_KINDS = [
   'impression',
   'open',
   'read',

@@ -10,8 +10,7 @@ import { createHmac, randomBytes } from 'node:crypto';
  * only new hashes counts a reader once per article, kind and day; once the day's salt is
  * deleted, nothing links a hash to an address any more.
  */
-export const READER_KINDS = ['open', 'read', 'complete'] as const;
-export type ReaderKind = (typeof READER_KINDS)[number];
+export type ReaderKind = 'open' | 'read' | 'complete';
 
 export interface Beacon {
   address: string;

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { ReaderEventBatchSchema, ReaderEventsResultSchema } from '../../services/reader-events';
 import type { JsonObject } from './types';
 
-export const OPERATOR_SECURITY_SCHEME = 'operatorToken';
+const OPERATOR_SECURITY_SCHEME = 'operatorToken';
 
 const jsonSchema = (schema: z.ZodType) => {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input' }) as JsonObject;
