@@ -208,7 +208,8 @@ async function closeRuntime(): Promise<void> {
   clearInterval(p.background);
   clearInterval(p.readerFlush);
   // The last beacons are written before the pools close (a crash loses at most one interval).
-  await flushReaderCounts().catch(() => {});
+  if (p.readerTally && p.readerTally.size > 0) await flushReaderCounts().catch(() => {});
+  else await p.flushing?.catch(() => {});
   shared.__publishingRuntime = undefined;
   await Promise.allSettled([
     closeContentPool(),

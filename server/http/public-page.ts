@@ -17,6 +17,12 @@ import { ifNoneMatchMatches, strongEtag } from '../entity-tags';
  */
 const PUBLIC_CACHE_CONTROL = 'public, max-age=0, s-maxage=60, stale-while-revalidate=300';
 const MISSING_CACHE_CONTROL = 'public, max-age=0, s-maxage=10';
+/**
+ * Part of the entity tag: bumped when the page's markup changes for every article (as when the
+ * reader beacons were added), so browsers and caches holding the old page get the new one
+ * instead of a 304.
+ */
+const PAGE_MARKUP_VERSION = 'reader-beacons-1';
 
 /** The path segment when `pathname` has the shape of a canonical article path, else null. */
 export function canonicalSegment(pathname: string): string | null {
@@ -48,7 +54,17 @@ export async function servePublicPage(req: IncomingMessage, res: ServerResponse,
     return;
   }
   const origin = originOf(req);
-  const etag = strongEtag(found.versionJson, '\n', found.publishedAt ?? '', '\n', found.handle, '\n', origin);
+  const etag = strongEtag(
+    PAGE_MARKUP_VERSION,
+    '\n',
+    found.versionJson,
+    '\n',
+    found.publishedAt ?? '',
+    '\n',
+    found.handle,
+    '\n',
+    origin,
+  );
   res.setHeader('etag', etag);
   res.setHeader('cache-control', PUBLIC_CACHE_CONTROL);
   if (ifNoneMatchMatches(req.headers['if-none-match'], etag)) {
