@@ -5,7 +5,11 @@
  *   server.ts) doing token lookup, counter upsert, the row and its JSON, on the same database;
  * - "public page": GET /<slug>-<public_id> of the service, the same stored HTML in a page;
  * - "public page, If-None-Match": the conditional GET a cache or browser sends (304);
- * - "service GET /posts/{id}": the service's own authenticated read, for reference.
+ * - "service GET /posts/{id}": the service's own authenticated read, for reference;
+ * - "reader beacon": the open beacon a page view loads (GET /api/reader/{public_id}/open.gif),
+ *   each request from a new reader (its own user agent), so every one enters the tally.
+ * Then the database writes per 1,000 page views: the flushes the service reports
+ * (`reader_flushes_total`, one write statement each) against the beacons it counted.
  * Each round gives every scenario a warm-up, then alternating slices; ratios are per round,
  * reported as min / median / max. Target: public page req/s ≥ 0.5 × the bare read's.
  *
@@ -73,7 +77,13 @@ async function main() {
     const check = await fetch(`${bareUrl}/api/v1/author/posts/${post.id}`, { headers: auth });
     if (check.status !== 200) throw new Error(`bare server answered ${check.status}`);
 
-    const scenarios: { name: string; base: string; request: LoadRequest; expect: number }[] = [
+    let reader = 0;
+    const publicId = post.canonical_path.slice(-10);
+    const beacon = (): LoadRequest => ({
+      path: `/api/reader/${publicId}/open.gif`,
+      headers: { 'user-agent': `Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 bench-reader-${reader++}` },
+    });
+    const scenarios: { name: string; base: string; request: LoadRequest | (() => LoadRequest); expect: number }[] = [
       {
         name: 'bare GET /posts/{id}',
         base: bareUrl,
@@ -93,15 +103,19 @@ async function main() {
         request: { path: `/api/v1/author/posts/${post.id}`, headers: auth },
         expect: 200,
       },
+      { name: 'reader beacon (open)', base: service.baseUrl, request: beacon, expect: 200 },
     ];
+    const next = (s: (typeof scenarios)[number]) =>
+      typeof s.request === 'function' ? s.request : () => s.request as LoadRequest;
+    const before = await readerMetrics(service.baseUrl);
     const perRound: LoadResult[][] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const order = round % 2 === 0 ? scenarios : [...scenarios].reverse();
       const parts = new Map<string, LoadResult[]>(scenarios.map((s) => [s.name, []]));
-      for (const s of order) await runLoad(s.base, () => s.request, { concurrency: CONCURRENCY, durationMs: 1500 }); // warm-up
+      for (const s of order) await runLoad(s.base, next(s), { concurrency: CONCURRENCY, durationMs: 1500 }); // warm-up
       for (let slice = 0; slice < SLICES; slice++) {
         for (const s of slice % 2 === 0 ? order : [...order].reverse()) {
-          const r = await runLoad(s.base, () => s.request, { concurrency: CONCURRENCY, durationMs: SLICE_MS });
+          const r = await runLoad(s.base, next(s), { concurrency: CONCURRENCY, durationMs: SLICE_MS });
           if (Object.keys(r.statuses).some((k) => Number(k) !== s.expect))
             throw new Error(`${s.name}: unexpected statuses ${JSON.stringify(r.statuses)}`);
           parts.get(s.name)!.push(r);
@@ -130,10 +144,30 @@ async function main() {
       );
     });
     console.log('\nTarget: public page req/s ≥ 0.5 × bare GET /posts/{id}; the 304 answers without rendering.');
+    // The last beacons reach the database with the next flush (at most 5 s).
+    await new Promise((r) => setTimeout(r, 6_000));
+    const after = await readerMetrics(service.baseUrl);
+    const views = after.pending - before.pending;
+    const flushes = after.flushes - before.flushes;
+    console.log(
+      `\nReader counting: ${views} page views (open beacons of distinct readers) written by ${flushes} flushes ` +
+        `(one write statement each) → ${((1000 * flushes) / Math.max(1, views)).toFixed(3)} write statements per 1,000 page views ` +
+        `(plus one salt statement per instance and UTC day). Target: ≤ 1 per flush per instance, not per view.`,
+    );
   } finally {
     bare.kill('SIGTERM');
     await bench.stop();
   }
+}
+
+/** Beacons entered into the tally and successful flushes, from the service's metrics. */
+async function readerMetrics(base: string): Promise<{ pending: number; flushes: number }> {
+  const text = await (await fetch(`${base}/api/metrics`)).text();
+  const sum = (re: RegExp) => [...text.matchAll(re)].reduce((n, m) => n + Number(m[1]), 0);
+  return {
+    pending: sum(/^reader_beacons_total\{[^}]*outcome="pending"[^}]*\} (\d+)/gm),
+    flushes: sum(/^reader_flushes_total\{result="ok"\} (\d+)/gm),
+  };
 }
 
 runBench(main);

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseAllowList } from './media/address-policy';
@@ -37,6 +38,19 @@ const EnvSchema = z.object({
    * only direct loopback connections that carry no forwarding header.
    */
   METRICS_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(16).optional()),
+  /** When set (16+ characters), enables POST /api/reader-events for `Authorization: Bearer <it>`. */
+  READER_EVENTS_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(16).optional()),
+  /**
+   * Addresses of reverse proxies (comma-separated, exact) whose X-Forwarded-For names the reader
+   * for reader counting; from any other peer the header is ignored.
+   */
+  TRUSTED_PROXIES: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .default('')
+      .refine((v) => v.split(',').every((a) => a.trim() === '' || isIP(a.trim()) !== 0), 'exact IP addresses only'),
+  ),
   DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./.data')),
   DATABASE_URL: z.preprocess(emptyAsUndefined, z.string().url().optional()),
   ALLOWED_PRIVATE_ADDRESSES: z.preprocess(emptyAsUndefined, z.string().default('')),

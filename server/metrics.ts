@@ -75,3 +75,23 @@ export function observeGauge(name: string, help: string, labelNames: string[], r
     },
   });
 }
+
+export const readerBeacons = metric(
+  'reader_beacons_total',
+  () =>
+    new client.Counter({
+      name: 'reader_beacons_total',
+      help: 'Reader beacons received, by kind and outcome (pending: to be flushed; duplicate; ignored: not a reader; dropped)',
+      labelNames: ['kind', 'outcome'] as const,
+    }),
+);
+
+export const readerFlushes = metric(
+  'reader_flushes_total',
+  () =>
+    new client.Counter({
+      name: 'reader_flushes_total',
+      help: 'Flushes of reader counts to the database (one write statement each), by result',
+      labelNames: ['result'] as const,
+    }),
+);

@@ -22,6 +22,9 @@ import { logLine } from './log';
 import { parseAllowList, type AllowList } from './media/address-policy';
 import { createMediaStorage, mediaStorageConfigFromEnv, type MediaStorage } from './media/storage';
 import { sweepOldWindows } from './services/limits';
+import { readerFlushes } from './metrics';
+import { flushTally, loadDaySalt } from './services/reader-counts';
+import { ReaderTally, utcDay } from './services/reader-tally';
 import type { MediaDeps } from './services/media';
 import type { WriteContext } from './services/posts';
 import { createRehoster } from './services/rehost';
@@ -36,6 +39,10 @@ interface Parts {
   storage?: MediaStorage;
   allowList?: AllowList;
   background?: NodeJS.Timeout;
+  readerTally?: ReaderTally;
+  readerFlush?: NodeJS.Timeout;
+  /** The flush in progress, awaited by the next one and by shutdown. */
+  flushing?: Promise<void>;
 }
 
 const shared = globalThis as unknown as { __publishingRuntime?: Parts };
@@ -145,14 +152,65 @@ export function startBackgroundWork(): void {
       .catch(() => {});
   }, 5 * 60_000);
   p.background.unref();
+  // Loads today's salt at once, so the first readers are hashed on arrival.
+  void flushReaderCounts();
+  p.readerFlush = setInterval(() => void flushReaderCounts(), READER_FLUSH_MS);
+  p.readerFlush.unref();
+}
+
+/** Beacons counted in memory since the last flush (server/http/reader-beacon.ts records into it). */
+export function readerTally(): ReaderTally {
+  const p = parts();
+  p.readerTally ??= new ReaderTally();
+  return p.readerTally;
+}
+
+/** At most this long between a beacon and its count in PostgreSQL (contract: visible within 10 s). */
+const READER_FLUSH_MS = 5_000;
+
+/**
+ * Loads the salts the tally needs, then writes what it holds in one statement. A failed flush
+ * gives its batch back to the tally, to go with the next one; flushes never overlap.
+ */
+function flushReaderCounts(): Promise<void> {
+  const p = parts();
+  const previous = p.flushing ?? Promise.resolve();
+  const run = previous.then(async () => {
+    const tally = readerTally();
+    const now = Date.now();
+    const today = utcDay(now);
+    try {
+      for (const day of tally.daysNeedingSalt(now))
+        tally.setSalt(day, await loadDaySalt(statements(), day, today), today);
+    } catch {
+      readerFlushes.inc({ result: 'failed' });
+      return;
+    }
+    const batch = tally.take();
+    if (batch.hashes.length === 0) return;
+    try {
+      await flushTally(statements(), batch);
+      readerFlushes.inc({ result: 'ok' });
+    } catch (err) {
+      tally.giveBack(batch);
+      readerFlushes.inc({ result: 'failed' });
+      logLine({ level: 'error', msg: 'reader counts flush failed', error: String(err) });
+    }
+  });
+  p.flushing = run;
+  return run;
 }
 
 /** Stops the timers and closes the conversion workers and both database pools (on SIGTERM). */
 async function closeRuntime(): Promise<void> {
   const p = shared.__publishingRuntime;
   if (!p) return;
-  shared.__publishingRuntime = undefined;
   clearInterval(p.background);
+  clearInterval(p.readerFlush);
+  // The last beacons are written before the pools close (a crash loses at most one interval).
+  if (p.readerTally && p.readerTally.size > 0) await flushReaderCounts().catch(() => {});
+  else await p.flushing?.catch(() => {});
+  shared.__publishingRuntime = undefined;
   await Promise.allSettled([
     closeContentPool(),
     p.statements?.close(),

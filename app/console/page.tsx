@@ -127,6 +127,7 @@ function ArticleRow({ post }: { post: AuthorPostJson }) {
         <Counter label="Opens" value={post.open_count} />
         <Counter label="Reads" value={post.read_count} />
         <Counter label="Full reads" value={post.complete_count} />
+        <Counter label="Popularity" value={post.popularity} />
       </dl>
     </li>
   );

@@ -20,6 +20,12 @@ import { env } from '../env';
  */
 const PUBLIC_CACHE_CONTROL = 'public, max-age=0, s-maxage=60, stale-while-revalidate=30, stale-if-error=3600';
 const MISSING_CACHE_CONTROL = 'public, max-age=0, s-maxage=10';
+/**
+ * Part of the entity tag: bumped when the page's markup changes for every article (as when the
+ * reader beacons were added), so browsers and caches holding the old page get the new one
+ * instead of a 304.
+ */
+const PAGE_MARKUP_VERSION = 'reader-beacons-1';
 
 /** The path segment when `pathname` has the shape of a canonical article path, else null. */
 export function canonicalSegment(pathname: string): string | null {
@@ -52,7 +58,17 @@ export async function servePublicPage(req: IncomingMessage, res: ServerResponse,
   }
   // From configuration only: a request header must never reach a page that caches share.
   const origin = env.PUBLIC_ORIGIN ?? null;
-  const etag = strongEtag(found.versionJson, '\n', found.publishedAt ?? '', '\n', found.handle, '\n', origin ?? '');
+  const etag = strongEtag(
+    PAGE_MARKUP_VERSION,
+    '\n',
+    found.versionJson,
+    '\n',
+    found.publishedAt ?? '',
+    '\n',
+    found.handle,
+    '\n',
+    origin ?? '',
+  );
   res.setHeader('etag', etag);
   res.setHeader('cache-control', PUBLIC_CACHE_CONTROL);
   if (ifNoneMatchMatches(req.headers['if-none-match'], etag)) {
@@ -63,6 +79,7 @@ export async function servePublicPage(req: IncomingMessage, res: ServerResponse,
   const html = renderArticlePage({
     version: parseVersion(found.versionJson),
     path: found.path,
+    publicId: found.publicId,
     publishedAt: found.publishedAt,
     handle: found.handle,
     origin,

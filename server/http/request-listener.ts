@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { checkHealth } from '../health';
 import { logLine } from '../log';
 import { httpDuration, httpRequests, registry } from '../metrics';
@@ -13,6 +13,10 @@ import { isDirectLoopback } from './loopback';
 import { isDisguisedConsolePath } from './console-path';
 import { routeTemplate } from './route-template';
 import { sendFailure } from './errors';
+import { bearerMatches } from './bearer';
+import { serveReaderBeacon } from './reader-beacon';
+import { READER_BEACON_PREFIX } from '../public/reader-beacons';
+import { READER_EVENTS_PATH, serveReaderEvents } from './reader-events';
 import { UUID_SOURCE } from '../uuid';
 
 const UUID_ANYWHERE = new RegExp(UUID_SOURCE, 'g');
@@ -66,6 +70,8 @@ async function route(req: IncomingMessage, res: ServerResponse, pathname: string
   if (takeMediaRequest(req, res)) return;
   if (pathname === '/api/health') return health(req, res);
   if (pathname === '/api/metrics') return metrics(req, res);
+  if (pathname.startsWith(READER_BEACON_PREFIX)) return serveReaderBeacon(req, res, pathname);
+  if (pathname === READER_EVENTS_PATH) return serveReaderEvents(req, res);
   const method = req.method;
   if (method === 'GET' || method === 'HEAD') {
     const segment = canonicalSegment(pathname);
@@ -115,14 +121,6 @@ async function metrics(req: IncomingMessage, res: ServerResponse): Promise<void>
   res.setHeader('content-type', registry.contentType);
   res.setHeader('cache-control', 'no-store');
   res.end(text);
-}
-
-/** Compared as digests, so neither the content nor the length of the token leaks through timing. */
-function bearerMatches(header: string | undefined, expected: string): boolean {
-  const match = header ? /^Bearer[ ]+(\S+)\s*$/i.exec(header) : null;
-  if (!match) return false;
-  const digest = (text: string) => createHash('sha256').update(text).digest();
-  return timingSafeEqual(digest(match[1]!), digest(expected));
 }
 
 /** Paths with their ids masked, so logs group by route and carry no cursor or query. */

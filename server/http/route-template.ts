@@ -7,7 +7,7 @@ import { isUuid } from '../uuid';
  * the paths clients send. Only routes the service has become labels; ids, slugs and any path it
  * does not know become `*` (unknown console words once each made a new series).
  */
-const FIXED = new Set(['/', '/api/health', '/api/metrics', '/favicon.ico']);
+const FIXED = new Set(['/', '/api/health', '/api/metrics', '/favicon.ico', '/api/reader-events']);
 
 /** The REST routes that are not procedures, below the prefix. */
 const API_FIXED = new Set(['/openapi.json', '/media']);
@@ -41,6 +41,7 @@ export function routeTemplate(method: string, pathname: string): string {
     return (routed && apiRouteTemplate(method, routed.path)) ?? `${API_PREFIX}/*`;
   }
   if (pathname.startsWith('/api/media/')) return '/api/media/{id}';
+  if (pathname.startsWith('/api/reader/')) return '/api/reader/{public_id}/{kind}';
   if (pathname.startsWith('/_next/')) return '/_next/*';
   if (pathname === '/console' || pathname.startsWith('/console/')) {
     const template = pathname

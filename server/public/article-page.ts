@@ -1,5 +1,6 @@
 import type { PostVersion } from '../../db/entities';
 import { GENERIC_EMBED_HOSTS } from '../content/embed-allowlist';
+import { BEACON_CSS, readerBeacons } from './reader-beacons';
 import { articleMarkup, escapeHtml, excerpt, READER_CSS, READER_STYLESHEET } from '../console/article-document';
 
 /**
@@ -11,6 +12,8 @@ export interface ArticlePage {
   version: PostVersion;
   /** Canonical path, `/<slug>-<public_id>`. */
   path: string;
+  /** The article's public id, named by its reader beacons. */
+  publicId: string;
   /** ISO 8601, or null. */
   publishedAt: string | null;
   handle: string;
@@ -65,8 +68,8 @@ export function renderArticlePage(page: ArticlePage): string {
     : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(version.title)}</title>${meta}<style>${READER_STYLESHEET}</style></head>
-<body><div class="reader"><article class="dp-article">${articleMarkup(version)}</article>
+<title>${escapeHtml(version.title)}</title>${meta}<style>${READER_STYLESHEET}${BEACON_CSS}</style></head>
+<body><div class="reader"><article class="dp-article reader__counted">${articleMarkup(version)}${readerBeacons(page.publicId)}</article>
 <p class="reader__byline">@${escapeHtml(page.handle)}${date}</p></div></body></html>`;
 }
 

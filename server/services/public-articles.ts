@@ -13,7 +13,7 @@ import { parseCanonicalSegment } from './public-id';
  * can be answered from a hash of it without parsing or rendering anything.
  */
 export type PublishedLookup =
-  | { kind: 'article'; versionJson: string; path: string; publishedAt: string | null; handle: string }
+  | { kind: 'article'; versionJson: string; path: string; publicId: string; publishedAt: string | null; handle: string }
   | { kind: 'moved'; path: string }
   | { kind: 'missing' };
 
@@ -40,6 +40,7 @@ export async function findPublishedArticle(db: StatementRunner, segment: string)
     kind: 'article',
     versionJson: row.version_json,
     path,
+    publicId: parsed.publicId,
     publishedAt: row.published_at ? isoTimestamp(row.published_at) : null,
     handle: row.handle,
   };

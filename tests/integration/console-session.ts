@@ -6,6 +6,10 @@ import { createHmac, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { sharedDatabaseUrl } from './media-helpers';
 
+/**
+ * A console session opened directly in the database, as sign-in would: a keyed hash of the
+ * cookie under the instance's SESSION_SECRET (`secret`), with a CSRF token.
+ */
 export async function openConsoleSession(secret: string, accountId: string): Promise<{ cookie: string; csrf: string }> {
   const cookie = randomBytes(32).toString('base64url');
   const csrf = randomBytes(32).toString('base64url');

@@ -62,3 +62,22 @@ describe('PUBLIC_ORIGIN', () => {
     expect((await loadEnv({ PUBLIC_ORIGIN: '' })).env.PUBLIC_ORIGIN).toBeUndefined();
   });
 });
+
+describe('reader counting settings at start', () => {
+  it('READER_EVENTS_TOKEN shorter than 16 characters fails the start; unset or empty leaves the route off', async () => {
+    await expect(loadEnv({ READER_EVENTS_TOKEN: 'too-short' })).rejects.toThrow(
+      /Invalid environment: READER_EVENTS_TOKEN/,
+    );
+    expect((await loadEnv({ READER_EVENTS_TOKEN: '' })).env.READER_EVENTS_TOKEN).toBeUndefined();
+    expect((await loadEnv({ READER_EVENTS_TOKEN: 'sixteen-chars-ok' })).env.READER_EVENTS_TOKEN).toBe(
+      'sixteen-chars-ok',
+    );
+  });
+
+  it('TRUSTED_PROXIES takes exact addresses only', async () => {
+    await expect(loadEnv({ TRUSTED_PROXIES: '10.0.0.1,10.0.0.0/8' })).rejects.toThrow(
+      /TRUSTED_PROXIES: exact IP addresses only/,
+    );
+    expect((await loadEnv({ TRUSTED_PROXIES: '10.0.0.1, ::1' })).env.TRUSTED_PROXIES).toBe('10.0.0.1, ::1');
+  });
+});

@@ -12,11 +12,12 @@ import { DEFAULT_LIMITS } from '../../../server/services/limits';
  */
 describe('route facts', () => {
   it('give every operation of the document exactly its success status and documented errors', () => {
-    const operations = Object.entries(
-      openApiDocument.paths as Record<string, Record<string, { responses: object }>>,
-    ).flatMap(([path, item]) =>
-      Object.entries(item).map(([method, op]) => ({ path, method: method.toUpperCase(), op })),
-    );
+    // The author API's operations: operator routes (their own `servers`) are not tRPC procedures.
+    const operations = Object.entries(openApiDocument.paths as Record<string, Record<string, { responses: object }>>)
+      .filter(([, item]) => !('servers' in item))
+      .flatMap(([path, item]) =>
+        Object.entries(item).map(([method, op]) => ({ path, method: method.toUpperCase(), op })),
+      );
     expect(operations.map((o) => `${o.method} ${o.path}`).sort()).toEqual(
       API_ROUTES.map((r) => `${r.method} ${r.path}`).sort(),
     );
@@ -66,5 +67,18 @@ describe('route facts', () => {
     expect(route({ method: 'GET', path: '/x', tags: [], summary: 's', rate: 'read', errors: [] }).route?.success).toBe(
       200,
     );
+  });
+});
+
+describe('operator routes in the document', () => {
+  it('describe POST /api/reader-events outside the author API, with its own token and the batch schema', () => {
+    const item = (openApiDocument.paths as any)['/reader-events'];
+    expect(item.servers).toEqual([expect.objectContaining({ url: '/api' })]);
+    expect(item.post.security).toEqual([{ operatorToken: [] }]);
+    expect(Object.keys(item.post.responses).sort()).toEqual(['200', '400', '401', '404', '503']);
+    const body = item.post.requestBody.content['application/json'].schema;
+    expect(body.properties.events.maxItems).toBe(1000);
+    expect(body.properties.events.items.properties.count).toMatchObject({ minimum: 1, maximum: 1000000 });
+    expect(body.properties.batch_id).toMatchObject({ minLength: 1, maxLength: 100 });
   });
 });

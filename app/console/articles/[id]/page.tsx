@@ -19,6 +19,7 @@ import { ChangesMarker, StatusBadge } from '../../components/status-badge';
 import { Problem } from '../../components/problem';
 import { formatDateTime } from '../../components/format';
 import { ReaderWidths } from '../../components/reader-widths';
+import { ReaderStats } from '../../components/reader-stats';
 import { ArticleEditor } from './editor';
 
 export const metadata: Metadata = { title: 'Article' };
@@ -117,6 +118,8 @@ export default async function ArticlePage({ params, searchParams }: { params: Pa
           />
         </div>
       </div>
+
+      <ReaderStats post={post} accountId={session.auth.account.id} />
 
       {typeof notice === 'string' && notice === 'created' && (
         <p className="notice" role="status">

@@ -1,0 +1,109 @@
+import type { AuthorPostJson } from '@/server/services/post-view';
+import { consoleEm } from '@/server/console/context';
+import { recentReaderDays, type ReaderDay } from '@/server/console/reader-days';
+
+/**
+ * An article's reader counters in the editor: the totals, the read ratio (reads ÷ opens) and
+ * the last 30 days of opens, reads and full reads as a small chart drawn on the server (SVG:
+ * no script, no chart library).
+ */
+export async function ReaderStats({ post, accountId }: { post: AuthorPostJson; accountId: string }) {
+  let days: ReaderDay[] | null;
+  try {
+    days = await recentReaderDays(await consoleEm(), accountId, post.id);
+  } catch {
+    days = null;
+  }
+  const ratio = post.open_count > 0 ? `${Math.round((100 * post.read_count) / post.open_count)} %` : '—';
+  const totals: [string, string][] = [
+    ['Opens', fmt(post.open_count)],
+    ['Reads', fmt(post.read_count)],
+    ['Full reads', fmt(post.complete_count)],
+    ['Read ratio', ratio],
+    ['Impressions', fmt(post.impression_count)],
+    ['Likes', fmt(post.like_count)],
+    ['Comments', fmt(post.comment_count)],
+    ['Saves', fmt(post.save_count)],
+    ['Popularity', fmt(post.popularity)],
+  ];
+  return (
+    <section className="reader-stats" aria-labelledby="reader-stats-title">
+      <h2 id="reader-stats-title">Readers</h2>
+      <dl className="counters reader-stats__totals" aria-label="Reader counters">
+        {totals.map(([label, value]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {days ? (
+        <ReaderChart days={days} />
+      ) : (
+        <p className="muted">The last 30 days could not be loaded; reload to try again.</p>
+      )}
+    </section>
+  );
+}
+
+const fmt = (n: number) => n.toLocaleString('en');
+
+const SERIES = [
+  { key: 'opens', label: 'Opens', color: '#0a58ca' },
+  { key: 'reads', label: 'Reads', color: '#1a7f37' },
+  { key: 'completes', label: 'Full reads', color: '#9a6700' },
+] as const;
+
+const WIDTH = 600;
+const HEIGHT = 140;
+const PAD = { left: 36, right: 8, top: 8, bottom: 20 };
+
+function ReaderChart({ days }: { days: ReaderDay[] }) {
+  const max = Math.max(1, ...days.map((d) => d.opens), ...days.map((d) => d.reads), ...days.map((d) => d.completes));
+  const plotW = WIDTH - PAD.left - PAD.right;
+  const plotH = HEIGHT - PAD.top - PAD.bottom;
+  const x = (i: number) => PAD.left + (days.length > 1 ? (i * plotW) / (days.length - 1) : plotW / 2);
+  const y = (v: number) => PAD.top + plotH - (v * plotH) / max;
+  const sum = (key: (typeof SERIES)[number]['key']) => days.reduce((n, d) => n + d[key], 0);
+  const summary = `Last ${days.length} days: ${SERIES.map((s) => `${fmt(sum(s.key))} ${s.label.toLowerCase()}`).join(', ')}.`;
+  return (
+    <figure className="reader-chart">
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={summary} preserveAspectRatio="none">
+        <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(0)} y2={y(0)} stroke="#d0d7de" />
+        <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(max)} y2={y(max)} stroke="#eef1f4" />
+        <text x={PAD.left - 4} y={y(max) + 4} textAnchor="end" fontSize="10" fill="#57606a">
+          {fmt(max)}
+        </text>
+        <text x={PAD.left - 4} y={y(0) + 4} textAnchor="end" fontSize="10" fill="#57606a">
+          0
+        </text>
+        <text x={PAD.left} y={HEIGHT - 4} fontSize="10" fill="#57606a">
+          {days[0]?.day}
+        </text>
+        <text x={WIDTH - PAD.right} y={HEIGHT - 4} textAnchor="end" fontSize="10" fill="#57606a">
+          {days.at(-1)?.day}
+        </text>
+        {SERIES.map((s) => (
+          <polyline
+            key={s.key}
+            fill="none"
+            stroke={s.color}
+            strokeWidth="2"
+            points={days.map((d, i) => `${x(i).toFixed(1)},${y(d[s.key]).toFixed(1)}`).join(' ')}
+          >
+            <title>{s.label}</title>
+          </polyline>
+        ))}
+      </svg>
+      <figcaption className="reader-chart__legend">
+        {SERIES.map((s) => (
+          <span key={s.key}>
+            <span className="reader-chart__swatch" style={{ background: s.color }} aria-hidden="true" />
+            {s.label}
+          </span>
+        ))}
+        <span className="muted">{summary}</span>
+      </figcaption>
+    </figure>
+  );
+}

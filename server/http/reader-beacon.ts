@@ -1,0 +1,92 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { env } from '../env';
+import { readerBeacons } from '../metrics';
+import { readerTally } from '../runtime';
+import { READER_BEACON_PREFIX } from '../public/reader-beacons';
+import { PUBLIC_ID_PATTERN } from '../services/public-id';
+import { isKnownBot, type ReaderKind } from '../services/reader-tally';
+
+/**
+ * `GET /api/reader/{public_id}/{open|read|complete}.gif`: the images a public page embeds
+ * (server/public/article-page.ts) so that a browser rendering and scrolling it counts, with no
+ * script and whatever cache served the page. Answered from memory: the beacon goes into the
+ * tally (server/services/reader-tally.ts) and a flush writes it later, so a page view is never
+ * a database write. Every well-formed beacon gets the same 1×1 GIF, counted or not, uncacheable
+ * so each page view asks again.
+ */
+const BEACON_PATH = new RegExp(`^${READER_BEACON_PREFIX}([0-9a-z]{10})/(open|read|complete)\\.gif$`);
+
+/** The smallest transparent GIF (1×1, 42 bytes). */
+const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+export function serveReaderBeacon(req: IncomingMessage, res: ServerResponse, pathname: string): void {
+  const match = BEACON_PATH.exec(pathname);
+  const method = req.method;
+  if (!match || !PUBLIC_ID_PATTERN.test(match[1]!) || (method !== 'GET' && method !== 'HEAD')) {
+    res.statusCode = 404;
+    res.setHeader('cache-control', 'no-store');
+    res.end();
+    return;
+  }
+  const kind = match[2] as ReaderKind;
+  if (method === 'GET' && looksLikeAReader(req)) {
+    const outcome = readerTally().record({
+      address: clientAddress(req),
+      userAgent: req.headers['user-agent'] ?? '',
+      publicId: match[1]!,
+      kind,
+      at: Date.now(),
+    });
+    readerBeacons.inc({ kind, outcome });
+  } else {
+    readerBeacons.inc({ kind, outcome: 'ignored' });
+  }
+  res.statusCode = 200;
+  res.setHeader('content-type', 'image/gif');
+  res.setHeader('cache-control', 'no-store');
+  res.setHeader('content-length', PIXEL.byteLength);
+  res.end(method === 'HEAD' ? undefined : PIXEL);
+}
+
+/**
+ * Not a reader: a known bot, a prefetch or prerender (the reader may never look at the page),
+ * or a request a browser did not make for an image in a page.
+ */
+function looksLikeAReader(req: IncomingMessage): boolean {
+  const h = req.headers;
+  if (isKnownBot(h['user-agent'])) return false;
+  const purpose = `${h['sec-purpose'] ?? ''} ${h['purpose'] ?? ''} ${h['x-moz'] ?? ''}`.toLowerCase();
+  if (purpose.includes('prefetch') || purpose.includes('prerender')) return false;
+  const dest = h['sec-fetch-dest'];
+  if (typeof dest === 'string' && dest !== 'image') return false;
+  return true;
+}
+
+/**
+ * The reader's address: the connection's peer, unless that peer is one of TRUSTED_PROXIES, in
+ * which case the last X-Forwarded-For entry added by a proxy not in that list. It only ever
+ * goes into the day's hash; it is never stored.
+ */
+function clientAddress(req: IncomingMessage): string {
+  const peer = req.socket.remoteAddress ?? '';
+  const trusted = trustedProxies();
+  if (!trusted.has(peer)) return peer;
+  const forwarded = req.headers['x-forwarded-for'];
+  const hops = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? ''))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (let i = hops.length - 1; i >= 0; i--) if (!trusted.has(hops[i]!)) return hops[i]!;
+  return hops[0] ?? peer;
+}
+
+let trusted: Set<string> | undefined;
+function trustedProxies(): Set<string> {
+  trusted ??= new Set(
+    env.TRUSTED_PROXIES.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .flatMap((a) => [a, a.includes(':') ? a : `::ffff:${a}`]),
+  );
+  return trusted;
+}

@@ -1,0 +1,182 @@
+import fc from 'fast-check';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { closeContentPool } from '../../server/content';
+import { createPost, deletePost, publishPost } from '../../server/services/posts';
+import { readPost } from '../../server/services/post-reads';
+import { popularitySql } from '../../server/services/popularity';
+import { flushTally, loadDaySalt } from '../../server/services/reader-counts';
+import { applyReaderEvents } from '../../server/services/reader-events';
+import { ReaderTally, utcDay, type ReaderKind } from '../../server/services/reader-tally';
+import { statement } from '../../db/statements';
+import { domainDatabase, newAccount } from './support';
+
+vi.hoisted(() => {
+  process.env.SESSION_SECRET = 'domain-test-secret-of-at-least-32-bytes!';
+});
+
+/** Reader counts in PostgreSQL: the flush, the shared salt, the operator's batches, popularity. */
+const db = domainDatabase();
+afterAll(async () => {
+  await closeContentPool();
+});
+
+async function publishedArticle() {
+  const account = await newAccount(db.em());
+  const post = await createPost({ em: db.em(), accountId: account.id }, { title: 'Counted', markdown: 'Body.' });
+  await publishPost(db.em(), account.id, post.id, false);
+  return { accountId: account.id, id: post.id, publicId: post.public_id };
+}
+
+const counters = async (a: { accountId: string; id: string }) => readPost(db.reads(), a.accountId, a.id);
+
+/** An instance's tally, with the day's salt loaded from the shared table as the runtime does. */
+async function instanceTally(now = Date.now()): Promise<ReaderTally> {
+  const tally = new ReaderTally();
+  const today = utcDay(now);
+  tally.setSalt(today, await loadDaySalt(db.reads(), today, today), today);
+  return tally;
+}
+
+const beacon = (publicId: string, kind: ReaderKind, reader: number) => ({
+  address: `192.0.2.${reader % 250}`,
+  userAgent: `Mozilla/5.0 reader ${reader}`,
+  publicId,
+  kind,
+  at: Date.now(),
+});
+
+const DAILY = statement(
+  'test_reader_daily',
+  `SELECT coalesce(sum(opens), 0)::int AS opens, coalesce(sum(reads), 0)::int AS reads, coalesce(sum(completes), 0)::int AS completes FROM reader_daily WHERE post_id = $1`,
+);
+
+describe('flush', () => {
+  it('counts each reader once per article, kind and day across instances that share the salt', async () => {
+    const a = await publishedArticle();
+    const one = await instanceTally();
+    const two = await instanceTally();
+    for (let r = 0; r < 30; r++) one.record(beacon(a.publicId, 'open', r));
+    // Readers 20–39 also reach the other instance: 20–29 are the same people again.
+    for (let r = 20; r < 40; r++) two.record(beacon(a.publicId, 'open', r));
+    two.record(beacon(a.publicId, 'read', 3));
+    await Promise.all([flushTally(db.reads(), one.take()), flushTally(db.reads(), two.take())]);
+    const after = await counters(a);
+    expect(after.open_count).toBe(40);
+    expect(after.read_count).toBe(1);
+    expect(after.complete_count).toBe(0);
+    // The daily rows are what the totals are the sums of.
+    const [daily] = await db.reads().run<{ opens: number; reads: number; completes: number }>(DAILY, [a.id]);
+    expect(daily).toEqual({ opens: 40, reads: 1, completes: 0 });
+    // The same readers the same day, flushed again: nothing more.
+    const three = await instanceTally();
+    for (let r = 0; r < 40; r++) three.record(beacon(a.publicId, 'open', r));
+    await flushTally(db.reads(), three.take());
+    expect((await counters(a)).open_count).toBe(40);
+  });
+
+  it('counts nothing for a draft, a deleted article or an id that names no article', async () => {
+    const account = await newAccount(db.em());
+    const draft = await createPost({ em: db.em(), accountId: account.id }, { title: 'Draft', markdown: 'Body.' });
+    const gone = await publishedArticle();
+    await deletePost(db.em(), gone.accountId, gone.id);
+    const tally = await instanceTally();
+    tally.record(beacon(draft.public_id, 'open', 1));
+    tally.record(beacon(gone.publicId, 'open', 1));
+    tally.record(beacon('zzzzzzzzzz', 'open', 1));
+    await flushTally(db.reads(), tally.take());
+    expect((await counters({ accountId: account.id, id: draft.id })).open_count).toBe(0);
+    const [daily] = await db.reads().run<{ opens: number }>(DAILY, [gone.id]);
+    expect(daily!.opens).toBe(0);
+  });
+
+  it('gives the same salt to every instance for a day and a new one for another day', async () => {
+    const today = utcDay(Date.now());
+    const tomorrow = utcDay(Date.now() + 86_400_000);
+    const [s1, s2] = await Promise.all([loadDaySalt(db.reads(), today, today), loadDaySalt(db.reads(), today, today)]);
+    expect(s1).toBe(s2);
+    expect(await loadDaySalt(db.reads(), tomorrow, today)).not.toBe(s1);
+  });
+
+  it('deletes the salts and seen hashes of past days', async () => {
+    const yesterday = utcDay(Date.now() - 86_400_000);
+    const today = utcDay(Date.now());
+    const old = await loadDaySalt(db.reads(), yesterday, yesterday);
+    // The first instance to ask on the next day removes yesterday's salt: asking for it again makes a new one.
+    await loadDaySalt(db.reads(), today, today);
+    const SALTS = statement('test_reader_salts', `SELECT day::text AS day FROM reader_salts WHERE day < $1::date`);
+    expect(await db.reads().run(SALTS, [today])).toEqual([]);
+    expect(old).toHaveLength(43);
+  });
+});
+
+describe('operator batches', () => {
+  it('applies a batch once: a replay changes nothing and answers the same', async () => {
+    const a = await publishedArticle();
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const batch = {
+      batch_id: `b-${a.id}`,
+      events: [
+        { post_id: a.id, kind: 'like' as const, count: 5 },
+        { post_id: a.id, kind: 'impression' as const, count: 100 },
+        { post_id: a.id, kind: 'comment' as const },
+        { post_id: unknown, kind: 'save' as const },
+      ],
+    };
+    const first = await applyReaderEvents(db.reads(), batch);
+    expect(first).toEqual({ applied: 3, unknown_posts: [unknown] });
+    const again = await applyReaderEvents(db.reads(), batch);
+    expect(again).toEqual(first);
+    const post = await counters(a);
+    expect([post.like_count, post.impression_count, post.comment_count]).toEqual([5, 100, 1]);
+    expect(post.popularity).toBeGreaterThan(0);
+  });
+
+  it('never takes a counter below 0', async () => {
+    const a = await publishedArticle();
+    await applyReaderEvents(db.reads(), {
+      batch_id: `u-${a.id}`,
+      events: [
+        { post_id: a.id, kind: 'like', count: 2 },
+        { post_id: a.id, kind: 'unlike', count: 7 },
+        { post_id: a.id, kind: 'unsave', count: 3 },
+        { post_id: a.id, kind: 'uncomment' },
+      ],
+    });
+    const post = await counters(a);
+    expect([post.like_count, post.save_count, post.comment_count, post.popularity]).toEqual([0, 0, 0, 0]);
+  });
+});
+
+describe('popularity', () => {
+  const POPULARITY = statement(
+    'test_popularity',
+    `SELECT ${popularitySql({ likes: '$1::int', comments: '$2::int', saves: '$3::int', reads: '$4::int', since: 'now() - make_interval(hours => $5::int)' })} AS p`,
+  );
+  const score = async (likes: number, comments: number, saves: number, reads: number, hours: number) =>
+    (await db.reads().run<{ p: number }>(POPULARITY, [likes, comments, saves, reads, hours]))[0]!.p;
+
+  it('is a non-negative integer, 0 without reactions, rising with each input and falling with age', async () => {
+    const n = fc.integer({ min: 0, max: 100_000 });
+    await fc.assert(
+      fc.asyncProperty(n, n, n, n, fc.integer({ min: 0, max: 24 * 365 }), async (l, c, s, r, h) => {
+        const base = await score(l, c, s, r, h);
+        expect(Number.isInteger(base)).toBe(true);
+        expect(base).toBeGreaterThanOrEqual(0);
+        expect(await score(l + 1000, c, s, r, h)).toBeGreaterThanOrEqual(base);
+        expect(await score(l, c + 1000, s, r, h)).toBeGreaterThanOrEqual(base);
+        expect(await score(l, c, s + 1000, r, h)).toBeGreaterThanOrEqual(base);
+        expect(await score(l, c, s, r + 1000, h)).toBeGreaterThanOrEqual(base);
+        expect(await score(l, c, s, r, h + 24)).toBeLessThanOrEqual(base);
+      }),
+      { numRuns: 40 },
+    );
+    expect(await score(0, 0, 0, 0, 0)).toBe(0);
+    // The documented formula: floor(10000 × (likes + 2 saves + 3 comments + reads) / (hours + 2)^1.5).
+    // (The age is measured a few microseconds after the test set it, hence the lower bound.)
+    const documented = Math.floor((10000 * (10 + 4 + 3 + 5)) / Math.pow(4, 1.5));
+    const measured = await score(10, 1, 2, 5, 2);
+    expect(measured).toBeLessThanOrEqual(documented);
+    expect(measured).toBeGreaterThanOrEqual(documented - 1);
+    expect(await score(2_000_000_000, 0, 0, 0, 0)).toBe(2147483647);
+  });
+});

@@ -1,0 +1,126 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isKnownBot, readerHash, ReaderTally, utcDay, type Beacon } from '../../../server/services/reader-tally';
+
+/** The pure parts of reader counting: the day, the hash, bots, and what a flush receives. */
+const DAY = Date.UTC(2026, 10, 24, 12);
+const beacon = (over: Partial<Beacon> = {}): Beacon => ({
+  address: '203.0.113.7',
+  userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131',
+  publicId: 'abcdefghij',
+  kind: 'open',
+  at: DAY,
+  ...over,
+});
+
+describe('utcDay', () => {
+  it('is the UTC calendar day, rolling over at midnight UTC only', () => {
+    expect(utcDay(Date.UTC(2026, 10, 24, 0, 0, 0))).toBe('2026-11-24');
+    expect(utcDay(Date.UTC(2026, 10, 24, 23, 59, 59, 999))).toBe('2026-11-24');
+    expect(utcDay(Date.UTC(2026, 10, 25))).toBe('2026-11-25');
+  });
+});
+
+describe('readerHash', () => {
+  it('is the same for the same reader, salt, article and kind, and differs when any of them changes', () => {
+    const salt = 'salt-of-the-day';
+    const h = readerHash(salt, beacon());
+    expect(h).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(readerHash(salt, beacon())).toBe(h);
+    expect(readerHash('salt-of-the-next-day', beacon())).not.toBe(h);
+    expect(readerHash(salt, beacon({ address: '203.0.113.8' }))).not.toBe(h);
+    expect(readerHash(salt, beacon({ userAgent: 'Mozilla/5.0 Firefox/133' }))).not.toBe(h);
+    expect(readerHash(salt, beacon({ publicId: 'abcdefghik' }))).not.toBe(h);
+    expect(readerHash(salt, beacon({ kind: 'read' }))).not.toBe(h);
+  });
+  it('never carries the address it was made from', () => {
+    fc.assert(
+      fc.property(fc.ipV4(), fc.string({ minLength: 1 }), (address, salt) => {
+        expect(readerHash(salt, beacon({ address }))).not.toContain(address);
+      }),
+    );
+  });
+});
+
+describe('isKnownBot', () => {
+  it('recognises crawlers, link previews and HTTP libraries, not browsers', () => {
+    for (const ua of [
+      'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+      'facebookexternalhit/1.1',
+      'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)',
+      'curl/8.5.0',
+      'python-requests/2.31',
+      'Twitterbot/1.0',
+      '',
+      undefined,
+    ])
+      expect(isKnownBot(ua), String(ua)).toBe(true);
+    for (const ua of [
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36',
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 Version/17.5 Mobile/15E148 Safari/604.1',
+      'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0',
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0 Safari/537.36',
+    ])
+      expect(isKnownBot(ua), ua).toBe(false);
+  });
+});
+
+describe('ReaderTally', () => {
+  it('hands a flush each distinct reader once, whatever the number of repeats', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            reader: fc.integer({ min: 0, max: 20 }),
+            kind: fc.constantFrom('open', 'read', 'complete') as fc.Arbitrary<Beacon['kind']>,
+          }),
+          { maxLength: 200 },
+        ),
+        (events) => {
+          const tally = new ReaderTally();
+          tally.setSalt(utcDay(DAY), 'salt', utcDay(DAY));
+          for (const e of events) tally.record(beacon({ userAgent: `ua ${e.reader}`, kind: e.kind }));
+          const batch = tally.take();
+          const distinct = new Set(events.map((e) => `${e.reader}|${e.kind}`));
+          expect(batch.hashes).toHaveLength(distinct.size);
+          for (const kind of ['open', 'read', 'complete'] as const)
+            expect(batch.kinds.filter((k) => k === kind)).toHaveLength(
+              [...distinct].filter((d) => d.endsWith(`|${kind}`)).length,
+            );
+          expect(tally.take().hashes).toHaveLength(0);
+        },
+      ),
+    );
+  });
+
+  it('holds beacons until the salt of their day is known, then hashes them; a past day without salt is dropped', () => {
+    const tally = new ReaderTally();
+    const today = utcDay(DAY);
+    expect(tally.daysNeedingSalt(DAY)).toEqual([today]);
+    tally.record(beacon());
+    tally.record(beacon({ at: DAY - 86_400_000 }));
+    expect(tally.take().hashes).toHaveLength(0);
+    expect(tally.daysNeedingSalt(DAY).sort()).toEqual([utcDay(DAY - 86_400_000), today]);
+    expect(tally.setSalt(today, 'salt', today)).toBe(1);
+    const batch = tally.take();
+    expect(batch.hashes).toEqual([readerHash('salt', beacon())]);
+    expect(batch.days).toEqual([today]);
+  });
+
+  it('takes a failed batch back without counting a reader twice', () => {
+    const tally = new ReaderTally();
+    tally.setSalt(utcDay(DAY), 'salt', utcDay(DAY));
+    tally.record(beacon());
+    const batch = tally.take();
+    tally.record(beacon());
+    tally.giveBack(batch);
+    expect(tally.take().hashes).toHaveLength(1);
+  });
+
+  it('drops beacons past its capacity instead of growing', () => {
+    const tally = new ReaderTally(3);
+    tally.setSalt(utcDay(DAY), 'salt', utcDay(DAY));
+    const outcomes = [0, 1, 2, 3, 4].map((r) => tally.record(beacon({ userAgent: `ua ${r}` })));
+    expect(outcomes).toEqual(['pending', 'pending', 'pending', 'dropped', 'dropped']);
+  });
+});
