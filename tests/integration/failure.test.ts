@@ -1,6 +1,9 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres } from '../../db/embedded-postgres';
+import { solidPng } from './media-helpers';
 import { cli, removeDataDir, startService, tempDataDir, type RunningService } from '../support/service';
 
 /**
@@ -65,18 +68,38 @@ describe('database outage', () => {
   });
 
   it('SIGTERM lets an in-flight request finish, then exits 0', async () => {
-    const paragraph = 'A sentence that takes a little time to convert, *with emphasis*. '.repeat(30) + '\n\n';
-    const inFlight = fetch(`${service.baseUrl}/api/v1/author/posts`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ title: 'In flight', markdown: paragraph.repeat(400) }),
+    // The write is held in flight on an image download that answers only after SIGTERM was
+    // sent, so the test does not depend on how long a conversion takes on a loaded machine.
+    const png = await solidPng(8, 8);
+    let release: () => void = () => {};
+    let downloadStarted: () => void = () => {};
+    const started = new Promise<void>((resolve) => (downloadStarted = resolve));
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const images = createServer((_req, res) => {
+      downloadStarted();
+      void held.then(() => res.writeHead(200, { 'content-type': 'image/png' }).end(png));
     });
-    await new Promise((r) => setTimeout(r, 150));
-    const stopped = service.stop('SIGTERM');
-    const res = await inFlight;
-    expect(res.status).toBe(201);
-    const code = await stopped;
-    expect(code).toBe(0);
-    expect(service.logs.join('')).toMatch(/"msg":"stopped"/);
+    await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
+    const { port } = images.address() as AddressInfo;
+    try {
+      const inFlight = fetch(`${service.baseUrl}/api/v1/author/posts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ title: 'In flight', markdown: `![held](http://127.0.0.1:${port}/held.png)` }),
+      });
+      await started;
+      const stopped = service.stop('SIGTERM');
+      await new Promise((r) => setTimeout(r, 300));
+      release();
+      const res = await inFlight;
+      expect(res.status).toBe(201);
+      expect((await res.json()).rehost_failed).toBeUndefined();
+      const code = await stopped;
+      expect(code).toBe(0);
+      expect(service.logs.join('')).toMatch(/"msg":"stopped"/);
+    } finally {
+      images.closeAllConnections();
+      images.close();
+    }
   });
 });
