@@ -1,10 +1,12 @@
 import { Migration20261122000000_initial } from './Migration20261122000000_initial';
 import { Migration20261123000000_unlogged_rate_windows } from './Migration20261123000000_unlogged_rate_windows';
 import { Migration20261124000000_post_media_sources } from './Migration20261124000000_post_media_sources';
+import { Migration20261125000000_media_file_names } from './Migration20261125000000_media_file_names';
 
 /** Explicit list: the server is bundled, and file discovery cannot see into a bundle. Append new ones. */
 export const migrationsList = [
   { name: 'Migration20261122000000_initial', class: Migration20261122000000_initial },
   { name: 'Migration20261123000000_unlogged_rate_windows', class: Migration20261123000000_unlogged_rate_windows },
   { name: 'Migration20261124000000_post_media_sources', class: Migration20261124000000_post_media_sources },
+  { name: 'Migration20261125000000_media_file_names', class: Migration20261125000000_media_file_names },
 ];
