@@ -182,7 +182,7 @@ test('the insert menu writes every island at the cursor, and the pipeline keeps 
   menu = await pickIsland(page, 'Video embed');
   await menu.getByLabel('Video address').fill('https://example.com/watch?v=1');
   await menu.getByRole('button', { name: 'Insert at cursor' }).click();
-  await expect(menu.getByRole('alert')).toContainText('not a player address of a known video provider');
+  await expect(menu.getByRole('alert')).toContainText('not the address of a video on a known provider');
   await menu.getByLabel('Video address').fill('https://www.youtube.com/embed/dQw4w9WgXcQ');
   await menu.getByLabel('Video address').press('Enter'); // Enter inserts, never submits the article
   await expect(menu).toBeHidden();
