@@ -36,7 +36,10 @@ test('after a save: failed images with reasons and a retry, and the markup the s
   await expect(item).toContainText('The download failed');
   const refusedItem = failed.getByRole('listitem').filter({ hasText: refused });
   await expect(refusedItem).toContainText('Its address is in a private, local or otherwise refused network');
-  await expect(refusedItem.getByRole('button')).toHaveCount(0);
+  await expect(refusedItem.getByRole('button', { name: /^Retry/ })).toHaveCount(0);
+  // Each problem leads to its line.
+  await refusedItem.getByRole('button', { name: 'Line 1' }).click();
+  await expect(page.getByLabel('Markdown')).toBeFocused();
   const removed = page.locator('.warning-box').filter({ hasText: 'Removed from your text' });
   await expect(removed).toContainText(
     'An iframe from evil.example was removed: that host is not on the embed allowlist.',

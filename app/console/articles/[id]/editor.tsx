@@ -464,7 +464,12 @@ export function ArticleEditor({
             onTakeTheirs={takeTheirs}
           />
         ) : (
-          <SaveReport outcome={outcome} onRetry={() => submitSave(true)} onShowLine={showLine} />
+          <SaveReport
+            outcome={outcome}
+            onRetry={() => submitSave(true)}
+            onShowLine={showLine}
+            lineOf={(text) => lineOf(fields.markdown, text)}
+          />
         )}
       </form>
 
@@ -675,14 +680,22 @@ function ConflictReport({
   );
 }
 
+/** The 1-based line of the first place `text` is written in the Markdown, or null. */
+function lineOf(markdown: string, text: string): number | null {
+  const at = markdown.indexOf(text);
+  return at === -1 ? null : markdown.slice(0, at).split('\n').length;
+}
+
 function SaveReport({
   outcome,
   onRetry,
   onShowLine,
+  lineOf: lineOfText,
 }: {
   outcome: SaveOutcome | CreatedOutcome | null;
   onRetry: () => void;
   onShowLine: (line: number) => void;
+  lineOf: (text: string) => number | null;
 }) {
   if (!outcome) return null;
   if (!outcome.ok) {
@@ -705,17 +718,28 @@ function SaveReport({
             all.
           </p>
           <ul className="problem-list">
-            {outcome.failedImages.map((img) => (
-              <li key={img.url}>
-                <code>{img.url}</code>
-                <p>{img.reason}</p>
-                {img.retryable && (
-                  <button type="button" onClick={onRetry} aria-label={`Retry copying ${img.url}`}>
-                    Retry
-                  </button>
-                )}
-              </li>
-            ))}
+            {outcome.failedImages.map((img) => {
+              const line = lineOfText(img.url);
+              return (
+                <li key={img.url}>
+                  {line !== null && (
+                    <>
+                      <button type="button" className="link-button" onClick={() => onShowLine(line)}>
+                        Line {line}
+                      </button>
+                      :{' '}
+                    </>
+                  )}
+                  <code>{img.url}</code>
+                  <p>{img.reason}</p>
+                  {img.retryable && (
+                    <button type="button" onClick={onRetry} aria-label={`Retry copying ${img.url}`}>
+                      Retry
+                    </button>
+                  )}
+                </li>
+              );
+            })}
           </ul>
         </div>
       )}
