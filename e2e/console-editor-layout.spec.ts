@@ -48,14 +48,14 @@ test('Tablet and Desktop widths are scaled to fit the panel, not cut off', async
   const frame = page.locator('iframe[title="Article preview"]');
   for (const label of ['Tablet (768 px)', 'Desktop (1280 px)']) {
     await section.getByLabel(label).check();
-    await expect(section.getByText(/shown at \d+ %/)).toBeVisible();
+    // Nothing to scroll sideways: the frame is not cut off.
+    await expect.poll(() => panel.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(1);
     const box = (await panel.boundingBox())!;
     const shown = (await frame.boundingBox())!;
     expect(shown.x).toBeGreaterThanOrEqual(box.x - 0.5);
     expect(shown.x + shown.width).toBeLessThanOrEqual(box.x + box.width + 1);
     expect(shown.width).toBeGreaterThan(box.width * 0.95); // fills its panel
-    // Nothing to scroll sideways: the frame is not cut off.
-    expect(await panel.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(1);
+    await expect(section.getByText(/shown at \d+ %/)).toBeVisible();
     // The document inside still has the reader's width.
     expect(
       await frame.evaluate((el: HTMLIFrameElement) => el.getBoundingClientRect().width / el.offsetWidth),
