@@ -10,6 +10,7 @@
  * next.config.mjs.
  */
 import { NextResponse, type NextRequest } from 'next/server';
+import { REQUESTED_PATH_HEADER } from '@/server/console/return-path';
 
 function consoleCsp(nonce: string, dev = process.env.NODE_ENV === 'development'): string {
   return [
@@ -35,6 +36,9 @@ export function proxy(request: NextRequest) {
   const csp = consoleCsp(nonce);
   const headers = new Headers(request.headers);
   headers.set('content-security-policy', csp);
+  // The page asked for, so sign-in can return to it (server/console/context.ts). Always ours:
+  // a value the browser sent under this name is replaced.
+  headers.set(REQUESTED_PATH_HEADER, `${request.nextUrl.pathname}${request.nextUrl.search}`);
   const response = NextResponse.next({ request: { headers } });
   response.headers.set('content-security-policy', csp);
   return response;

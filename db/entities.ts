@@ -58,6 +58,8 @@ export const MediaEntity = defineEntity({
     sha256: p.text(),
     posterMediaId: p.uuid().nullable(),
     sourceUrl: p.text().nullable(),
+    /** The file's name on the maintainer's computer, for files added in the console. */
+    fileName: p.text().nullable(),
     createdAt: p.datetime(3),
   }),
 });

@@ -84,8 +84,15 @@ test('drop or paste an image into the editor: progress, insertion, quota left, a
     'drop',
   );
   await expect(page.getByRole('progressbar', { name: 'Uploading red.png' })).toBeVisible();
-  await expect(page.getByText('Stored red.png (64×48) and inserted it.')).toBeVisible();
-  await expect(page.getByLabel('Markdown')).toHaveValue(/^Before\.\n\n!\[\]\(\/api\/media\/[0-9a-f-]{36}\)\n$/);
+  await expect(page.getByText('Stored red.png (64×48).')).toBeVisible();
+  // The alternative text is asked for, suggested from the file name.
+  await expect(page.getByLabel(/^Alternative text for red\.png/)).toHaveValue('red');
+  await expect(page.getByLabel(/^Alternative text for red\.png/)).toBeFocused();
+  await page.getByLabel(/^Alternative text for red\.png/).fill('A red rectangle');
+  await page.getByRole('button', { name: 'Insert image' }).click();
+  await expect(page.getByLabel('Markdown')).toHaveValue(
+    /^Before\.\n\n!\[A red rectangle\]\(\/api\/media\/[0-9a-f-]{36}\)\n$/,
+  );
   await expect.poll(async () => Number(await quota.getAttribute('data-bytes'))).toBeLessThan(quotaBefore);
 
   await dropFile(
@@ -93,13 +100,14 @@ test('drop or paste an image into the editor: progress, insertion, quota left, a
     { name: 'blue.png', type: 'image/png', bytes: await png(32, 32, { r: 0, g: 0, b: 200 }) },
     'paste',
   );
-  await expect(page.getByText('Stored blue.png (32×32) and inserted it.')).toBeVisible();
+  await expect(page.getByText('Stored blue.png (32×32).')).toBeVisible();
+  await page.getByLabel(/^Alternative text for blue\.png/).press('Enter'); // the suggestion, as it is
   await expect(page.getByLabel('Markdown')).toHaveValue(
-    /!\[\]\(\/api\/media\/[0-9a-f-]{36}\)\n\n!\[\]\(\/api\/media\/[0-9a-f-]{36}\)\n$/,
+    /!\[A red rectangle\]\(\/api\/media\/[0-9a-f-]{36}\)\n\n!\[blue\]\(\/api\/media\/[0-9a-f-]{36}\)\n$/,
   );
   await page.unroute('**/console/media/upload');
 
-  // Refusals, in words: too large and unsupported without uploading; animated from the service.
+  // Refusals, in words: too large and unsupported without uploading.
   const uploads: string[] = [];
   page.on('request', (r) => {
     if (r.url().includes('/console/media/upload')) uploads.push(r.url());
@@ -113,11 +121,16 @@ test('drop or paste an image into the editor: progress, insertion, quota left, a
     'notes.pdf is not an image the service stores (application/pdf).',
   );
   expect(uploads).toEqual([]);
+  // A local animated GIF gets in too: stored as a looping video and inserted as the GIF island.
   await dropFile(page, { name: 'moving.gif', type: 'image/gif', bytes: await animatedGif() }, 'drop');
-  await expect(page.locator('p.error[role="alert"]')).toContainText('insert it with the GIF island');
+  await expect(page.getByText('Stored moving.gif as a looping video and inserted it.')).toBeVisible();
+  await expect(page.getByLabel('Markdown')).toHaveValue(
+    /<div class="dp-gif" data-gif="([0-9a-f-]{36})"><video src="\/api\/media\/\1" autoplay loop muted playsinline><\/video><\/div>\n$/,
+  );
 
   await saveEditor(page);
   await expect(page.frameLocator('iframe[title="Article preview"]').locator('img')).toHaveCount(2);
+  await expect(page.frameLocator('iframe[title="Article preview"]').locator('video')).toHaveCount(1);
 });
 
 test('the insert menu writes every island at the cursor, and the pipeline keeps each one', async ({ page }) => {
@@ -167,11 +180,11 @@ test('the insert menu writes every island at the cursor, and the pipeline keeps 
 
   // A player address the allowlist does not know is refused before inserting.
   menu = await pickIsland(page, 'Video embed');
-  await menu.getByLabel('Player address').fill('https://example.com/watch?v=1');
+  await menu.getByLabel('Video address').fill('https://example.com/watch?v=1');
   await menu.getByRole('button', { name: 'Insert at cursor' }).click();
-  await expect(menu.getByRole('alert')).toContainText('not a player address of a known video provider');
-  await menu.getByLabel('Player address').fill('https://www.youtube.com/embed/dQw4w9WgXcQ');
-  await menu.getByLabel('Player address').press('Enter'); // Enter inserts, never submits the article
+  await expect(menu.getByRole('alert')).toContainText('not the address of a video on a known provider');
+  await menu.getByLabel('Video address').fill('https://www.youtube.com/embed/dQw4w9WgXcQ');
+  await menu.getByLabel('Video address').press('Enter'); // Enter inserts, never submits the article
   await expect(menu).toBeHidden();
 
   menu = await pickIsland(page, 'Generic embed');
@@ -202,7 +215,7 @@ test('the insert menu writes every island at the cursor, and the pipeline keeps 
   expect(text).toContain('Green, &quot;quoted&quot; &amp; &lt;escaped&gt;');
 
   await saveEditor(page);
-  await expect(page.locator('.warning-box').filter({ hasText: 'Removed from your HTML' })).toHaveCount(0);
+  await expect(page.locator('.warning-box').filter({ hasText: 'Removed from your text' })).toHaveCount(0);
   const preview = page.frameLocator('iframe[title="Article preview"]');
   await expect(preview.locator('figure.dp-figure img[alt="A green square"]').first()).toBeVisible();
   await expect(preview.locator('figure.dp-figure figcaption').first()).toHaveText('Green, "quoted" & <escaped>');

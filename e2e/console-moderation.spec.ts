@@ -2,7 +2,7 @@ import { api, createPost, publish, type ApiPost } from './support/api';
 import { confirm, expect, screenshot, signIn, signOut, test } from './support/console';
 import { tokenOf } from './support/state';
 
-/** Moderation: approve → published; reject → back to draft, reason kept. */
+/** Moderation: approve → published; reject (a reason required, confirmed first) → back to draft, reason kept. */
 test('moderation queue: approve publishes, reject returns the article with a reason', async ({ page, request }) => {
   const author = tokenOf('moderated');
   const good = await createPost(author, { title: 'A careful essay', markdown: 'Measured words.' });
@@ -35,8 +35,21 @@ test('moderation queue: approve publishes, reject returns the article with a rea
   await expect(page.getByText('Approved: the submitted version is public now.')).toBeVisible();
   await expect(page.locator('.queue__item', { hasText: 'A careful essay' })).toHaveCount(0);
 
+  // Reject needs a reason, then asks first, as Approve does.
+  await badItem.getByRole('button', { name: 'Reject' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  expect(
+    await badItem.getByLabel('Reason for rejecting').evaluate((el: HTMLTextAreaElement) => el.validity.valid),
+  ).toBe(false);
   await badItem.getByLabel('Reason for rejecting').fill('Please tone it down and cite sources.');
   await badItem.getByRole('button', { name: 'Reject' }).click();
+  const ask = page.getByRole('dialog', { name: 'Reject this version?' });
+  await expect(ask).toContainText('Please tone it down and cite sources.');
+  await ask.getByRole('button', { name: 'Cancel' }).click();
+  await expect(ask).toBeHidden();
+  expect((await api<ApiPost>(author, 'GET', `/posts/${bad.id}`)).body.status).toBe('pending_moderation');
+  await badItem.getByRole('button', { name: 'Reject' }).click();
+  await ask.getByRole('button', { name: 'Reject' }).click();
   await expect(page.getByText('Rejected: the article is back to draft')).toBeVisible();
   await expect(page.getByText('Nothing is waiting for moderation.')).toBeVisible();
   await screenshot(page, 'moderation-done');

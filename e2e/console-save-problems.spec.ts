@@ -4,8 +4,8 @@ import { tokenOf } from './support/state';
 
 /**
  * Problems in words, in place: after a save the editor lists each image that could not be
- * copied (with why and a one-click retry), explains each warning, and names what the sanitizer
- * took out of the author's HTML.
+ * copied (with why, and a one-click retry where trying again can help), explains each warning,
+ * and names what the sanitizer took out of the author's text.
  */
 test('after a save: failed images with reasons and a retry, and the markup the sanitizer removed', async ({ page }) => {
   const token = tokenOf('author');
@@ -14,12 +14,15 @@ test('after a save: failed images with reasons and a retry, and the markup the s
   await page.goto(`/console/articles/${post.id}`);
   await expect(page.getByLabel('Markdown')).toHaveValue('Start.');
 
-  const image = 'http://203.0.113.9/gull.png';
+  // A loopback port where nothing listens: the download fails now and may work later.
+  const image = 'http://127.0.0.1:9/gull.png';
+  // A documentation-range address: refused by the address policy, no socket opened, never retryable.
+  const refused = 'http://203.0.113.9/tern.png';
   await page
     .getByLabel('Markdown')
     .fill(
       [
-        `![gull](${image})`,
+        `![gull](${image}) ![tern](${refused})`,
         '',
         '<div class="dp-embed" data-dp-embed><iframe src="https://evil.example/player"></iframe></div>',
         '',
@@ -30,9 +33,14 @@ test('after a save: failed images with reasons and a retry, and the markup the s
 
   const failed = page.locator('.warning-box').filter({ hasText: 'Images that could not be copied into storage' });
   const item = failed.getByRole('listitem').filter({ hasText: image });
-  // A documentation-range address: refused by the address policy, no socket opened.
-  await expect(item).toContainText('Its address is in a private, local or otherwise refused network');
-  const removed = page.locator('.warning-box').filter({ hasText: 'Removed from your HTML' });
+  await expect(item).toContainText('The download failed');
+  const refusedItem = failed.getByRole('listitem').filter({ hasText: refused });
+  await expect(refusedItem).toContainText('Its address is in a private, local or otherwise refused network');
+  await expect(refusedItem.getByRole('button', { name: /^Retry/ })).toHaveCount(0);
+  // Each problem leads to its line.
+  await refusedItem.getByRole('button', { name: 'Line 1' }).click();
+  await expect(page.getByLabel('Markdown')).toBeFocused();
+  const removed = page.locator('.warning-box').filter({ hasText: 'Removed from your text' });
   await expect(removed).toContainText(
     'An iframe from evil.example was removed: that host is not on the embed allowlist.',
   );

@@ -9,6 +9,7 @@ import { readPostPage } from '@/server/services/post-reads';
 import { statements } from '@/server/runtime';
 import type { AuthorPostJson } from '@/server/services/post-view';
 import { SignInForm } from './sign-in-form';
+import { CONSOLE_HOME, safeReturnPath } from '@/server/console/return-path';
 import { ChangesMarker, StatusBadge } from './components/status-badge';
 import { Problem } from './components/problem';
 import { formatDateTime } from './components/format';
@@ -31,7 +32,15 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 export default async function ConsoleHome({ searchParams }: { searchParams: SearchParams }) {
   const session = await currentSession();
   const params = await searchParams;
-  if (!session) return <SignInForm notice={(await hasStaleSessionCookie()) ? SESSION_ENDED : undefined} />;
+  if (!session) {
+    const next = safeReturnPath(params.next);
+    return (
+      <SignInForm
+        notice={(await hasStaleSessionCookie()) ? SESSION_ENDED : undefined}
+        next={next === CONSOLE_HOME ? undefined : next}
+      />
+    );
+  }
 
   const status = FILTERS.find((f) => f.status === params.status)?.status;
   const cursor = typeof params.cursor === 'string' && params.cursor ? params.cursor : undefined;
@@ -77,7 +86,9 @@ export default async function ConsoleHome({ searchParams }: { searchParams: Sear
       </nav>
       {page.items.length === 0 ? (
         <p className="empty">
-          {cursor ? 'No more articles.' : 'No articles here yet. Create one here or through the API (POST /posts).'}
+          {cursor
+            ? 'No more articles.'
+            : 'No articles here yet. Create one here, or let your integration create them through the API.'}
         </p>
       ) : (
         <ul className="article-list" aria-label="Articles">

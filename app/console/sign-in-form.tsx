@@ -3,11 +3,13 @@
 import { useActionState } from 'react';
 import { signIn, type SignInState } from './actions/session';
 
-export function SignInForm({ notice }: { notice?: string }) {
+/** `next`: the console page to return to after signing in (checked again by the action). */
+export function SignInForm({ notice, next }: { notice?: string; next?: string }) {
   const [state, action, pending] = useActionState<SignInState, FormData>(signIn, null);
   return (
     <form action={action} className="card sign-in" aria-describedby="sign-in-help">
       <h1>Sign in to the console</h1>
+      {next && <input type="hidden" name="next" value={next} />}
       {notice && !state && (
         <p className="notice" role="status">
           {notice}

@@ -5,6 +5,7 @@ import { redirect } from 'next/navigation';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { entityManager } from '../runtime';
 import { SESSION_COOKIE, SESSION_TTL_SECONDS, findSession, type ConsoleSession } from './session-store';
+import { REQUESTED_PATH_HEADER, signInPath } from './return-path';
 
 /**
  * How console pages, actions and route handlers reach the session. Authorization happens
@@ -29,10 +30,10 @@ export async function hasStaleSessionCookie(): Promise<boolean> {
   return Boolean((await cookies()).get(SESSION_COOKIE)?.value) && !(await currentSession());
 }
 
-/** For pages: no session → back to the sign-in form. */
+/** For pages: no session → the sign-in form, which returns to this page afterwards. */
 export async function requireSession(): Promise<ConsoleSession> {
   const session = await currentSession();
-  if (!session) redirect('/console');
+  if (!session) redirect(signInPath((await headers()).get(REQUESTED_PATH_HEADER)));
   return session;
 }
 

@@ -17,3 +17,12 @@ export function tagNamesFromField(text: string): string[] {
     .map((t) => t.trim())
     .filter(Boolean);
 }
+
+/**
+ * A browser sends a textarea's line breaks as \r\n; articles written through the API have \n.
+ * Saves store \n, and the editor compares texts this way, so line endings alone never count
+ * as a change.
+ */
+export function normalizeLineEndings(text: string): string {
+  return text.replace(/\r\n?/g, '\n');
+}

@@ -8,6 +8,8 @@
 export interface FailedImage {
   url: string;
   reason: string;
+  /** False when trying again cannot help (a refused address, an animated or unusable file). */
+  retryable: boolean;
 }
 
 export interface ExplainedWarning {
@@ -50,6 +52,10 @@ function explain(text: string): { explanation: string; stop: boolean } {
   return { explanation: '', stop: false };
 }
 
+/** Causes that the same address gives again on every try. */
+const FINAL_CAUSE =
+  /^(address not allowed|animated images are not rehosted|not a supported image|empty file|corrupt)|larger than|too large/;
+
 /** One image's cause (as the rehost words it) as a sentence with what to do about it. */
 function explainCause(cause: string, stop: { explanation: string } | undefined): string {
   let m: RegExpExecArray | null;
@@ -77,12 +83,13 @@ export function explainSave(
 ): { images: FailedImage[]; warnings: ExplainedWarning[] } {
   const explained = warnings.map((text) => ({ text, ...explain(text) }));
   const stop = explained.find((w) => w.stop);
-  const images = rehostFailed.map((url) => {
+  const images = rehostFailed.map((url): FailedImage => {
     const cause = causes[url];
-    if (cause) return { url, reason: explainCause(cause, stop) };
-    if (warnings.some((w) => w.startsWith(`${url}: animated`))) return { url, reason: ANIMATED };
+    if (cause) return { url, reason: explainCause(cause, stop), retryable: !FINAL_CAUSE.test(cause) };
+    if (warnings.some((w) => w.startsWith(`${url}: animated`))) return { url, reason: ANIMATED, retryable: false };
     return {
       url,
+      retryable: true,
       reason: stop
         ? `Not copied, either because copying stopped (see below) or because the download failed. ${stop.explanation}`
         : DOWNLOAD_FAILED,

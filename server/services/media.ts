@@ -16,8 +16,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from '../../db/sql';
 import { DomainError, invalid } from '../errors';
 import type { AllowList } from '../media/address-policy';
-import type { GifVideo } from '../media/gif-video';
-import { inspectAndNormalizeImage, type NormalizedImage } from '../media/image';
+import { animatedGifToMp4, type GifVideo } from '../media/gif-video';
+import { ImageError, inspectAndNormalizeImage, type NormalizedImage } from '../media/image';
 import { fetchRemoteMedia } from '../media/remote-media';
 import type { MediaStorage } from '../media/storage';
 import { dailyMediaBytesUsed, tryAddDailyMediaBytes } from './limits';
@@ -85,15 +85,16 @@ interface PendingFile {
   posterMediaId: string | null;
 }
 
+/** Where stored files came from: the address downloaded, or the name of a file added in the console. */
+interface FileOrigin {
+  sourceUrl: string | null;
+  fileName?: string | null;
+}
+
 const sha256 = (buffer: Buffer) => createHash('sha256').update(buffer).digest('hex');
 
 /** Steps 1–3 of the header for one or more files that belong together (video + poster). */
-async function commit(
-  deps: MediaDeps,
-  account: MediaAccount,
-  files: PendingFile[],
-  sourceUrl: string | null,
-): Promise<void> {
+async function commit(deps: MediaDeps, account: MediaAccount, files: PendingFile[], origin: FileOrigin): Promise<void> {
   const { em, storage } = deps;
   const total = files.reduce((sum, f) => sum + f.buffer.length, 0);
   if (!(await tryAddDailyMediaBytes(em, account.id, total, account.dailyMediaBytes)))
@@ -105,7 +106,7 @@ async function commit(
       attempted.push(file.id);
       await storage.put(file.id, file.buffer, file.mimeType);
     }
-    await insertRows(em, account.id, files, sourceUrl);
+    await insertRows(em, account.id, files, origin);
   } catch (err) {
     // Storage backends roll back their own partial put; deleting again is idempotent and also
     // covers the files written before the failing step.
@@ -120,12 +121,12 @@ async function insertRows(
   em: EntityManager,
   accountId: string,
   files: PendingFile[],
-  sourceUrl: string | null,
+  origin: FileOrigin,
 ): Promise<void> {
   const values: string[] = [];
   const params: unknown[] = [];
   for (const f of files) {
-    values.push('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, clock_timestamp())');
+    values.push('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, clock_timestamp())');
     params.push(
       f.id,
       accountId,
@@ -137,12 +138,13 @@ async function insertRows(
       f.id,
       sha256(f.buffer),
       f.posterMediaId,
-      sourceUrl,
+      origin.sourceUrl,
+      origin.fileName ?? null,
     );
   }
   await sql(
     em,
-    `INSERT INTO media (id, account_id, kind, mime_type, byte_size, width, height, storage_key, sha256, poster_media_id, source_url, created_at)
+    `INSERT INTO media (id, account_id, kind, mime_type, byte_size, width, height, storage_key, sha256, poster_media_id, source_url, file_name, created_at)
      VALUES ${values.join(', ')}`,
     params,
   );
@@ -164,6 +166,7 @@ export async function commitImage(
   account: MediaAccount,
   image: NormalizedImage,
   sourceUrl: string | null = null,
+  fileName: string | null = null,
 ): Promise<MediaJson> {
   const file: PendingFile = {
     id: randomUUID(),
@@ -174,7 +177,7 @@ export async function commitImage(
     height: image.height,
     posterMediaId: null,
   };
-  await commit(deps, account, [file], sourceUrl);
+  await commit(deps, account, [file], { sourceUrl, fileName });
   return toMediaJson(file, null);
 }
 
@@ -184,6 +187,7 @@ async function commitGifVideo(
   account: MediaAccount,
   video: GifVideo,
   sourceUrl: string | null,
+  fileName: string | null = null,
 ): Promise<MediaJson> {
   const poster: PendingFile = {
     id: randomUUID(),
@@ -203,7 +207,7 @@ async function commitGifVideo(
     height: video.height,
     posterMediaId: poster.id,
   };
-  await commit(deps, account, [poster, clip], sourceUrl);
+  await commit(deps, account, [poster, clip], { sourceUrl, fileName });
   return toMediaJson(clip, poster.id);
 }
 
@@ -228,6 +232,30 @@ export async function storeUpload(deps: MediaDeps, account: MediaAccount, bytes:
   await assertQuotaLeft(deps.em, account);
   const image = await inspectAndNormalizeImage(bytes, { field: 'file' });
   return commitImage(deps, account, image);
+}
+
+/**
+ * The console editor's upload of a file from the maintainer's computer: like POST /media, except
+ * that an animated GIF is stored the way from-url stores one (a looping video and its first
+ * frame, for the GIF island), since a local file has no address to store it from. The file's
+ * name is kept for the console's labels.
+ */
+export async function storeUploadOrGifVideo(
+  deps: MediaDeps,
+  account: MediaAccount,
+  bytes: Buffer,
+  fileName: string | null,
+): Promise<MediaJson> {
+  await assertQuotaLeft(deps.em, account);
+  let image: NormalizedImage;
+  try {
+    image = await inspectAndNormalizeImage(bytes, { field: 'file' });
+  } catch (err) {
+    if (err instanceof ImageError && err.problem === 'animated' && err.format === 'gif')
+      return commitGifVideo(deps, account, await animatedGifToMp4(bytes, { field: 'file' }), null, fileName);
+    throw err;
+  }
+  return commitImage(deps, account, image, null, fileName);
 }
 
 const LOCAL_MEDIA = /^\/api\/media(\/|$)/i;

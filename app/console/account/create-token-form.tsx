@@ -9,13 +9,17 @@ export function CreateTokenForm({
   csrf,
   full,
   max,
+  activeTokenIds,
 }: {
   action: (prev: TokenOutcome, formData: FormData) => Promise<TokenOutcome>;
   csrf: string;
   full: boolean;
   max: number;
+  /** The account's active tokens: a secret created here stays on screen only while its token is one of them. */
+  activeTokenIds: string[];
 }) {
   const [state, formAction, pending] = useActionState(action, null);
+  const revoked = Boolean(state?.ok && state.tokenId && !activeTokenIds.includes(state.tokenId));
   return (
     <div className="create-token">
       <form action={formAction} className="inline-form">
@@ -31,7 +35,13 @@ export function CreateTokenForm({
           You have {max} active tokens, the most an account can have. Revoke one to create another.
         </p>
       )}
-      <ActionResult state={state} />
+      <ActionResult
+        state={
+          revoked
+            ? { ok: true, message: 'The token created here has been revoked: its secret no longer works.' }
+            : state
+        }
+      />
     </div>
   );
 }

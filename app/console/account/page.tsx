@@ -114,6 +114,7 @@ export default async function AccountPage() {
           csrf={session.csrfToken}
           full={active >= MAX_ACTIVE_TOKENS}
           max={MAX_ACTIVE_TOKENS}
+          activeTokenIds={tokens.filter((t) => !t.revokedAt).map((t) => t.id)}
         />
       </section>
 

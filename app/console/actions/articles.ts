@@ -16,8 +16,8 @@ import { writeContext } from '@/server/runtime';
 import { formString, runConsoleAction, type ActionOutcome } from '@/server/console/action';
 import { ConsoleProblem } from '@/server/console/problems';
 import { UUID_PATTERN } from '@/server/uuid';
-import { tagNamesFromField, type EditorFields } from '@/server/console/editor-fields';
-import { removedMarkup } from '@/server/console/removed-markup';
+import { normalizeLineEndings, tagNamesFromField, type EditorFields } from '@/server/console/editor-fields';
+import { removedMarkup, type RemovedMarkup } from '@/server/console/removed-markup';
 import { explainSave, type ExplainedWarning, type FailedImage } from '@/server/console/save-report';
 
 /**
@@ -32,44 +32,63 @@ function articleId(formData: FormData): string {
   return id;
 }
 
-export type SaveOutcome = ActionOutcome<{
-  updatedAt: string;
-  version: string;
+/** What a write did to the text that the author should know: the same after a save and a create. */
+export interface WriteReport {
   /** `rehost_failed`, each URL with the reason in words. */
   failedImages: FailedImage[];
   /** `warnings`, each with what it means for the author. */
   warnings: ExplainedWarning[];
-  /** What the sanitizer took out of the author's raw HTML. */
-  removed: string[];
-}>;
+  /** What the sanitizer took out of the author's text, each with its line. */
+  removed: RemovedMarkup[];
+}
+
+export type SaveOutcome = ActionOutcome<WriteReport & { updatedAt: string; version: string }>;
+
+function writeReport(
+  post: { rehost_failed?: string[]; warnings?: string[]; rehostCauses?: Record<string, string> },
+  markdown: string | undefined,
+  storedHtml: string,
+): WriteReport {
+  const explained = explainSave(post.rehost_failed ?? [], post.warnings ?? [], post.rehostCauses);
+  return {
+    failedImages: explained.images,
+    warnings: explained.warnings,
+    removed: markdown === undefined ? [] : removedMarkup(markdown, storedHtml),
+  };
+}
+
+/** A field of the form, line endings as articles store them; absent when the editor did not send it. */
+function sentField(formData: FormData, name: string): string | undefined {
+  return formData.has(name) ? normalizeLineEndings(formString(formData, name)) : undefined;
+}
 
 /**
  * Saves the editor's fields exactly as PATCH /posts/{id} would: the domain applies the same write
- * rules and answers the same 400s. The form carries the version (ETag) the editor loaded, sent
- * as If-Match: when the article changed elsewhere since (another tab, the API, a moderator),
- * nothing is overwritten and the editor says so.
+ * rules and answers the same 400s. The editor sends only the fields the maintainer changed, so a
+ * field changed elsewhere and not touched here is never reverted. The form carries the version
+ * (ETag) the text is based on, sent as If-Match: when the article changed elsewhere since
+ * (another tab, the API, a moderator), nothing is overwritten and the editor says so.
  */
 export async function saveArticle(formData: FormData): Promise<SaveOutcome> {
   return runConsoleAction(formData, 'write', async ({ em, session }) => {
     const id = articleId(formData);
+    const slug = sentField(formData, 'slug');
+    const tags = sentField(formData, 'tags');
     const input: PostWriteInput = {
-      title: formString(formData, 'title'),
-      subtitle: formString(formData, 'subtitle'),
-      slug: formString(formData, 'slug').trim() || undefined, // empty: keep the current slug
-      tags: tagNamesFromField(formString(formData, 'tags')),
-      markdown: formString(formData, 'markdown'),
+      title: sentField(formData, 'title'),
+      subtitle: sentField(formData, 'subtitle'),
+      slug: slug?.trim() || undefined, // empty: keep the current slug
+      tags: tags === undefined ? undefined : tagNamesFromField(tags),
+      markdown: sentField(formData, 'markdown'),
     };
     const version = formString(formData, 'version');
     const post = await updatePost(writeContext(em, session.auth), id, input, { ifMatch: version || null });
     revalidatePath(`/console/articles/${id}`);
     const stored = await getPostForEditing(em, session.auth.account.id, id);
-    const explained = explainSave(post.rehost_failed ?? [], post.warnings ?? [], post.rehostCauses);
     return {
       updatedAt: post.updated_at,
       version: postEtag(post),
-      failedImages: explained.images,
-      warnings: explained.warnings,
-      removed: removedMarkup(input.markdown ?? '', stored.post.html ?? ''),
+      ...writeReport(post, input.markdown, stored.post.html ?? ''),
     };
   });
 }
@@ -96,20 +115,23 @@ export async function loadStoredFields(formData: FormData): Promise<StoredFields
   });
 }
 
-/** On failure the text comes back, so the form (which React resets after an action) keeps it. */
-export type NewArticleState = (ActionOutcome & { values?: { title: string; markdown: string } }) | null;
+/**
+ * On failure the text comes back, so the form (which React resets after an action) keeps it. On
+ * success: the new article's id and what the write reported, which the form hands to the editor
+ * it opens next (the same report a save shows).
+ */
+export type NewArticleState =
+  (ActionOutcome<{ id: string; report: WriteReport }> & { values?: { title: string; markdown: string } }) | null;
 
 export async function createArticle(_prev: NewArticleState, formData: FormData): Promise<NewArticleState> {
-  let createdId = '';
+  const title = formString(formData, 'title');
+  const markdown = normalizeLineEndings(formString(formData, 'markdown'));
   const outcome = await runConsoleAction(formData, 'write', async ({ em, session }) => {
-    const title = formString(formData, 'title');
-    const markdown = formString(formData, 'markdown');
     const post = await createPost(writeContext(em, session.auth), { title, markdown });
-    createdId = post.id;
-    return {};
+    const stored = await getPostForEditing(em, session.auth.account.id, post.id);
+    return { id: post.id, report: writeReport(post, markdown, stored.post.html ?? '') };
   });
-  if (outcome.ok) redirect(`/console/articles/${createdId}?notice=created`);
-  return { ...outcome, values: { title: formString(formData, 'title'), markdown: formString(formData, 'markdown') } };
+  return outcome.ok ? outcome : { ...outcome, values: { title, markdown } };
 }
 
 export type StateChangeOutcome = ActionOutcome<{ message: string }> | null;

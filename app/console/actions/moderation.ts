@@ -32,7 +32,8 @@ export async function rejectArticle(_prev: ModerationOutcome, formData: FormData
   const outcome = await runConsoleAction(formData, 'write', async ({ em, session }) => {
     if (!session.auth.account.isAdmin) throw new ConsoleProblem('Only administrators can moderate.');
     const reason = formString(formData, 'reason').trim().slice(0, 2000);
-    const post = await rejectPost(em, pendingId(formData), reason || null);
+    if (!reason) throw new ConsoleProblem('Write the reason for rejecting: the author reads it.');
+    const post = await rejectPost(em, pendingId(formData), reason);
     stillPublic = post.status === 'published';
     return { message: '' };
   });

@@ -6,6 +6,7 @@ import { authenticateSecret, TOKEN_PREFIX } from '@/server/services/tokens';
 import { clearSessionCookie, consoleEm, currentSession, setSessionCookie } from '@/server/console/context';
 import { closeSession, csrfMatches, openSession, SESSION_COOKIE } from '@/server/console/session-store';
 import { describeProblem } from '@/server/console/problems';
+import { safeReturnPath } from '@/server/console/return-path';
 
 export type SignInState = { error: string } | null;
 
@@ -29,7 +30,8 @@ export async function signIn(_prev: SignInState, formData: FormData): Promise<Si
   } catch (err) {
     return { error: describeProblem(err) };
   }
-  redirect('/console');
+  // Back to the page that sent the browser here; only a console path of this origin.
+  redirect(safeReturnPath(formData.get('next')));
 }
 
 export async function signOut(formData: FormData): Promise<void> {

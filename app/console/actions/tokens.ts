@@ -15,7 +15,7 @@ import { UUID_PATTERN } from '@/server/uuid';
  * once; it is stored nowhere but as a hash.
  * tokens.ts takes a bare token id, so ownership is checked here first.
  */
-export type TokenOutcome = ActionOutcome<{ message: string; secret?: string }> | null;
+export type TokenOutcome = ActionOutcome<{ message: string; secret?: string; tokenId?: string }> | null;
 
 async function ownToken(em: EntityManager, accountId: string, formData: FormData) {
   const id = formString(formData, 'token_id');
@@ -29,7 +29,11 @@ export async function createApiToken(_prev: TokenOutcome, formData: FormData): P
     const name = formString(formData, 'name').trim().slice(0, 100);
     const { token, secret } = await createToken(em, session.auth.account.id, name);
     revalidatePath('/console/account');
-    return { message: `Token “${token.name}” created. Copy the secret now: it will not be shown again.`, secret };
+    return {
+      message: `Token “${token.name}” created. Copy the secret now: it will not be shown again.`,
+      secret,
+      tokenId: token.id,
+    };
   });
 }
 

@@ -17,7 +17,9 @@ export function ConfirmAction({
   detail,
   confirmLabel,
   danger = false,
+  caution = false,
   unavailable,
+  blocked,
 }: {
   action: (prev: Outcome, formData: FormData) => Promise<Outcome>;
   fields: Record<string, string>;
@@ -26,9 +28,14 @@ export function ConfirmAction({
   detail?: string;
   confirmLabel: string;
   danger?: boolean;
+  /** An action that takes something away from readers (unpublish): its own colour, not the primary one. */
+  caution?: boolean;
   /** Why the action does not apply right now; the button stays (with its last result) but is disabled. */
   unavailable?: string;
+  /** Why it cannot be confirmed yet (unsaved text, say): said in the dialog, whose confirm button is disabled. */
+  blocked?: string;
 }) {
+  const tone = danger ? 'danger' : caution ? 'caution' : 'primary';
   const [state, formAction, pending] = useActionState(action, null);
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -40,7 +47,7 @@ export function ConfirmAction({
     <div className="confirm-action">
       <button
         type="button"
-        className={danger ? 'danger' : 'primary'}
+        className={tone}
         onClick={() => dialog.current?.showModal()}
         disabled={pending || Boolean(unavailable)}
         title={unavailable}
@@ -60,11 +67,16 @@ export function ConfirmAction({
           ))}
           <h2 id={titleId}>{question}</h2>
           {detail && <p>{detail}</p>}
+          {blocked && (
+            <p className="warning-box" role="alert">
+              {blocked}
+            </p>
+          )}
           <div className="dialog__buttons">
-            <button type="button" onClick={() => dialog.current?.close()}>
+            <button type="button" onClick={() => dialog.current?.close()} autoFocus={Boolean(blocked)}>
               Cancel
             </button>
-            <button type="submit" className={danger ? 'danger' : 'primary'} autoFocus>
+            <button type="submit" className={tone} autoFocus={!blocked} disabled={Boolean(blocked)}>
               {confirmLabel}
             </button>
           </div>

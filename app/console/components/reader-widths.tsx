@@ -1,13 +1,13 @@
 'use client';
 
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 
 /** Viewport widths of common readers' screens, in CSS pixels. */
 const WIDTHS = [
-  { value: 'fit', label: 'Fit the panel' },
-  { value: 'phone', label: 'Phone (375 px)' },
-  { value: 'tablet', label: 'Tablet (768 px)' },
-  { value: 'desktop', label: 'Desktop (1280 px)' },
+  { value: 'fit', label: 'Fit the panel', px: 0 },
+  { value: 'phone', label: 'Phone (375 px)', px: 375 },
+  { value: 'tablet', label: 'Tablet (768 px)', px: 768 },
+  { value: 'desktop', label: 'Desktop (1280 px)', px: 1280 },
 ] as const;
 
 type Width = (typeof WIDTHS)[number]['value'];
@@ -15,13 +15,31 @@ type Width = (typeof WIDTHS)[number]['value'];
 /**
  * Width toggles for the preview frames inside it. Each frame is a separate document with the
  * readers' stylesheet, so giving it a reader's viewport width lays the article out exactly as
- * that reader gets it (media queries included); a frame wider than the panel scrolls sideways.
+ * that reader gets it (media queries included). A frame wider than the panel is scaled down to
+ * fit it, as a thumbnail of that screen, and is made taller by the same factor so it still fills
+ * the panel's height; nothing is cut off.
  */
 export function ReaderWidths({ children }: { children: React.ReactNode }) {
   const [width, setWidth] = useState<Width>('fit');
+  const [panel, setPanel] = useState(0);
+  const frames = useRef<HTMLDivElement>(null);
   const name = useId();
+
+  useEffect(() => {
+    const el = frames.current;
+    if (!el) return;
+    const observer = new ResizeObserver(([entry]) => setPanel(entry?.contentRect.width ?? 0));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  const px = WIDTHS.find((w) => w.value === width)?.px ?? 0;
+  // The frame's border (1 px each side) is drawn at the same scale.
+  const scale = px && panel ? Math.min(1, panel / (px + 2)) : 1;
+  const style = { '--reader-width': `${px}px`, '--reader-scale': String(scale) } as React.CSSProperties;
+
   return (
-    <div className="reader-widths" data-width={width}>
+    <div className="reader-widths" data-width={width} style={style}>
       <fieldset className="reader-widths__choice">
         <legend>Reader width</legend>
         {WIDTHS.map((w) => (
@@ -36,8 +54,11 @@ export function ReaderWidths({ children }: { children: React.ReactNode }) {
             {w.label}
           </label>
         ))}
+        {scale < 1 && <span className="muted reader-widths__scale">shown at {Math.round(scale * 100)} %</span>}
       </fieldset>
-      <div className="reader-widths__frames">{children}</div>
+      <div ref={frames} className="reader-widths__frames">
+        {children}
+      </div>
     </div>
   );
 }

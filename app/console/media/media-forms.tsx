@@ -27,6 +27,7 @@ export function UploadBox({ csrf }: { csrf: string }) {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', '/console/media/upload');
     xhr.setRequestHeader('x-csrf-token', csrf);
+    xhr.setRequestHeader('x-file-name', encodeURIComponent(file.name)); // kept for the editor's library labels
     xhr.upload.onprogress = (e) =>
       setState({
         phase: 'uploading',

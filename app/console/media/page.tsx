@@ -27,8 +27,8 @@ export default async function MediaPage() {
       <h1>Media</h1>
       <p className="muted">
         Images are stored once and served from <code>/api/media/…</code>. Paste the Markdown snippet into an article, or
-        use the id as <code>cover_asset_id</code>. Uploads count against the media limit and today’s quota (see
-        Account).
+        give its id to your integration as an article&apos;s cover image. Uploads count against the media limit and
+        today’s quota (see Account).
       </p>
       <div className="media-forms">
         <UploadBox csrf={session.csrfToken} />

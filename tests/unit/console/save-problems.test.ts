@@ -15,13 +15,44 @@ describe('removedMarkup', () => {
     ].join('\n');
     const stored = '<h1>T</h1>\n<p>Intro</p>\n<p>Hello there</p>';
     expect(removedMarkup(markdown, stored)).toEqual([
-      'An iframe from evil.example was removed: that host is not on the embed allowlist.',
-      '1 <div> element(s) removed (their text, if any, is kept): not an element articles may contain there.',
-      '1 <marquee> element(s) removed (their text, if any, is kept): not an element articles may contain there.',
-      '1 <script> element(s) removed: articles carry no scripts or styles of their own.',
-      'The onclick attribute on <p> was removed: articles run no scripts.',
-      'The data-x attribute on <p> was removed: it is not one articles keep on that element.',
+      { line: 3, text: 'An iframe from evil.example was removed: that host is not on the embed allowlist.' },
+      {
+        line: 3,
+        text: '1 <div> element(s) removed (their text, if any, is kept): not an element articles may contain there.',
+      },
+      {
+        line: 5,
+        text: '1 <marquee> element(s) removed (their text, if any, is kept): not an element articles may contain there.',
+      },
+      { line: 5, text: 'The onclick attribute on <p> was removed: articles run no scripts.' },
+      { line: 5, text: 'The data-x attribute on <p> was removed: it is not one articles keep on that element.' },
+      { line: 7, text: '1 <script> element(s) removed: articles carry no scripts or styles of their own.' },
     ]);
+  });
+
+  it('names Markdown images and links whose address cannot stay, each with its line, and keeps quiet about good ones', () => {
+    const markdown = [
+      'Intro with [a good link](https://example.com/a) and ![a stored image](/api/media/00000000-0000-4000-8000-000000000000).',
+      '',
+      '![A diagram](images/diagram.png)',
+      '',
+      'Click [here](javascript:alert(1)) or read [the notes](notes.html), or [jump](#intro).',
+      '',
+      '`[code](javascript:x)` is shown, not linked.',
+    ].join('\n');
+    const stored =
+      '<p>Intro with <a href="https://example.com/a">a good link</a> and <img src="/api/media/00000000-0000-4000-8000-000000000000" alt="a stored image">.</p><p>Click here or read the notes, or <a href="#intro">jump</a>.</p><p><code>[code](javascript:x)</code> is shown, not linked.</p>';
+    const removed = removedMarkup(markdown, stored);
+    expect(removed.map((r) => r.line)).toEqual([3, 5, 5]);
+    expect(removed[0]!.text).toMatch(
+      /^The image “A diagram” was removed: “images\/diagram\.png” is not a full address/,
+    );
+    expect(removed[1]!.text).toMatch(
+      /^The link “here” was removed \(its text is kept\): a javascript: address runs code/,
+    );
+    expect(removed[2]!.text).toMatch(
+      /^The link “the notes” was removed \(its text is kept\): “notes\.html” is a relative address/,
+    );
   });
 
   it('reports nothing when the HTML survived, and ignores HTML shown inside code', () => {
@@ -89,6 +120,8 @@ describe('explainSave', () => {
     expect(reasons[4]).toMatch(/^The source took too long/);
     expect(reasons[5]).toMatch(/^Not copied: media limit of 10 per minute reached\. .*Wait a minute, then retry\.$/);
     expect(new Set(reasons).size).toBe(reasons.length);
+    // Retry is offered only where trying again can succeed: never for a refused address or an unusable file.
+    expect(out.images.map((i) => i.retryable)).toEqual([false, true, false, false, true, true]);
   });
 
   it('ties failures to a stop when copying stopped at a limit', () => {

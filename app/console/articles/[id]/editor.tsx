@@ -2,30 +2,36 @@
 
 import { useEffect, useRef, useState, useTransition } from 'react';
 import type { EditorFields } from '@/server/console/editor-fields';
-import { loadStoredFields, saveArticle, type SaveOutcome } from '../../actions/articles';
+import { loadStoredFields, saveArticle, type SaveOutcome, type WriteReport } from '../../actions/articles';
+import { PREVIEW_CURSOR_ID } from '@/server/console/preview-cursor';
 import { ReaderWidths } from '../../components/reader-widths';
 import { formatBytes } from '../../components/format';
 import { clearDraft, readDraft, writeDraft } from './unsaved-draft';
 import { InsertMenu } from './insert-menu';
 import { insertBlock, type LibraryItem } from './island-snippets';
-import { refuseBeforeUpload, uploadImage } from './image-upload';
+import { altFromFileName, refuseBeforeUpload, uploadImage, withAltText, type Uploaded } from './image-upload';
+import { changedFields, keepMine as mergeKeepingMine, normalizedFields } from './field-changes';
+import { setUnsavedText } from './unsaved-state';
+import { takeCreatedReport } from './created-report';
 
 const PREVIEW_DELAY_MS = 600;
 
 /**
  * Markdown on the left, the rendered article on the right. The preview is converted on the
  * server (the same pipeline as a write) and shown in a sandboxed frame: typing posts the draft
- * to /console/preview/live into that frame after a pause; nothing is saved until "Save", which
- * goes through the same rules as PATCH /posts/{id}. Save sends the version it started from
- * (`version`, the article's ETag): a change made elsewhere meanwhile is never overwritten; the
- * editor then says so and offers to reload or to compare. Unsaved fields are kept in this tab's
- * session storage, so a reload does not lose them, and leaving with unsaved text asks first.
+ * to /console/preview/live into that frame after a pause, with the cursor's place so the frame
+ * shows the part being edited; nothing is saved until "Save" (or Ctrl+S), which goes through the
+ * same rules as an API edit. Save sends only the fields changed here and the version they are
+ * based on (`version`, the article's ETag): a change made elsewhere meanwhile is never
+ * overwritten; the editor then says so and offers to reload or to compare. Texts are compared
+ * with \n line endings, so line endings alone are never a change. Unsaved fields are kept in this
+ * tab's session storage, so a reload does not lose them, and leaving with unsaved text asks first.
  */
 export function ArticleEditor({
   postId,
   csrf,
   version: loadedVersion,
-  initial,
+  initial: initialRaw,
   library,
   quotaLeft: initialQuotaLeft,
 }: {
@@ -38,10 +44,13 @@ export function ArticleEditor({
   /** Bytes left of today's media quota when the page was rendered. */
   quotaLeft: number;
 }) {
+  const initial = normalizedFields(initialRaw);
   const [fields, setFields] = useState(initial);
+  // The stored fields the text is based on: what differs from them is the maintainer's change.
+  const [base, setBase] = useState(initial);
   const [version, setVersion] = useState(loadedVersion);
-  const [dirty, setDirty] = useState(false);
-  const [outcome, setOutcome] = useState<SaveOutcome | null>(null);
+  const dirty = changedFields(fields, base).length > 0;
+  const [outcome, setOutcome] = useState<SaveOutcome | CreatedOutcome | null>(null);
   const [saving, startSaving] = useTransition();
   const [savedVersion, setSavedVersion] = useState('');
   const [previewState, setPreviewState] = useState<'saved' | 'pending' | 'live'>('saved');
@@ -53,8 +62,12 @@ export function ArticleEditor({
   const [upload, setUpload] = useState<UploadState>({ phase: 'idle' });
   const [quotaLeft, setQuotaLeft] = useState(initialQuotaLeft);
   const [media, setMedia] = useState(library);
+  const [altPrompt, setAltPrompt] = useState<AltPrompt | null>(null);
+  const [pane, setPane] = useState<'edit' | 'preview'>('edit');
   const previewForm = useRef<HTMLFormElement>(null);
+  const previewCursor = useRef<HTMLInputElement>(null);
   const editForm = useRef<HTMLFormElement>(null);
+  const filePicker = useRef<HTMLInputElement>(null);
   const frameName = `live-preview-${postId}`;
 
   // Text typed before React hydrated the form fired no onChange: adopt it once on mount, so
@@ -71,21 +84,22 @@ export function ArticleEditor({
         changed = true;
       }
     }
+    // What creating the article reported is shown once, like a save's report. Session storage
+    // is outside React and exists only in the browser: read once, after hydration.
+    const created = takeCreatedReport(postId);
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    if (created) setOutcome({ ok: true, created: true, ...created });
     if (changed) {
       setFields(typed);
-      setDirty(true);
       setPreviewState('pending');
       return;
     }
     // Text left unsaved in this tab before a reload comes back, with the version it was based on,
     // so saving it still cannot overwrite a change made elsewhere meanwhile.
     const draft = readDraft(postId);
-    if (draft && (Object.keys(initial) as (keyof EditorFields)[]).some((k) => draft.fields[k] !== initial[k])) {
-      // Session storage is outside React and exists only in the browser: read once, after hydration.
-      // eslint-disable-next-line react-hooks/set-state-in-effect
+    if (draft && changedFields(draft.fields, initial).length > 0) {
       setFields(draft.fields);
       setVersion(draft.version);
-      setDirty(true);
       setRestored(true);
       setPreviewState('pending');
     } else if (draft) {
@@ -105,12 +119,31 @@ export function ArticleEditor({
     if (!dirty) {
       setVersion(loadedVersion);
       setFields(initial);
+      setBase(initial);
     }
   }
 
   useEffect(() => {
     if (dirty) writeDraft(postId, { version, fields });
+    else clearDraft(postId);
   }, [postId, dirty, version, fields]);
+
+  // Publish (in the page's header) publishes the saved text only: it needs to know.
+  useEffect(() => {
+    setUnsavedText(dirty);
+    return () => setUnsavedText(false);
+  }, [dirty]);
+
+  // Ctrl+S (⌘S) saves, wherever the focus is on this page; the focus stays where it was.
+  useEffect(() => {
+    const onKeyDown = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.altKey || e.key.toLowerCase() !== 's') return;
+      e.preventDefault();
+      editForm.current?.requestSubmit();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, []);
 
   // Leaving with unsaved text asks first: the browser's own prompt for reloads, closing and
   // typed addresses; a confirmation for the console's own links, which navigate without unloading.
@@ -140,6 +173,7 @@ export function ArticleEditor({
   useEffect(() => {
     if (!dirty) return;
     const timer = setTimeout(() => {
+      if (previewCursor.current) previewCursor.current.value = String(markdownField.current?.selectionStart ?? '');
       previewForm.current?.requestSubmit();
       setPreviewState('live');
     }, PREVIEW_DELAY_MS);
@@ -148,13 +182,24 @@ export function ArticleEditor({
 
   const update = (name: keyof EditorFields) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
     setFields((f) => ({ ...f, [name]: e.target.value }));
-    setDirty(true);
     setPreviewState('pending');
   };
 
-  const save = (e: React.FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const data = new FormData(e.currentTarget);
+  /**
+   * Sends the fields changed here (all of Markdown when retrying failed images: the save is what
+   * copies them). The button is never disabled while saving, so the focus stays on it.
+   */
+  const submitSave = (retryImages = false) => {
+    if (saving) return;
+    const sent = { ...fields };
+    const changed = new Set(changedFields(sent, base));
+    if (retryImages || changed.size === 0) changed.add('markdown');
+    const data = new FormData();
+    data.set('id', postId);
+    data.set('csrf', csrf);
+    data.set('version', version);
+    for (const k of changed) data.set(k, sent[k]);
+    setUpload({ phase: 'idle' });
     startSaving(async () => {
       const result = await saveArticle(data);
       setOutcome(result);
@@ -162,12 +207,31 @@ export function ArticleEditor({
       if (result.ok) {
         clearDraft(postId);
         setRestored(false);
-        setDirty(false);
+        setBase(sent);
         setVersion(result.version);
         setSavedVersion(result.updatedAt);
         setPreviewState('saved');
       }
     });
+  };
+
+  const save = (e: React.FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    submitSave();
+  };
+
+  /** A problem's line: the cursor goes to it and the line is selected. */
+  const showLine = (line: number) => {
+    const el = markdownField.current;
+    if (!el) return;
+    const lines = fields.markdown.split('\n');
+    const start = lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0);
+    const end = start + (lines[line - 1]?.length ?? 0);
+    setPane('edit');
+    el.focus();
+    el.setSelectionRange(start, end);
+    // Put the line in view: its share of the text, as the field scrolls.
+    el.scrollTop = Math.max(0, (el.scrollHeight * (line - 1)) / Math.max(1, lines.length) - el.clientHeight / 3);
   };
 
   /** Writes a block of markup at the Markdown field's cursor (or replaces its selection). */
@@ -177,7 +241,6 @@ export function ArticleEditor({
     const end = el?.selectionEnd ?? start;
     const next = insertBlock(fields.markdown, start, end, snippet);
     setFields((f) => ({ ...f, markdown: next.text }));
-    setDirty(true);
     setPreviewState('pending');
     requestAnimationFrame(() => {
       el?.focus();
@@ -194,15 +257,18 @@ export function ArticleEditor({
     setUpload({ phase: 'uploading', name: file.name, loaded: 0, total: file.size });
     uploadImage(file, csrf, (loaded, total) => setUpload({ phase: 'uploading', name: file.name, loaded, total }))
       .then((stored) => {
-        insertAtCursor(stored.snippet);
         setQuotaLeft((q) => Math.max(0, q - stored.byteSize));
         const id = /\/api\/media\/([0-9a-f-]{36})/.exec(stored.snippet)?.[1];
-        if (id && !stored.snippet.includes('dp-gif'))
-          setMedia((m) => [{ id, kind: 'image', width: stored.width, height: stored.height }, ...m]);
-        setUpload({
-          phase: 'done',
-          message: `Stored ${file.name} (${stored.width}×${stored.height}) and inserted it.`,
-        });
+        const kind = stored.snippet.includes('dp-gif') ? 'gif' : 'image';
+        if (id) setMedia((m) => [{ id, kind, width: stored.width, height: stored.height, name: file.name }, ...m]);
+        if (kind === 'gif') {
+          insertAtCursor(stored.snippet);
+          setUpload({ phase: 'done', message: `Stored ${file.name} as a looping video and inserted it.` });
+          return;
+        }
+        // An image needs words for readers who cannot see it: asked for before inserting.
+        setUpload({ phase: 'done', message: `Stored ${file.name} (${stored.width}×${stored.height}).` });
+        setAltPrompt({ stored, name: file.name, alt: altFromFileName(file.name) });
       })
       .catch((err: unknown) => setUpload({ phase: 'failed', error: err instanceof Error ? err.message : String(err) }));
   };
@@ -225,18 +291,32 @@ export function ArticleEditor({
     });
   };
 
-  /** Keeps the unsaved text and bases it on the version just compared: the next Save replaces it. */
-  const keepMine = (theirVersion: string) => {
-    setVersion(theirVersion);
+  const insertImage = (prompt: AltPrompt) => {
+    insertAtCursor(withAltText(prompt.stored.snippet, prompt.alt));
+    setAltPrompt(null);
+    setUpload({ phase: 'done', message: `Inserted ${prompt.name}.` });
+  };
+
+  /**
+   * Keeps the unsaved text and bases it on the version just compared: the fields changed here
+   * stay as typed, the others take the current version's values, and the next Save sends only
+   * the changed ones.
+   */
+  const keepMine = (theirs: StoredVersion) => {
+    const theirFields = normalizedFields(theirs.fields);
+    setFields(mergeKeepingMine(fields, base, theirFields));
+    setBase(theirFields);
+    setVersion(theirs.version);
     setConflict(null);
     setOutcome(null);
   };
 
-  const takeTheirs = (theirs: { version: string; fields: EditorFields }) => {
+  const takeTheirs = (theirs: StoredVersion) => {
     clearDraft(postId);
-    setFields(theirs.fields);
+    const theirFields = normalizedFields(theirs.fields);
+    setFields(theirFields);
+    setBase(theirFields);
     setVersion(theirs.version);
-    setDirty(false);
     setRestored(false);
     setConflict(null);
     setOutcome(null);
@@ -247,8 +327,8 @@ export function ArticleEditor({
   const discardRestored = () => {
     clearDraft(postId);
     setFields(initial);
+    setBase(initial);
     setVersion(loadedVersion);
-    setDirty(false);
     setRestored(false);
     setPreviewState('saved');
   };
@@ -261,7 +341,15 @@ export function ArticleEditor({
         : 'Live preview of your unsaved text';
 
   return (
-    <div className="editor">
+    <div className="editor" data-pane={pane}>
+      <div className="editor__switch" role="group" aria-label="Show">
+        <button type="button" aria-pressed={pane === 'edit'} onClick={() => setPane('edit')}>
+          Edit
+        </button>
+        <button type="button" aria-pressed={pane === 'preview'} onClick={() => setPane('preview')}>
+          Preview
+        </button>
+      </div>
       <form ref={editForm} className="editor__form" onSubmit={save} aria-label="Edit article">
         <input type="hidden" name="id" value={postId} />
         <input type="hidden" name="csrf" value={csrf} />
@@ -285,7 +373,24 @@ export function ArticleEditor({
         </div>
         <div className="markdown-head">
           <label htmlFor="markdown">Markdown</label>
-          <InsertMenu library={media} onInsert={insertAtCursor} />
+          <div className="markdown-head__tools">
+            <button type="button" onClick={() => filePicker.current?.click()}>
+              Add image from file…
+            </button>
+            <input
+              ref={filePicker}
+              type="file"
+              accept="image/jpeg,image/png,image/webp,image/avif,image/gif"
+              hidden
+              tabIndex={-1}
+              aria-hidden="true"
+              onChange={(e) => {
+                if (e.target.files?.length) uploadFiles(e.target.files);
+                e.target.value = '';
+              }}
+            />
+            <InsertMenu library={media} onInsert={insertAtCursor} />
+          </div>
         </div>
         <textarea
           ref={markdownField}
@@ -312,15 +417,27 @@ export function ArticleEditor({
           required
         />
         <p id="markdown-help" className="muted">
-          Drop or paste an image file here to store and insert it. Today&apos;s media quota left:{' '}
+          Drop or paste an image file here, or add one from a file, to store and insert it. Today&apos;s media quota
+          left:{' '}
           <span data-testid="quota-left" data-bytes={quotaLeft}>
             {formatBytes(quotaLeft)}
           </span>
           .
         </p>
         <UploadReport state={upload} />
+        {altPrompt && (
+          <AltTextPrompt
+            prompt={altPrompt}
+            onChange={(alt) => setAltPrompt({ ...altPrompt, alt })}
+            onInsert={() => insertImage(altPrompt)}
+            onCancel={() => {
+              setAltPrompt(null);
+              setUpload({ phase: 'done', message: `${altPrompt.name} is stored under Media; it was not inserted.` });
+            }}
+          />
+        )}
         <div className="editor__actions">
-          <button type="submit" className="primary" disabled={saving}>
+          <button type="submit" className="primary" aria-disabled={saving || undefined} title="Save (Ctrl+S)">
             {saving ? 'Saving…' : 'Save'}
           </button>
           <span className="muted" aria-live="polite">
@@ -347,7 +464,12 @@ export function ArticleEditor({
             onTakeTheirs={takeTheirs}
           />
         ) : (
-          <SaveReport outcome={outcome} />
+          <SaveReport
+            outcome={outcome}
+            onRetry={() => submitSave(true)}
+            onShowLine={showLine}
+            lineOf={(text) => lineOf(fields.markdown, text)}
+          />
         )}
       </form>
 
@@ -367,18 +489,80 @@ export function ArticleEditor({
         </ReaderWidths>
       </section>
 
-      {/* Posts the unsaved fields into the frame; the route answers with a CSP-sandboxed page. */}
-      <form ref={previewForm} method="post" action="/console/preview/live" target={frameName} hidden>
+      {/* Posts the unsaved fields into the frame; the route answers with a CSP-sandboxed page that
+          opens at the cursor's place (the fragment names the anchor it puts there). */}
+      <form
+        ref={previewForm}
+        method="post"
+        action={`/console/preview/live#${PREVIEW_CURSOR_ID}`}
+        target={frameName}
+        hidden
+      >
         <input type="hidden" name="id" value={postId} />
         <input type="hidden" name="csrf" value={csrf} />
         <input type="hidden" name="title" value={fields.title} />
         <input type="hidden" name="subtitle" value={fields.subtitle} />
         <input type="hidden" name="tags" value={fields.tags} />
         <input type="hidden" name="markdown" value={fields.markdown} />
+        <input ref={previewCursor} type="hidden" name="cursor" defaultValue="" />
       </form>
     </div>
   );
 }
+
+type AltPrompt = { stored: Uploaded; name: string; alt: string };
+
+/** Words for readers who cannot see the image, asked for before it goes into the text. */
+function AltTextPrompt({
+  prompt,
+  onChange,
+  onInsert,
+  onCancel,
+}: {
+  prompt: AltPrompt;
+  onChange: (alt: string) => void;
+  onInsert: () => void;
+  onCancel: () => void;
+}) {
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    field.current?.focus();
+    field.current?.select();
+  }, []);
+  return (
+    <div className="notice alt-prompt" role="group" aria-label="Image to insert">
+      <label htmlFor="alt-prompt">
+        Alternative text for {prompt.name} (what it shows, for readers who cannot see it)
+      </label>
+      <input
+        ref={field}
+        id="alt-prompt"
+        value={prompt.alt}
+        onChange={(e) => onChange(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') {
+            e.preventDefault(); // inserts; must not submit the article form around it
+            onInsert();
+          } else if (e.key === 'Escape') {
+            e.preventDefault();
+            onCancel();
+          }
+        }}
+      />
+      <div className="actions">
+        <button type="button" className="primary" onClick={onInsert}>
+          Insert image
+        </button>
+        <button type="button" onClick={onCancel}>
+          Do not insert
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** What creating the article reported, shown like a save's report until the next save. */
+type CreatedOutcome = { ok: true; created: true } & WriteReport;
 
 type UploadState =
   | { phase: 'idle' }
@@ -436,7 +620,7 @@ function ConflictReport({
   comparing: boolean;
   onReload: () => void;
   onCompare: () => void;
-  onKeepMine: (version: string) => void;
+  onKeepMine: (theirs: StoredVersion) => void;
   onTakeTheirs: (theirs: StoredVersion) => void;
 }) {
   const differing = theirs
@@ -483,8 +667,8 @@ function ConflictReport({
             ))
           )}
           <div className="actions">
-            <button type="button" onClick={() => onKeepMine(theirs.version)}>
-              Keep my text (the next Save replaces the current version)
+            <button type="button" onClick={() => onKeepMine(theirs)}>
+              Keep my text (my changed fields replace theirs on the next Save; the rest stays as it is now)
             </button>
             <button type="button" onClick={() => onTakeTheirs(theirs)}>
               Use the current version (drop my text)
@@ -496,7 +680,23 @@ function ConflictReport({
   );
 }
 
-function SaveReport({ outcome }: { outcome: SaveOutcome | null }) {
+/** The 1-based line of the first place `text` is written in the Markdown, or null. */
+function lineOf(markdown: string, text: string): number | null {
+  const at = markdown.indexOf(text);
+  return at === -1 ? null : markdown.slice(0, at).split('\n').length;
+}
+
+function SaveReport({
+  outcome,
+  onRetry,
+  onShowLine,
+  lineOf: lineOfText,
+}: {
+  outcome: SaveOutcome | CreatedOutcome | null;
+  onRetry: () => void;
+  onShowLine: (line: number) => void;
+  lineOf: (text: string) => number | null;
+}) {
   if (!outcome) return null;
   if (!outcome.ok) {
     return (
@@ -507,24 +707,39 @@ function SaveReport({ outcome }: { outcome: SaveOutcome | null }) {
   }
   return (
     <div role="status">
-      <p className="success">Saved.</p>
+      <p className="success">
+        {'created' in outcome ? 'Draft created. Edit it below; publish when it reads right.' : 'Saved.'}
+      </p>
       {outcome.failedImages.length > 0 && (
         <div className="warning-box">
           <h3>Images that could not be copied into storage</h3>
           <p>
-            These images still point to their original address (rehost_failed). Readers&apos; browsers would load them
-            from there, if at all.
+            These images still point to their original address. Readers&apos; browsers would load them from there, if at
+            all.
           </p>
           <ul className="problem-list">
-            {outcome.failedImages.map((img) => (
-              <li key={img.url}>
-                <code>{img.url}</code>
-                <p>{img.reason}</p>
-                <button type="submit" aria-label={`Retry copying ${img.url}`}>
-                  Retry
-                </button>
-              </li>
-            ))}
+            {outcome.failedImages.map((img) => {
+              const line = lineOfText(img.url);
+              return (
+                <li key={img.url}>
+                  {line !== null && (
+                    <>
+                      <button type="button" className="link-button" onClick={() => onShowLine(line)}>
+                        Line {line}
+                      </button>
+                      :{' '}
+                    </>
+                  )}
+                  <code>{img.url}</code>
+                  <p>{img.reason}</p>
+                  {img.retryable && (
+                    <button type="button" onClick={onRetry} aria-label={`Retry copying ${img.url}`}>
+                      Retry
+                    </button>
+                  )}
+                </li>
+              );
+            })}
           </ul>
         </div>
       )}
@@ -533,21 +748,23 @@ function SaveReport({ outcome }: { outcome: SaveOutcome | null }) {
           <h3>Warnings</h3>
           <ul className="problem-list">
             {outcome.warnings.map((w) => (
-              <li key={w.text}>
-                <code>{w.text}</code>
-                {w.explanation && <p>{w.explanation}</p>}
-              </li>
+              <li key={w.text}>{w.explanation ? <p>{w.explanation}</p> : <code>{w.text}</code>}</li>
             ))}
           </ul>
         </div>
       )}
       {outcome.removed.length > 0 && (
         <div className="warning-box">
-          <h3>Removed from your HTML</h3>
+          <h3>Removed from your text</h3>
           <p>The sanitizer took these out of the saved article, so readers will not see them:</p>
           <ul className="problem-list">
             {outcome.removed.map((r) => (
-              <li key={r}>{r}</li>
+              <li key={`${r.line}:${r.text}`}>
+                <button type="button" className="link-button" onClick={() => onShowLine(r.line)}>
+                  Line {r.line}
+                </button>
+                : {r.text}
+              </li>
             ))}
           </ul>
         </div>

@@ -1,8 +1,8 @@
 import { formatBytes } from '../../components/format';
 
 /**
- * An image dropped or pasted into the editor, sent to the console's upload route (the same
- * service and limits as POST /media) with XMLHttpRequest, which reports upload progress.
+ * An image dropped, pasted or picked in the editor, sent to the console's upload route (the
+ * same limits as an API upload; an animated GIF becomes a looping video for the GIF island) with XMLHttpRequest, which reports upload progress.
  * What can be told before uploading (size, type) is told without spending the media limit.
  */
 
@@ -27,10 +27,24 @@ export function refuseBeforeUpload(file: File, quotaLeft: number): string | null
   return null;
 }
 
-/** The route's sentence, with what to do instead for an animated image. */
+/** The suggested alternative text of an image: its file name without the extension. */
+export function altFromFileName(name: string): string {
+  return name.replace(/\.[a-z0-9]{1,5}$/i, '').trim();
+}
+
+/** The stored image's Markdown (`![](url)`) with the alternative text written in. */
+export function withAltText(snippet: string, alt: string): string {
+  const text = alt
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\\[\]]/g, (c) => `\\${c}`);
+  return snippet.replace(/^!\[\]\(/, () => `![${text}](`);
+}
+
+/** The route's sentence, with what to do instead for an animated image other than a GIF. */
 function failure(error: string): string {
   return /animated/i.test(error)
-    ? `${error} Animated images are stored as videos: store it from its address under Media, then insert it with the GIF island.`
+    ? `${error} Of animated images, GIFs are stored (as looping videos): save the animation as a GIF and add that.`
     : error;
 }
 
@@ -45,6 +59,7 @@ export function uploadImage(
     const xhr = new XMLHttpRequest();
     xhr.open('POST', '/console/media/upload');
     xhr.setRequestHeader('x-csrf-token', csrf);
+    xhr.setRequestHeader('x-file-name', encodeURIComponent(file.name)); // for the library's labels
     xhr.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : file.size);
     xhr.onerror = () => reject(new Error('The upload did not reach the server. Check the connection and try again.'));
     xhr.onload = () => {

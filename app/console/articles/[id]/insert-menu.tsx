@@ -14,6 +14,7 @@ import {
   type IslandKind,
   type LibraryItem,
 } from './island-snippets';
+import { formatDateTime } from '../../components/format';
 
 /**
  * The insert menu: pick an island, fill in what it needs (stored media are picked from the
@@ -97,7 +98,7 @@ export function InsertMenu({ library, onInsert }: { library: LibraryItem[]; onIn
     ) : (
       <fieldset className="media-picker">
         <legend>{multiple ? 'Images (pick two or more)' : 'From your library'}</legend>
-        {items.map((m, i) => {
+        {items.map((m) => {
           const checked = picked.includes(m.id);
           return (
             <label key={m.id} className="media-picker__item">
@@ -115,9 +116,7 @@ export function InsertMenu({ library, onInsert }: { library: LibraryItem[]; onIn
                 // eslint-disable-next-line @next/next/no-img-element -- stored files are served as they are
                 <img src={mediaUrl(m.id)} alt="" width={m.width} height={m.height} loading="lazy" />
               )}
-              <span>
-                {m.kind === 'gif' ? 'GIF' : 'Image'} {i + 1}, {m.width}×{m.height}
-              </span>
+              <span className="media-picker__label">{libraryLabel(m)}</span>
             </label>
           );
         })}
@@ -183,7 +182,7 @@ export function InsertMenu({ library, onInsert }: { library: LibraryItem[]; onIn
             </>
           )}
           {kind === 'video' &&
-            field('src', 'Player address', { type: 'url', placeholder: 'https://www.youtube.com/embed/…' })}
+            field('src', 'Video address', { type: 'url', placeholder: 'https://www.youtube.com/watch?v=…' })}
           {kind === 'embed' && (
             <>
               {field('src', 'Embed address', { type: 'url', placeholder: 'https://www.figma.com/embed?…' })}
@@ -221,4 +220,11 @@ export function InsertMenu({ library, onInsert }: { library: LibraryItem[]; onIn
       )}
     </div>
   );
+}
+
+/** A library item's label: its file name (or kind) and size, then when it was stored; never its place in the list. */
+function libraryLabel(m: LibraryItem): string {
+  const what = m.name || (m.kind === 'gif' ? 'GIF' : 'Image');
+  const when = m.storedAt ? `, stored ${formatDateTime(m.storedAt)}` : '';
+  return `${what}, ${m.width}×${m.height}${when}`;
 }

@@ -11,6 +11,21 @@ export interface LibraryItem {
   kind: 'image' | 'gif';
   width: number;
   height: number;
+  /** The file's name, when known (the file uploaded, or the last part of the address it came from). */
+  name?: string | null;
+  /** When it was stored (ISO 8601): with the name, what tells items apart, in any order. */
+  storedAt?: string;
+}
+
+/** The last part of an address's path, as a file name; null when there is none. */
+export function fileNameOfAddress(address: string | null | undefined): string | null {
+  if (!address) return null;
+  try {
+    const last = new URL(address).pathname.split('/').pop() ?? '';
+    return decodeURIComponent(last) || null;
+  } catch {
+    return null;
+  }
 }
 
 export type IslandKind = 'image' | 'gallery' | 'video' | 'embed' | 'link-card' | 'spoiler' | 'gif';
@@ -70,11 +85,33 @@ function videoProvider(src: string): string | null {
   return provider?.id ?? null;
 }
 
-export function videoEmbed(src: string): string {
+/**
+ * The address people copy from YouTube's address bar or share button (watch?v=…, youtu.be/…,
+ * shorts/…) turned into its player address; any other address is returned as it is.
+ */
+export function playerAddress(src: string): string {
+  let url: URL;
+  try {
+    url = new URL(src);
+  } catch {
+    return src;
+  }
+  const host = url.hostname.replace(/^(www\.|m\.)/, '');
+  let id: string | null = null;
+  if (host === 'youtube.com' && url.pathname === '/watch') id = url.searchParams.get('v');
+  else if (host === 'youtube.com' && url.pathname.startsWith('/shorts/')) id = url.pathname.split('/')[2] ?? null;
+  else if (host === 'youtu.be') id = url.pathname.slice(1);
+  if (!id || !/^[\w-]{6,20}$/.test(id)) return src;
+  const start = /^(\d+)s?$/.exec(url.searchParams.get('t') ?? url.searchParams.get('start') ?? '')?.[1];
+  return `https://www.youtube.com/embed/${id}${start ? `?start=${start}` : ''}`;
+}
+
+export function videoEmbed(address: string): string {
+  const src = playerAddress(address);
   const provider = videoProvider(src);
   if (!provider)
     throw new Error(
-      'This is not a player address of a known video provider (for YouTube: https://www.youtube.com/embed/…).',
+      'This is not the address of a video on a known provider (for YouTube: the address of the video’s page, https://www.youtube.com/watch?v=…).',
     );
   return `<div data-video data-provider="${provider}" data-source="embed"><iframe src="${esc(src)}"></iframe></div>`;
 }

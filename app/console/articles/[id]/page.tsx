@@ -21,15 +21,15 @@ import { formatDateTime } from '../../components/format';
 import { ReaderWidths } from '../../components/reader-widths';
 import { ReaderStats } from '../../components/reader-stats';
 import { ArticleEditor } from './editor';
+import { PublishAction } from './publish-action';
+import { fileNameOfAddress } from './island-snippets';
 
 export const metadata: Metadata = { title: 'Article' };
 
 type Params = Promise<{ id: string }>;
-type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
-export default async function ArticlePage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
+export default async function ArticlePage({ params }: { params: Params }) {
   const { id } = await params;
-  const { notice } = await searchParams;
   const session = await requireSession();
   if (!UUID_PATTERN.test(id)) notFound();
   const em = await consoleEm();
@@ -81,7 +81,7 @@ export default async function ArticlePage({ params, searchParams }: { params: Pa
           )}
         </div>
         <div className="actions">
-          <ConfirmAction
+          <PublishAction
             action={publishArticle}
             unavailable={
               post.status === 'pending_moderation'
@@ -89,14 +89,11 @@ export default async function ArticlePage({ params, searchParams }: { params: Pa
                 : undefined
             }
             fields={fields}
-            label="Publish"
-            question="Publish the working version?"
             detail={
               session.auth.account.isModerated
                 ? 'Your account is moderated: this version goes to a moderator first and becomes public once approved.'
                 : 'Readers will see the working version at the public address.'
             }
-            confirmLabel="Publish"
           />
           <ConfirmAction
             action={unpublishArticle}
@@ -106,6 +103,7 @@ export default async function ArticlePage({ params, searchParams }: { params: Pa
             question="Unpublish this article?"
             detail="The public page disappears; the text stays here as a draft."
             confirmLabel="Unpublish"
+            caution
           />
           <ConfirmAction
             action={deleteArticle}
@@ -121,11 +119,6 @@ export default async function ArticlePage({ params, searchParams }: { params: Pa
 
       <ReaderStats post={post} accountId={session.auth.account.id} />
 
-      {typeof notice === 'string' && notice === 'created' && (
-        <p className="notice" role="status">
-          Draft created. Edit it below; publish when it reads right.
-        </p>
-      )}
       {post.status === 'pending_moderation' && (
         <p className="notice" role="status">
           This version waits for a moderator.{' '}
@@ -154,6 +147,8 @@ export default async function ArticlePage({ params, searchParams }: { params: Pa
           kind: m.kind === 'gif' ? 'gif' : 'image',
           width: m.width,
           height: m.height,
+          name: m.fileName ?? fileNameOfAddress(m.sourceUrl),
+          storedAt: m.createdAt.toISOString(),
         }))}
         quotaLeft={Math.max(0, session.auth.account.dailyMediaBytes - quotaUsed)}
       />

@@ -14,7 +14,7 @@ export default async function NewArticlePage() {
       </p>
       <h1>New article</h1>
       <p className="muted">
-        Creates a draft, as POST /posts does. Subtitle, tags and slug can be set on the next page.
+        Creates a draft that only you see until you publish it. Subtitle, tags and slug can be set on the next page.
       </p>
       <NewArticleForm csrf={session.csrfToken} />
     </>

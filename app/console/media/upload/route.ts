@@ -6,7 +6,7 @@ import { csrfMatches } from '@/server/console/session-store';
 import { isSameOrigin } from '@/server/console/same-origin';
 import { readMultipartFile } from '@/server/http/multipart-file';
 import { MAX_IMAGE_BYTES } from '@/server/media/image';
-import { storeUpload } from '@/server/services/media';
+import { storeUploadOrGifVideo } from '@/server/services/media';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
@@ -15,7 +15,9 @@ export const runtime = 'nodejs';
  * The media page's upload, as a route handler rather than a Server Action so the browser can
  * report upload progress (XMLHttpRequest). Next checks no Origin here, so this does: the
  * session cookie, the Origin, and the session's CSRF token in a header; then the same media
- * window and service as POST /media. Failures come back as a sentence for the page to show.
+ * window as POST /media, and its service, except that an animated GIF is stored as a looping
+ * video (as from-url stores one) instead of refused: a file on the maintainer's computer has no
+ * address to store it from. Failures come back as a sentence for the page to show.
  */
 export async function POST(request: Request) {
   const session = await currentSession();
@@ -28,11 +30,32 @@ export async function POST(request: Request) {
     const em = await consoleEm();
     await spend(em, session.auth, 'media');
     const bytes = await readMultipartFile(request, { field: 'file', maxBytes: MAX_IMAGE_BYTES });
-    const media = await storeUpload(consoleMediaDeps(em), session.auth.account, bytes);
+    const media = await storeUploadOrGifVideo(
+      consoleMediaDeps(em),
+      session.auth.account,
+      bytes,
+      fileNameFrom(request.headers.get('x-file-name')),
+    );
     return answer({ ok: true, media: { ...media, snippet: markdownSnippet(media) } }, 200);
   } catch (err) {
     return answer({ ok: false, error: describeProblem(err) }, 400);
   }
+}
+
+/** The file's name as the browser sent it (URI-encoded): its last path part, one line, at most 200 characters. */
+function fileNameFrom(header: string | null): string | null {
+  if (!header) return null;
+  let name: string;
+  try {
+    name = decodeURIComponent(header);
+  } catch {
+    return null;
+  }
+  name = (name.split(/[/\\]/).pop() ?? '')
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, 200);
+  return name || null;
 }
 
 function answer(body: unknown, status: number) {

@@ -8,7 +8,8 @@ import { isSameOrigin } from '@/server/console/same-origin';
 import { UUID_PATTERN } from '@/server/uuid';
 import { ContentRejectedError, ConversionBusyError, conversionQueueFull, renderArticle } from '@/server/content';
 import { PostEntity } from '@/db/entities';
-import { tagNamesFromField } from '@/server/console/editor-fields';
+import { normalizeLineEndings, tagNamesFromField } from '@/server/console/editor-fields';
+import { markCursor, placeCursorAnchor } from '@/server/console/preview-cursor';
 
 export const dynamic = 'force-dynamic';
 
@@ -63,12 +64,14 @@ export async function POST(request: Request) {
     return typeof v === 'string' ? v : '';
   };
   const title = text('title').trim() || 'Untitled';
-  const markdown = text('markdown');
+  const markdown = normalizeLineEndings(text('markdown'));
   if (!markdown.trim()) return page('Write some Markdown to see the preview.', 200);
   if (markdown.length > MAX_MARKDOWN_CHARS) return page(TOO_LONG, 413);
 
   try {
-    const { html } = await renderArticle({ markdown, title }, session.auth.account.id);
+    const cursor = text('cursor') === '' ? NaN : Number(text('cursor'));
+    const rendered = await renderArticle({ markdown: markCursor(markdown, cursor), title }, session.auth.account.id);
+    const html = placeCursorAnchor(rendered.html);
     const id = text('id');
     const saved = UUID_PATTERN.test(id)
       ? await (await consoleEm()).findOne(PostEntity, { id, accountId: session.auth.account.id, deletedAt: null })
