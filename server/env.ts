@@ -47,7 +47,29 @@ const EnvSchema = z.object({
   FFMPEG_PATH: z.preprocess(emptyAsUndefined, z.string().optional()),
   /** Longest pause between two chunks of an upload's body before it is refused (milliseconds). */
   UPLOAD_IDLE_TIMEOUT_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(100).max(600_000).default(15_000)),
+  /** Base URLs of shared caches that take `PURGE <path>` (comma-separated); empty: no purges. */
+  CACHE_PURGE_URLS: z.preprocess(emptyAsUndefined, z.string().default('')).transform(parseCachePurgeUrls),
 });
+
+/** Each entry an http(s) URL without query or fragment (a path prefix is kept). */
+function parseCachePurgeUrls(text: string, ctx: z.RefinementCtx): string[] {
+  const urls: string[] = [];
+  for (const entry of text.split(',').map((e) => e.trim())) {
+    if (entry === '') continue;
+    let url: URL | undefined;
+    try {
+      url = new URL(entry);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
+      ctx.addIssue({ code: 'custom', message: `"${entry}" is not an http(s) base URL without query or fragment` });
+      return [];
+    }
+    urls.push(entry);
+  }
+  return urls;
+}
 
 export type Env = z.infer<typeof EnvSchema> & { dataDir: string };
 

@@ -4,6 +4,7 @@ import { PUBLIC_PAGE_CSP, renderArticlePage, renderNotFoundPage } from '../publi
 import { findPublishedArticle, parseVersion } from '../services/public-articles';
 import { PUBLIC_ID_PATTERN } from '../services/public-id';
 import { ifNoneMatchMatches, strongEtag } from '../entity-tags';
+import { cacheTagHeaders } from './cache-tags';
 
 /**
  * `/<slug>-<public_id>`, served by the Node server: readers hit these pages most, and they
@@ -36,6 +37,10 @@ export async function servePublicPage(req: IncomingMessage, res: ServerResponse,
   res.setHeader('content-security-policy', PUBLIC_PAGE_CSP);
   res.setHeader('x-content-type-options', 'nosniff');
   res.setHeader('referrer-policy', 'strict-origin-when-cross-origin');
+  if (found.kind !== 'missing') {
+    for (const [name, value] of Object.entries(cacheTagHeaders(`article-${publicIdOf(found.path)}`)))
+      res.setHeader(name, value);
+  }
   if (found.kind === 'moved') {
     res.statusCode = 308;
     res.setHeader('location', found.path);
@@ -65,6 +70,8 @@ export async function servePublicPage(req: IncomingMessage, res: ServerResponse,
   });
   send(res, 200, PUBLIC_CACHE_CONTROL, head ? null : html, Buffer.byteLength(html));
 }
+
+const publicIdOf = (path: string) => path.slice(path.lastIndexOf('-') + 1);
 
 function send(res: ServerResponse, status: number, cacheControl: string, body: string | null, length?: number): void {
   res.statusCode = status;
