@@ -47,6 +47,8 @@ const EnvSchema = z.object({
   FFMPEG_PATH: z.preprocess(emptyAsUndefined, z.string().optional()),
   /** Longest pause between two chunks of an upload's body before it is refused (milliseconds). */
   UPLOAD_IDLE_TIMEOUT_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(100).max(600_000).default(15_000)),
+  /** After SIGTERM, how long /api/health answers 503 while requests are still served (proxy health checks). */
+  SHUTDOWN_DRAIN_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(60_000).default(0)),
   /** Base URLs of shared caches that take `PURGE <path>` (comma-separated); empty: no purges. */
   CACHE_PURGE_URLS: z.preprocess(emptyAsUndefined, z.string().default('')).transform(parseCachePurgeUrls),
 });

@@ -1,7 +1,9 @@
+import { isDraining } from './lifecycle';
 import { entityManager } from './runtime';
 
 /** Liveness and readiness in one: the process answers, and the database answers within 2 s. */
 export async function checkHealth(): Promise<{ status: 'ok' | 'unavailable'; database: 'up' | 'down' }> {
+  if (isDraining()) return { status: 'unavailable', database: 'up' };
   try {
     const em = await entityManager();
     await Promise.race([
