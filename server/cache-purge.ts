@@ -16,7 +16,7 @@ import { ConcurrencyLimit } from './concurrency-limit';
  * - Bounded: at most `concurrency` purges in flight and `maxPending` waiting; beyond that a
  *   purge is `dropped` (the page still expires by its own Cache-Control).
  */
-export type PurgeResult = 'purged' | 'not_cached' | 'failed' | 'dropped';
+type PurgeResult = 'purged' | 'not_cached' | 'failed' | 'dropped';
 
 export interface PurgeOutcome {
   /** The cache's host (never its full URL: it may carry credentials). */
