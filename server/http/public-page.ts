@@ -13,8 +13,9 @@ import { cacheTagHeaders } from './cache-tags';
  * is rendered.
  *
  * Caching: browsers revalidate every time (max-age=0) and shared caches may serve a page for
- * 60 s, then keep serving it while they revalidate in the background. An operator running a
- * CDN in front purges `/<slug>-<public_id>` after publish, unpublish and delete (see README).
+ * 60 s, then keep serving it while they revalidate in the background. The service purges the
+ * caches in CACHE_PURGE_URLS itself after each change (server/cache-purge.ts); `Surrogate-Key`
+ * and `Cache-Tag` name the article for CDNs that purge by tag.
  */
 const PUBLIC_CACHE_CONTROL = 'public, max-age=0, s-maxage=60, stale-while-revalidate=300';
 const MISSING_CACHE_CONTROL = 'public, max-age=0, s-maxage=10';

@@ -238,6 +238,8 @@ interface LoadStats {
   acknowledged: string[];
   /** API answers 5xx whose body is not the contract's `{"error": …}` shape. */
   shapelessErrors: number;
+  /** The first failures, for the message when one is not expected. */
+  failures: string[];
 }
 
 /**
@@ -264,6 +266,7 @@ async function underLoad(during: () => Promise<void>, workers = 6): Promise<Load
     hits: 0,
     acknowledged: [],
     shapelessErrors: 0,
+    failures: [],
   };
   let running = true;
   const count = (kind: string, reply: Reply, write: boolean) => {
@@ -272,6 +275,7 @@ async function underLoad(during: () => Promise<void>, workers = 6): Promise<Load
     stats.byStatus.set(key, (stats.byStatus.get(key) ?? 0) + 1);
     if (kind !== 'page' && reply.status >= 500 && !hasErrorShape(reply.text)) stats.shapelessErrors++;
     if (reply.status === 0 || reply.status >= 500) {
+      if (stats.failures.length < 5) stats.failures.push(`${kind} ${reply.status} ${reply.text.slice(0, 160)}`);
       if (write) stats.failedWrites++;
       else stats.failedReads++;
     }
@@ -340,8 +344,8 @@ describe('instances come and go under load', () => {
       await restart(1);
     });
     figures.push(`rolling restart: ${summary(stats)}`);
-    expect(stats.failedReads).toBe(0);
-    expect(stats.failedWrites).toBe(0);
+    expect(stats.failedReads, stats.failures.join('\n')).toBe(0);
+    expect(stats.failedWrites, stats.failures.join('\n')).toBe(0);
   });
 
   it('kill -9 of one instance: reads are retried on the other; only writes in flight on it may fail', async () => {

@@ -16,6 +16,7 @@ import { ROOT, startService, type RunningService } from '../support/service';
 
 const PG_BIN = '/usr/lib/postgresql/15/bin';
 const VARNISHD = '/usr/sbin/varnishd';
+const VARNISHADM = '/usr/bin/varnishadm';
 
 const PUBLIC_HOST = 'blog.example.com';
 const CONSOLE_HOST = 'console.example.com';
@@ -124,7 +125,8 @@ export class Varnish {
     const vcl = this.writeConfig();
     // As the shipped unit runs it (deploy/systemd/varnish.service.d), on loopback ports; no
     // privilege separation here (`-j none`), the test's temporary directory is root's.
-    const args = ['-F', '-n', path.join(this.dir, 'work'), '-a', `127.0.0.1:${this.ports.http}`, '-T', 'none'];
+    // The management interface on a random loopback port, found by varnishadm through `-n`.
+    const args = ['-F', '-n', this.workDir, '-a', `127.0.0.1:${this.ports.http}`, '-T', '127.0.0.1:0'];
     args.push('-f', vcl, '-s', 'malloc,64m', '-p', 'backend_idle_timeout=3');
     if (asRoot) args.push('-j', 'none');
     this.process = spawn(VARNISHD, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -138,6 +140,16 @@ export class Varnish {
       30_000,
       'varnishd',
     );
+  }
+
+  get workDir(): string {
+    return path.join(this.dir, 'work');
+  }
+
+  /** Whether Varnish's health probe counts the backend (`app1`, `app2`) as healthy now. */
+  healthy(backend: string): boolean {
+    const list = execFileSync(VARNISHADM, ['-n', this.workDir, 'backend.list'], { encoding: 'utf8' });
+    return list.split('\n').some((line) => new RegExp(`\\.${backend}\\s.*\\shealthy\\s`).test(line));
   }
 
   async stop(): Promise<void> {
@@ -211,13 +223,12 @@ export class Layout {
     await this.untilInRotation();
   }
 
-  /** Until Varnish's health probes let requests through (two good checks, 500 ms apart). */
+  /** Until Varnish's health probes count every running instance in the rotation again. */
   async untilInRotation(): Promise<void> {
-    await sleep(1500);
     await waitFor(
-      async () => (await through(this, 'console', 'GET', '/api/v1/author/openapi.json')).status === 200,
+      async () => this.instances.every((instance, i) => !instance || this.varnish.healthy(`app${i + 1}`)),
       30_000,
-      'an instance in rotation',
+      'the instances in rotation',
     );
   }
 
