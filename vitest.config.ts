@@ -2,9 +2,10 @@ import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three projects: `unit` (plain modules, no server), `domain` (the services against a real
- * PostgreSQL, no HTTP) and `integration` (HTTP against the real service on a real PostgreSQL,
- * started once by the global setup).
+ * Four projects: `unit` (plain modules, no server), `domain` (the services against a real
+ * PostgreSQL, no HTTP), `integration` (HTTP against the real service on a real PostgreSQL,
+ * started once by the global setup) and `deployment` (deploy/'s nginx, PostgreSQL and two
+ * instances, started from the Debian packages).
  */
 const alias = { '@': path.resolve(import.meta.dirname) };
 
@@ -49,6 +50,18 @@ export default defineConfig({
           // Unit tests first, then the integration suite (vitest needs distinct groups
           // for projects with different worker counts).
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          // deploy/ started for real: Debian's nginx and PostgreSQL, two built instances.
+          name: 'deployment',
+          include: ['tests/deployment/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 240_000,
+          hookTimeout: 240_000,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

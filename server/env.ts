@@ -95,7 +95,31 @@ const EnvSchema = z.object({
   ),
   /** Connections of the prepared-statement pool (authentication and the reads) per process. */
   STATEMENT_POOL_SIZE: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(1000).default(10)),
+  /** After SIGTERM, how long /api/health answers 503 while requests are still served (proxy health checks). */
+  SHUTDOWN_DRAIN_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(60_000).default(0)),
+  /** Base URLs of shared caches that take `PURGE <path>` (comma-separated); empty: no purges. */
+  CACHE_PURGE_URLS: z.preprocess(emptyAsUndefined, z.string().default('')).transform(parseCachePurgeUrls),
 });
+
+/** Each entry an http(s) URL without query or fragment (a path prefix is kept). */
+function parseCachePurgeUrls(text: string, ctx: z.RefinementCtx): string[] {
+  const urls: string[] = [];
+  for (const entry of text.split(',').map((e) => e.trim())) {
+    if (entry === '') continue;
+    let url: URL | undefined;
+    try {
+      url = new URL(entry);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
+      ctx.addIssue({ code: 'custom', message: `"${entry}" is not an http(s) base URL without query or fragment` });
+      return [];
+    }
+    urls.push(entry);
+  }
+  return urls;
+}
 
 export type Env = z.infer<typeof EnvSchema> & { dataDir: string };
 

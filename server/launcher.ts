@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import next from 'next';
 import { env } from './env';
 import { provideDatabase } from '../db/provide-database';
-import { runShutdownHooks } from './lifecycle';
+import { beginDraining, runShutdownHooks } from './lifecycle';
 import { flushLog, logLine } from './log';
 import { createRequestListener } from './http/request-listener';
 import { observeRuntimeGauges } from './runtime-gauges';
@@ -47,6 +47,12 @@ async function main() {
     if (stopping) return;
     stopping = true;
     logLine({ level: 'notice', msg: `${signal}: draining` });
+    if (server && env.SHUTDOWN_DRAIN_MS > 0) {
+      // Still serving, but failing health checks: the proxy stops sending new requests here
+      // before the listener closes, so none is refused.
+      beginDraining();
+      await new Promise((resolve) => setTimeout(resolve, env.SHUTDOWN_DRAIN_MS));
+    }
     if (server) {
       const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
       server.closeIdleConnections();

@@ -56,6 +56,16 @@ export const conversionSeconds = metric(
     }),
 );
 
+export const cachePurges = metric(
+  'cache_purges_total',
+  () =>
+    new client.Counter({
+      name: 'cache_purges_total',
+      help: 'PURGE requests to shared caches, by outcome (purged, not_cached, failed, dropped)',
+      labelNames: ['result'] as const,
+    }),
+);
+
 /** Gauges read when scraped: sources register a reader (the pool, the database pools). */
 type GaugeReader = () => { labels?: Record<string, string>; value: number }[];
 

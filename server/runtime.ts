@@ -15,10 +15,12 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { allEntities } from '../db/entities';
 import { openOrm } from '../db/orm';
 import { openStatementPool, type StatementPool, type StatementRunner } from '../db/statements';
+import { createPurgeQueue, type PurgeQueue } from './cache-purge';
 import { closeContentPool } from './content';
 import { env } from './env';
 import { onShutdown } from './lifecycle';
 import { logLine } from './log';
+import { cachePurges } from './metrics';
 import { parseAllowList, type AllowList } from './media/address-policy';
 import { createMediaStorage, mediaStorageConfigFromEnv, type MediaStorage } from './media/storage';
 import { sweepOldWindows } from './services/limits';
@@ -27,6 +29,7 @@ import { flushTally, loadDaySalt } from './services/reader-counts';
 import { ReaderTally, utcDay } from './services/reader-tally';
 import type { MediaDeps } from './services/media';
 import type { WriteContext } from './services/posts';
+import { listenToPublicChanges } from './services/public-changes';
 import { createRehoster } from './services/rehost';
 import type { Authenticated } from './services/tokens';
 
@@ -43,6 +46,7 @@ interface Parts {
   readerFlush?: NodeJS.Timeout;
   /** The flush in progress, awaited by the next one and by shutdown. */
   flushing?: Promise<void>;
+  purges?: PurgeQueue | null;
 }
 
 const shared = globalThis as unknown as { __publishingRuntime?: Parts };
@@ -50,6 +54,7 @@ const shared = globalThis as unknown as { __publishingRuntime?: Parts };
 function parts(): Parts {
   if (!shared.__publishingRuntime) {
     shared.__publishingRuntime = { orms: new WeakMap(), opened: [] };
+    shared.__publishingRuntime.purges = startCachePurges();
     onShutdown(closeRuntime);
   }
   return shared.__publishingRuntime;
@@ -201,6 +206,26 @@ function flushReaderCounts(): Promise<void> {
   return run;
 }
 
+/**
+ * Shared caches named by CACHE_PURGE_URLS are purged of every public path the domain announces
+ * as changed (server/services/public-changes.ts), by every caller: REST, console, CLI. Each
+ * outcome is a log line (through `write`: the CLI keeps stdout for its result) and a count in
+ * `cache_purges_total{result}`. Null when no cache is configured.
+ */
+export function startCachePurges(write: typeof logLine = logLine): PurgeQueue | null {
+  if (env.CACHE_PURGE_URLS.length === 0) return null;
+  const queue = createPurgeQueue({
+    caches: env.CACHE_PURGE_URLS,
+    onOutcome: (outcome) => {
+      cachePurges.inc({ result: outcome.result });
+      const failed = outcome.result === 'failed' || outcome.result === 'dropped';
+      write({ level: failed ? 'error' : 'info', msg: 'cache purge', ...outcome });
+    },
+  });
+  listenToPublicChanges((paths) => queue.purge(paths));
+  return queue;
+}
+
 /** Stops the timers and closes the conversion workers and both database pools (on SIGTERM). */
 async function closeRuntime(): Promise<void> {
   const p = shared.__publishingRuntime;
@@ -211,6 +236,8 @@ async function closeRuntime(): Promise<void> {
   if (p.readerTally && p.readerTally.size > 0) await flushReaderCounts().catch(() => {});
   else await p.flushing?.catch(() => {});
   shared.__publishingRuntime = undefined;
+  // Purges of the last changes go out before the process ends (bounded: a cache may be down).
+  await p.purges?.settled(3000);
   await Promise.allSettled([
     closeContentPool(),
     p.statements?.close(),

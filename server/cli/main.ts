@@ -8,6 +8,7 @@ import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { ormOptions } from '../../db/orm';
 import { provideDatabase } from '../../db/provide-database';
 import { env } from '../env';
+import { startCachePurges } from '../runtime';
 import { DomainError } from '../errors';
 import {
   createAccount,
@@ -153,8 +154,11 @@ async function main() {
   try {
     db = await provideDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.dataDir }, () => {});
     orm = await MikroORM.init(ormOptions(db.url));
+    // Changes made here purge the shared caches as the server's would; outcomes go to stderr.
+    const purges = startCachePurges((line) => process.stderr.write(JSON.stringify(line) + '\n'));
     const result = await run(orm.em.fork() as unknown as EntityManager, argv);
     process.stdout.write(JSON.stringify(result) + '\n');
+    await purges?.settled(15_000);
   } catch (err) {
     code = 1;
     if (err instanceof UsageError) process.stderr.write(`error: ${err.message}\n${USAGE}\n`);

@@ -16,6 +16,7 @@ import { failureResponse } from './errors';
 import { entityManager, mediaStorage } from '../runtime';
 import { isUuid } from '../uuid';
 import { ifNoneMatchMatches } from '../entity-tags';
+import { cacheTagHeaders } from './cache-tags';
 
 export async function serveMedia(req: Request, id: string): Promise<Response> {
   const head = req.method.toUpperCase() === 'HEAD';
@@ -34,6 +35,7 @@ export async function serveMedia(req: Request, id: string): Promise<Response> {
       'accept-ranges': 'bytes',
       // Only images and MP4s live here; if one is opened directly, it gets no script powers.
       'content-security-policy': "default-src 'none'; sandbox",
+      ...cacheTagHeaders(`media-${id.toLowerCase()}`),
     });
     if (ifNoneMatchMatches(req.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
 

@@ -5,6 +5,7 @@ import { findPublishedArticle, parseVersion } from '../services/public-articles'
 import { PUBLIC_ID_PATTERN } from '../services/public-id';
 import { ifNoneMatchMatches, strongEtag } from '../entity-tags';
 import { env } from '../env';
+import { cacheTagHeaders } from './cache-tags';
 
 /**
  * `/<slug>-<public_id>`, served by the Node server: readers hit these pages most, and they
@@ -15,8 +16,9 @@ import { env } from '../env';
  * Caching: browsers revalidate every time (max-age=0); a shared cache may serve a page for 60 s,
  * then for 30 s more while it revalidates in the background (so a change shows within 90 s), and
  * for up to an hour past the 60 s only while this server answers 5xx or not at all (an unpublished
- * article answers 404, which ends the stale copy). An operator running a CDN in front purges
- * `/<slug>-<public_id>` after publish, unpublish and delete (see README).
+ * article answers 404, which ends the stale copy). The service purges the caches in
+ * CACHE_PURGE_URLS itself after each change (server/cache-purge.ts), so a withdrawn article goes
+ * at once; `Surrogate-Key` and `Cache-Tag` name the article for CDNs that purge by tag.
  */
 const PUBLIC_CACHE_CONTROL = 'public, max-age=0, s-maxage=60, stale-while-revalidate=30, stale-if-error=3600';
 const MISSING_CACHE_CONTROL = 'public, max-age=0, s-maxage=10';
@@ -45,6 +47,10 @@ export async function servePublicPage(req: IncomingMessage, res: ServerResponse,
   res.setHeader('content-security-policy', PUBLIC_PAGE_CSP);
   res.setHeader('x-content-type-options', 'nosniff');
   res.setHeader('referrer-policy', 'strict-origin-when-cross-origin');
+  if (found.kind !== 'missing') {
+    for (const [name, value] of Object.entries(cacheTagHeaders(`article-${publicIdOf(found.path)}`)))
+      res.setHeader(name, value);
+  }
   if (found.kind === 'moved') {
     res.statusCode = 308;
     res.setHeader('location', found.path);
@@ -86,6 +92,8 @@ export async function servePublicPage(req: IncomingMessage, res: ServerResponse,
   });
   send(res, 200, PUBLIC_CACHE_CONTROL, head ? null : html, Buffer.byteLength(html));
 }
+
+const publicIdOf = (path: string) => path.slice(path.lastIndexOf('-') + 1);
 
 function send(res: ServerResponse, status: number, cacheControl: string, body: string | null, length?: number): void {
   res.statusCode = status;

@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AccountEntity, type Account } from '../../db/entities';
 import { sql } from '../../db/sql';
+import { localMediaPath } from '../content/urls';
 import { conflict, invalid, notFound } from '../errors';
 import { DEFAULT_LIMITS, type LimitName } from './limits';
+import { announcePublicChange, publicPathOf } from './public-changes';
 import { createToken } from './tokens';
 
 /** Accounts are created and managed by operators (the CLI and the console), never through the REST API. */
@@ -75,14 +77,32 @@ export async function updateAccount(
 
 /** Deleting an account revokes all its tokens (and so ends every console session): nothing of it keeps working. */
 export async function deleteAccount(em: EntityManager, handle: string): Promise<Account> {
-  return em.transactional(async (tx) => {
+  const { account, paths } = await em.transactional(async (tx) => {
     const account = await findLiveAccount(tx, handle);
     account.deletedAt = new Date();
     await tx.flush();
     await sql(tx, 'UPDATE api_tokens SET revoked_at = now() WHERE account_id = ? AND revoked_at IS NULL', [account.id]);
     await sql(tx, 'DELETE FROM console_sessions WHERE account_id = ?', [account.id]);
-    return account;
+    return { account, paths: await publicPathsOfAccount(tx, account.id) };
   });
+  // Its public pages and its files stop being served (public-articles.ts, findServableMedia).
+  announcePublicChange(paths);
+  return account;
+}
+
+/** Every path that shows something of the account: its public articles and its stored files. */
+async function publicPathsOfAccount(tx: EntityManager, accountId: string): Promise<string[]> {
+  const articles = await sql<{ public_id: string; slug: string | null }[]>(
+    tx,
+    `SELECT public_id, published_version->>'slug' AS slug FROM posts
+      WHERE account_id = ? AND deleted_at IS NULL AND published_version IS NOT NULL`,
+    [accountId],
+  );
+  const media = await sql<{ id: string }[]>(tx, 'SELECT id FROM media WHERE account_id = ?', [accountId]);
+  return [
+    ...articles.map((row) => publicPathOf(row.slug, row.public_id)).filter((p): p is string => p !== null),
+    ...media.map((row) => localMediaPath(row.id)),
+  ];
 }
 
 export function parseLimitOverride(spec: string): [LimitName, number] {

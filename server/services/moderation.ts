@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { PostEntity, type Post } from '../../db/entities';
 import { notFound } from '../errors';
 import { lockOwn } from './posts';
+import { announcePublicChange, publicPathOf } from './public-changes';
 import { approve, reject } from './publication';
 
 /**
@@ -28,11 +29,16 @@ export async function rejectPost(em: EntityManager, id: string, reason: string |
 }
 
 async function decide(em: EntityManager, id: string, transition: (post: Post) => void): Promise<Post> {
-  return em.transactional(async (tx) => {
+  const { post, before } = await em.transactional(async (tx) => {
     const post = await lockOwn(tx, id, null, ['submittedVersion', 'publishedVersion'] as never);
     if (!post) throw notFound(`No article ${id}`);
+    const before = publicPathOf(post.publishedVersion?.slug, post.publicId);
     transition(post);
     await tx.flush();
-    return post;
+    return { post, before };
   });
+  // An approval replaces the public snapshot (and may move its slug); a rejection leaves it as
+  // it was, but a decision is announced alike, so a cache never holds a page older than it.
+  announcePublicChange([before, publicPathOf(post.publishedVersion?.slug, post.publicId)]);
+  return post;
 }

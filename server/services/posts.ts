@@ -16,6 +16,7 @@ import { assertIfMatch, postEtag } from './post-etag';
 import { checkPostWrite } from './post-rules';
 import type { PostWriteInput } from './post-write.schema';
 import { toAuthorPost, workingVersion, type AuthorPostJson } from './post-view';
+import { announcePublicChange, publicPathOf } from './public-changes';
 import { newPublicId } from './public-id';
 import { edited, publish, unpublish } from './publication';
 import { loadRehostMemory, rememberRehosts, substitutions, type RehostMemory } from './rehost-memory';
@@ -444,14 +445,20 @@ export async function publishPost(
   moderated: boolean,
   pre: WritePreconditions = {},
 ) {
-  const post = await em.transactional(async (tx) => {
+  const { post, before, changed } = await em.transactional(async (tx) => {
     const post = await lockOwn(tx, id, accountId, ['html', 'publishedVersion', 'submittedVersion'] as never);
     if (!post) throw notFound('Article not found');
     assertIfMatch(pre.ifMatch, toAuthorPost(post));
-    publish(post, { version: workingVersion(post), empty: !post.html.trim() }, { moderated, now: new Date() });
+    const before = publicPathOf(post.publishedVersion?.slug, post.publicId);
+    const version = workingVersion(post);
+    const changed = publish(post, { version, empty: !post.html.trim() }, { moderated, now: new Date() });
     await tx.flush();
-    return post;
+    return { post, before, changed };
   });
+  // A new snapshot (not one sent to moderation) changes the page; a new slug moves it, so the
+  // old path (now a redirect) and the new one (perhaps a cached redirect or 404) both change.
+  if (changed && post.status === 'published')
+    announcePublicChange([before, publicPathOf(post.publishedVersion?.slug, post.publicId)]);
   return toAuthorPost(post);
 }
 
@@ -462,14 +469,16 @@ export async function unpublishPost(
   id: string,
   pre: WritePreconditions = {},
 ): Promise<AuthorPostJson> {
-  const post = await em.transactional(async (tx) => {
-    const post = await lockOwn(tx, id, accountId);
+  const { post, before } = await em.transactional(async (tx) => {
+    const post = await lockOwn(tx, id, accountId, ['publishedVersion'] as never);
     if (!post) throw notFound('Article not found');
     assertIfMatch(pre.ifMatch, toAuthorPost(post));
+    const before = publicPathOf(post.publishedVersion?.slug, post.publicId);
     unpublish(post);
     await tx.flush();
-    return post;
+    return { post, before };
   });
+  announcePublicChange([before]);
   return toAuthorPost(post);
 }
 
@@ -481,18 +490,22 @@ export async function deletePost(
 ): Promise<void> {
   if (pre.ifMatch !== undefined && pre.ifMatch !== null) {
     // Conditional: the version is compared and the row deleted under one lock.
-    await em.transactional(async (tx) => {
-      const post = await lockOwn(tx, id, accountId);
+    const before = await em.transactional(async (tx) => {
+      const post = await lockOwn(tx, id, accountId, ['publishedVersion'] as never);
       if (!post) throw notFound('Article not found');
       assertIfMatch(pre.ifMatch, toAuthorPost(post));
       await sql(tx, `UPDATE posts SET deleted_at = now() WHERE id = ?`, [post.id]);
+      return publicPathOf(post.publishedVersion?.slug, post.publicId);
     });
+    announcePublicChange([before]);
     return;
   }
-  const rows = await sql<{ id: string }[]>(
+  const rows = await sql<{ public_id: string; slug: string | null }[]>(
     em,
-    `UPDATE posts SET deleted_at = now() WHERE id = ? AND account_id = ? AND deleted_at IS NULL RETURNING id`,
+    `UPDATE posts SET deleted_at = now() WHERE id = ? AND account_id = ? AND deleted_at IS NULL
+     RETURNING public_id, published_version->>'slug' AS slug`,
     [id, accountId],
   );
   if (rows.length === 0) throw notFound('Article not found');
+  announcePublicChange([publicPathOf(rows[0]!.slug, rows[0]!.public_id)]);
 }

@@ -81,3 +81,19 @@ describe('reader counting settings at start', () => {
     expect((await loadEnv({ TRUSTED_PROXIES: '10.0.0.1, ::1' })).env.TRUSTED_PROXIES).toBe('10.0.0.1, ::1');
   });
 });
+
+describe('CACHE_PURGE_URLS', () => {
+  it('is empty by default and a list of base URLs when set', async () => {
+    expect((await loadEnv({ CACHE_PURGE_URLS: '' })).env.CACHE_PURGE_URLS).toEqual([]);
+    expect(
+      (await loadEnv({ CACHE_PURGE_URLS: 'http://127.0.0.1:6081, https://cache.example/purge-prefix' })).env
+        .CACHE_PURGE_URLS,
+    ).toEqual(['http://127.0.0.1:6081', 'https://cache.example/purge-prefix']);
+  });
+
+  it.each(['ftp://cache', 'cache:6081', 'http://cache/?x=1'])('%s fails the start, named', async (entry) => {
+    await expect(loadEnv({ CACHE_PURGE_URLS: `http://127.0.0.1:6081,${entry}` })).rejects.toThrow(
+      `Invalid environment: CACHE_PURGE_URLS: "${entry}" is not an http(s) base URL`,
+    );
+  });
+});
