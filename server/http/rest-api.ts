@@ -29,6 +29,7 @@ import { logLine } from '../log';
 import { rateLimitHeaders, sendFailure } from './errors';
 import { ifNoneMatchMatches } from '../entity-tags';
 import { handleMediaUpload } from './media-upload';
+import { answerRead } from './rest-reads';
 
 export const API_PREFIX = '/api/v1/author';
 /** JSON bodies: a 1 MB article escapes to at most a few MB; the contract sets no limit of its own. */
@@ -182,6 +183,9 @@ export async function handleRestRequest(req: IncomingMessage, res: ServerRespons
     const pending = new PendingResponse(res);
     (req as { pending?: PendingResponse }).pending = pending;
     const headers = headerView(req);
+    // Reads skip the adapter (rest-reads.ts); what that path does not take comes back here.
+    if (method === 'GET' && (await answerRead(req.url!.slice(API_PREFIX.length), headers, pending)))
+      return settle(res, pending);
     let identified: Authenticated | undefined;
     let body: unknown;
     if (method === 'POST' || method === 'PATCH' || method === 'PUT') {
