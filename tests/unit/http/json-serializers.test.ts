@@ -28,13 +28,15 @@ const defOf = (s: z.ZodType) => (s as unknown as { _zod: { def: Def } })._zod.de
 const isoDate = fc
   .date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2999-12-31T23:59:59Z'), noInvalidDate: true })
   .map((d) => d.toISOString());
+/** Any UTF-16 string: quotes, backslashes, control characters, lone surrogates; short and long. */
+const anyString = fc.oneof(
+  fc.string(),
+  fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)) }),
+  fc.string({ minLength: 40, maxLength: 200 }),
+);
 /** Strings as the formats of these schemas require them, by field name; any string elsewhere. */
 const stringFor = (key: string) =>
-  key === 'id' || (key.endsWith('_id') && key !== 'public_id')
-    ? fc.uuid()
-    : key.endsWith('_at')
-      ? isoDate
-      : fc.string();
+  key === 'id' || (key.endsWith('_id') && key !== 'public_id') ? fc.uuid() : key.endsWith('_at') ? isoDate : anyString;
 
 /** Values the schema accepts, with unknown keys mixed in (the schema drops them); optional keys present or not. */
 function valid(schema: z.ZodType, key = ''): fc.Arbitrary<unknown> {
