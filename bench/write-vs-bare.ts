@@ -234,17 +234,12 @@ async function main() {
     console.log('| --- | ---: | ---: | :---: | ---: | ---: | :---: | ---: | :---: | ---: |');
     const refused = (name: string, side: Side['name']) =>
       rounds.reduce((n, r) => n + REFUSALS.reduce((m, code) => m + (r[name]![side].statuses[code] ?? 0), 0), 0);
+    const rate = (x: number) => f(x, x < 10 ? 2 : 0);
     for (const s of scenarios) {
       const pick = (side: Side['name'], g: (m: Measured) => number) => median(rounds.map((r) => g(r[s.name]![side])));
       const ratio = (g: (m: Measured) => number) => rounds.map((r) => g(r[s.name]!.service) / g(r[s.name]!.bare));
       console.log(
-        `| ${s.name} | ${f(
-          pick('bare', (m) => m.rps),
-          0,
-        )} | ${f(
-          pick('service', (m) => m.rps),
-          0,
-        )} | ${mmm(ratio((m) => m.rps))} | ` +
+        `| ${s.name} | ${rate(pick('bare', (m) => m.rps))} | ${rate(pick('service', (m) => m.rps))} | ${mmm(ratio((m) => m.rps))} | ` +
           `${f(
             pick('bare', (m) => m.p50),
             1,
