@@ -13,6 +13,7 @@ import type { Authenticated } from '../services/tokens';
 import { admit, type RequestHeaders } from './authenticate';
 import type { ApiMeta } from './route-meta';
 import type { LimitWindow } from '../errors';
+import type { RateClass } from '../services/limits';
 
 // 1. Context -----------------------------------------------------------------------------
 
@@ -63,14 +64,24 @@ const mutationsOnly = <T extends object>(what: string) =>
 const NO_ENTITY_MANAGER = mutationsOnly<EntityManager>('em');
 const NO_SCOPE = mutationsOnly<RequestScope>('scope');
 
+/**
+ * The context of a query: the caller admitted to one unit of `cls`, and the statement runner.
+ * Used by `authorProcedure` and by the REST read path (server/http/rest-reads.ts), which runs
+ * read procedures without the tRPC call machinery.
+ */
+export async function queryContext(ctx: ApiContext, cls: RateClass): Promise<AuthorContext> {
+  const { auth, window } = await admit(ctx.headers, cls, ctx.identified);
+  ctx.res.chargedTo(window);
+  return { ...ctx, auth, db: statements(), em: NO_ENTITY_MANAGER, scope: NO_SCOPE };
+}
+
 /** An author's procedure, charged to the rate class of its route meta (docs/api.md "Authentication", "Rate limits"). */
 export const authorProcedure = t.procedure.use(async ({ ctx, type, meta, path, next }) => {
   const cls = meta?.route?.rate;
   if (!cls) throw new Error(`procedure ${path} has no route meta: declare it with route({...})`);
+  if (type !== 'mutation') return next({ ctx: await queryContext(ctx, cls) });
   const { auth, window } = await admit(ctx.headers, cls, ctx.identified);
   ctx.res.chargedTo(window);
-  if (type !== 'mutation')
-    return next({ ctx: { ...ctx, auth, db: statements(), em: NO_ENTITY_MANAGER, scope: NO_SCOPE } });
   const scope = await requestScope(auth);
   return next({ ctx: { ...ctx, auth, db: statements(), em: scope.em, scope } });
 });
