@@ -25,8 +25,8 @@ import { parseAllowList, type AllowList } from './media/address-policy';
 import { createMediaStorage, mediaStorageConfigFromEnv, type MediaStorage } from './media/storage';
 import { sweepOldWindows } from './services/limits';
 import { readerFlushes } from './metrics';
-import { flushTally, loadDaySalt } from './services/reader-counts';
-import { ReaderTally, utcDay } from './services/reader-tally';
+import { flushReaderTally } from './services/reader-counts';
+import { ReaderTally } from './services/reader-tally';
 import type { MediaDeps } from './services/media';
 import type { WriteContext } from './services/posts';
 import { listenToPublicChanges } from './services/public-changes';
@@ -174,30 +174,16 @@ export function readerTally(): ReaderTally {
 const READER_FLUSH_MS = 5_000;
 
 /**
- * Loads the salts the tally needs, then writes what it holds in one statement. A failed flush
- * gives its batch back to the tally, to go with the next one; flushes never overlap.
+ * One flush of the tally (services/reader-counts.ts: salts, forgetting past days, the write);
+ * a failed one keeps its beacons for the next. Flushes never overlap.
  */
 function flushReaderCounts(): Promise<void> {
   const p = parts();
   const previous = p.flushing ?? Promise.resolve();
   const run = previous.then(async () => {
-    const tally = readerTally();
-    const now = Date.now();
-    const today = utcDay(now);
     try {
-      for (const day of tally.daysNeedingSalt(now))
-        tally.setSalt(day, await loadDaySalt(statements(), day, today), today);
-    } catch {
-      readerFlushes.inc({ result: 'failed' });
-      return;
-    }
-    const batch = tally.take();
-    if (batch.hashes.length === 0) return;
-    try {
-      await flushTally(statements(), batch);
-      readerFlushes.inc({ result: 'ok' });
+      if ((await flushReaderTally(statements(), readerTally(), Date.now())) > 0) readerFlushes.inc({ result: 'ok' });
     } catch (err) {
-      tally.giveBack(batch);
       readerFlushes.inc({ result: 'failed' });
       logLine({ level: 'error', msg: 'reader counts flush failed', error: String(err) });
     }

@@ -6,8 +6,9 @@ import { Migration } from '@mikro-orm/migrations';
  * - `reader_daily`: opens, reads and full reads per article and UTC day, for the console's
  *   30-day chart; the totals on `posts` are the sums of these rows plus the operator's events.
  * - `reader_salts`: the secret of one UTC day that reader hashes are made with. Shared by every
- *   instance (one reader is one hash whichever instance counted them); deleted once its day is
- *   over, after which no hash of that day can be linked to an address again.
+ *   instance (one reader is one hash whichever instance counted them); deleted an hour into the
+ *   next day (late beacons of the day are still checked until then), after which no hash of
+ *   that day can be linked to an address again.
  * - `reader_seen`: the hashes counted on a day, so a reader counts once per article and kind
  *   per day across every instance (`INSERT … ON CONFLICT DO NOTHING` keeps only new ones);
  *   deleted with their day's salt.

@@ -1,6 +1,6 @@
 import { statement, type StatementRunner } from '../../db/statements';
 import { popularitySql } from './popularity';
-import { newSalt, type TallyBatch } from './reader-tally';
+import { newSalt, oldestDayFlushed, oldestDayKept, type ReaderTally, type TallyBatch } from './reader-tally';
 
 /**
  * The database side of reader counting: the shared salt of a day, and the flush of a tally.
@@ -8,38 +8,72 @@ import { newSalt, type TallyBatch } from './reader-tally';
  */
 
 /**
- * The salt of `day`, created by the first instance that asks; also deletes the salts and seen
- * hashes of days before `today`, so no salt outlives its day by more than the first flush of
- * the next. One statement; zero rows only when another instance created the row concurrently
- * (then asking again finds it).
+ * The salt of `day`, created by the first instance that asks. One statement; zero rows only
+ * when another instance created the row concurrently (then asking again finds it).
  */
 const DAY_SALT = statement(
   'reader_day_salt',
-  `WITH gone AS (DELETE FROM reader_salts WHERE day < $3::date),
-        forgotten AS (DELETE FROM reader_seen WHERE day < $3::date),
-        made AS (INSERT INTO reader_salts (day, salt) VALUES ($1::date, $2) ON CONFLICT (day) DO NOTHING RETURNING salt)
+  `WITH made AS (INSERT INTO reader_salts (day, salt) VALUES ($1::date, $2) ON CONFLICT (day) DO NOTHING RETURNING salt)
    SELECT salt FROM made UNION ALL SELECT salt FROM reader_salts WHERE day = $1::date`,
 );
 
-export async function loadDaySalt(db: StatementRunner, day: string, today: string): Promise<string> {
+export async function loadDaySalt(db: StatementRunner, day: string): Promise<string> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const rows = await db.run<{ salt: string }>(DAY_SALT, [day, newSalt(), today]);
+    const rows = await db.run<{ salt: string }>(DAY_SALT, [day, newSalt()]);
     if (rows[0]) return rows[0].salt;
   }
   throw new Error(`reader salt of ${day}: not found after creating it`);
 }
 
 /**
- * One flush, one statement: keep only the hashes no instance has counted today (`reader_seen`,
- * ON CONFLICT DO NOTHING), count them per published article, day and kind, add them to the
- * daily rows and to the article's totals (and its popularity). Additive, so instances flush
- * into the same rows in any order. A hash naming no published article (a draft, an
- * unpublished or deleted one, a made-up id) is remembered as seen and counts nothing.
+ * Deletes the salts and seen hashes of days before `$1` (oldestDayKept): after that nothing
+ * links a hash of those days to an address.
+ */
+const FORGET_DAYS = statement(
+  'reader_forget_days',
+  `WITH gone AS (DELETE FROM reader_salts WHERE day < $1::date)
+   DELETE FROM reader_seen WHERE day < $1::date`,
+);
+
+/**
+ * What an instance does every few seconds, at `now`: loads the salts its tally needs, deletes
+ * the days no longer kept (once per day and instance), then writes the tally in one statement.
+ * A failed write gives its batch back to the tally, for the next flush, and throws. Returns
+ * the number of entries written.
+ */
+export async function flushReaderTally(db: StatementRunner, tally: ReaderTally, now: number): Promise<number> {
+  const oldest = oldestDayFlushed(now);
+  for (const day of tally.daysNeedingSalt(now)) tally.setSalt(day, await loadDaySalt(db, day), oldest);
+  const keptFrom = oldestDayKept(now);
+  if (tally.forgottenBefore !== keptFrom) {
+    await db.run(FORGET_DAYS, [keptFrom]);
+    tally.forgottenBefore = keptFrom;
+  }
+  const batch = tally.take(oldest);
+  if (batch.hashes.length === 0) return 0;
+  try {
+    await flushTally(db, batch);
+  } catch (err) {
+    tally.giveBack(batch);
+    throw err;
+  }
+  return batch.hashes.length;
+}
+
+/**
+ * One flush, one statement: keep only the hashes no instance has counted on their day
+ * (`reader_seen`, ON CONFLICT DO NOTHING), count them per published article, day and kind, add
+ * them to the daily rows of the day each beacon arrived on and to the article's totals (and
+ * its popularity). Additive, so instances flush into the same rows in any order. A hash naming
+ * no published article (a draft, an unpublished or deleted one, a made-up id) is remembered as
+ * seen and counts nothing. An entry of a day whose salt is gone (so are its seen hashes: a
+ * clock far off, a flush held too long) counts nothing rather than perhaps twice.
  */
 const FLUSH = statement(
   'reader_flush',
   `WITH ev AS (
-     SELECT * FROM unnest($1::date[], $2::text[], $3::text[], $4::text[]) AS e(day, hash, public_id, kind)
+     SELECT e.* FROM unnest($1::date[], $2::text[], $3::text[], $4::text[]) AS e(day, hash, public_id, kind)
+       JOIN reader_salts s ON s.day = e.day
    ), fresh AS (
      INSERT INTO reader_seen (day, hash) SELECT day, hash FROM ev ON CONFLICT DO NOTHING RETURNING day, hash
    ), counted AS (
@@ -73,6 +107,7 @@ const FLUSH = statement(
      FROM totals t WHERE p.id = t.post_id`,
 );
 
+/** Exported for tests that write a tally directly; the runtime calls flushReaderTally. */
 export async function flushTally(db: StatementRunner, batch: TallyBatch): Promise<void> {
   if (batch.hashes.length === 0) return;
   await db.run(FLUSH, [batch.days, batch.hashes, batch.publicIds, batch.kinds]);

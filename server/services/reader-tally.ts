@@ -26,6 +26,28 @@ export function utcDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
+/**
+ * Midnight. A beacon counts on the UTC day it arrived, hashed with that day's salt, even when
+ * it is flushed after midnight: the day's salt and seen hashes stay in PostgreSQL for an hour
+ * into the next day (FORGET_AFTER_MS), so a reader seen by any instance in the last seconds of
+ * a day is still recognised when those beacons are flushed. An instance flushes a day's
+ * beacons only during the first half of that hour (LATE_FLUSH_MS) and drops the ones still
+ * held after it (the database away for half an hour): a beacon is never written once its
+ * day's hashes may be gone, so it can be lost then but never counted twice.
+ */
+const LATE_FLUSH_MS = 30 * 60_000;
+const FORGET_AFTER_MS = 60 * 60_000;
+
+/** The oldest day whose beacons an instance still hashes and flushes at `now`. */
+export function oldestDayFlushed(now: number): string {
+  return utcDay(now - LATE_FLUSH_MS);
+}
+
+/** The oldest day whose salt and seen hashes are kept in PostgreSQL at `now`. */
+export function oldestDayKept(now: number): string {
+  return utcDay(now - FORGET_AFTER_MS);
+}
+
 /** A fresh secret for a day: 32 random bytes. */
 export function newSalt(): string {
   return randomBytes(32).toString('base64url');
@@ -78,6 +100,8 @@ export class ReaderTally {
   private pending = new Map<string, Seen>();
   private unsalted: Beacon[] = [];
   private readonly salts = new Map<string, string>();
+  /** The `oldestDayKept` this instance last deleted the older days' salts and hashes for. */
+  forgottenBefore: string | undefined;
 
   constructor(private readonly capacity = 500_000) {}
 
@@ -104,36 +128,47 @@ export class ReaderTally {
     return 'pending';
   }
 
-  /** Days whose salt is needed now: those of waiting beacons, and today. */
+  /** Days whose salt is needed now: those of waiting beacons still flushed (oldestDayFlushed), and today. */
   daysNeedingSalt(now: number): string[] {
-    const days = new Set(this.unsalted.map((b) => utcDay(b.at)));
+    const oldest = oldestDayFlushed(now);
+    const days = new Set(this.unsalted.map((b) => utcDay(b.at)).filter((d) => d >= oldest));
     days.add(utcDay(now));
     return [...days].filter((d) => !this.salts.has(d));
   }
 
   /**
-   * Learns a day's salt (loaded from PostgreSQL) and forgets the salts of days before `today`:
-   * beacons waiting for a salt that is known now are hashed; those of a past day whose salt is
-   * unknown cannot be any more and are dropped (returned count).
+   * Learns a day's salt (loaded from PostgreSQL) and forgets the salts of days before `oldest`:
+   * beacons waiting for a salt that is known now are hashed; those of a day before `oldest`
+   * whose salt is unknown cannot be any more and are dropped (returned count).
    */
-  setSalt(day: string, salt: string, today: string): number {
+  setSalt(day: string, salt: string, oldest: string): number {
     this.salts.set(day, salt);
-    for (const d of this.salts.keys()) if (d < today) this.salts.delete(d);
+    return this.forgetBefore(oldest);
+  }
+
+  private forgetBefore(oldest: string): number {
+    for (const d of this.salts.keys()) if (d < oldest) this.salts.delete(d);
     const waiting = this.unsalted;
     this.unsalted = [];
     let dropped = 0;
     for (const beacon of waiting) {
       const d = utcDay(beacon.at);
       const s = this.salts.get(d);
-      if (s !== undefined) this.add(d, s, beacon);
-      else if (d < today) dropped++;
+      if (d < oldest) dropped++;
+      else if (s !== undefined) this.add(d, s, beacon);
       else this.unsalted.push(beacon);
     }
+    for (const [key, seen] of this.pending) if (seen.day < oldest) this.pending.delete(key);
     return dropped;
   }
 
-  /** Everything hashed so far, handed to a flush; the tally starts empty again. */
-  take(): TallyBatch {
+  /**
+   * Everything hashed so far, handed to a flush; the tally starts empty again. Each entry keeps
+   * the day it arrived on. Entries, waiting beacons and salts of days before `oldest` (see
+   * oldestDayFlushed) are dropped first: their day's hashes may be gone from PostgreSQL.
+   */
+  take(oldest?: string): TallyBatch {
+    if (oldest !== undefined) this.forgetBefore(oldest);
     const batch: TallyBatch = { days: [], hashes: [], publicIds: [], kinds: [] };
     for (const s of this.pending.values()) {
       batch.days.push(s.day);

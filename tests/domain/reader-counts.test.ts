@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { closeContentPool } from '../../server/content';
-import { createPost, deletePost, publishPost } from '../../server/services/posts';
+import { createPost, deletePost, publishPost, unpublishPost, updatePost } from '../../server/services/posts';
 import { readPost } from '../../server/services/post-reads';
 import { popularitySql } from '../../server/services/popularity';
-import { flushTally, loadDaySalt } from '../../server/services/reader-counts';
+import { flushReaderTally, flushTally, loadDaySalt } from '../../server/services/reader-counts';
 import { applyReaderEvents } from '../../server/services/reader-events';
-import { ReaderTally, utcDay, type ReaderKind } from '../../server/services/reader-tally';
+import { oldestDayFlushed, ReaderTally, utcDay, type ReaderKind } from '../../server/services/reader-tally';
 import { statement } from '../../db/statements';
 import { domainDatabase, newAccount } from './support';
 
@@ -33,16 +33,16 @@ const counters = async (a: { accountId: string; id: string }) => readPost(db.rea
 async function instanceTally(now = Date.now()): Promise<ReaderTally> {
   const tally = new ReaderTally();
   const today = utcDay(now);
-  tally.setSalt(today, await loadDaySalt(db.reads(), today, today), today);
+  tally.setSalt(today, await loadDaySalt(db.reads(), today), oldestDayFlushed(now));
   return tally;
 }
 
-const beacon = (publicId: string, kind: ReaderKind, reader: number) => ({
+const beacon = (publicId: string, kind: ReaderKind, reader: number, at = Date.now()) => ({
   address: `192.0.2.${reader % 250}`,
   userAgent: `Mozilla/5.0 reader ${reader}`,
   publicId,
   kind,
-  at: Date.now(),
+  at,
 });
 
 const DAILY = statement(
@@ -92,20 +92,81 @@ describe('flush', () => {
   it('gives the same salt to every instance for a day and a new one for another day', async () => {
     const today = utcDay(Date.now());
     const tomorrow = utcDay(Date.now() + 86_400_000);
-    const [s1, s2] = await Promise.all([loadDaySalt(db.reads(), today, today), loadDaySalt(db.reads(), today, today)]);
+    const [s1, s2] = await Promise.all([loadDaySalt(db.reads(), today), loadDaySalt(db.reads(), today)]);
     expect(s1).toBe(s2);
-    expect(await loadDaySalt(db.reads(), tomorrow, today)).not.toBe(s1);
+    expect(s1).toHaveLength(43);
+    expect(await loadDaySalt(db.reads(), tomorrow)).not.toBe(s1);
   });
 
-  it('deletes the salts and seen hashes of past days', async () => {
-    const yesterday = utcDay(Date.now() - 86_400_000);
-    const today = utcDay(Date.now());
-    const old = await loadDaySalt(db.reads(), yesterday, yesterday);
-    // The first instance to ask on the next day removes yesterday's salt: asking for it again makes a new one.
-    await loadDaySalt(db.reads(), today, today);
-    const SALTS = statement('test_reader_salts', `SELECT day::text AS day FROM reader_salts WHERE day < $1::date`);
-    expect(await db.reads().run(SALTS, [today])).toEqual([]);
-    expect(old).toHaveLength(43);
+  it('deletes the salts and seen hashes of a day an hour into the next, not before', async () => {
+    const a = await publishedArticle();
+    const SALTS = statement('test_reader_salt_of', `SELECT count(*)::int AS n FROM reader_salts WHERE day = $1::date`);
+    const SEEN = statement('test_reader_seen_of', `SELECT count(*)::int AS n FROM reader_seen WHERE day = $1::date`);
+    const kept = async (day: string) => [
+      (await db.reads().run<{ n: number }>(SALTS, [day]))[0]!.n,
+      (await db.reads().run<{ n: number }>(SEEN, [day]))[0]!.n,
+    ];
+    const midnight = Date.UTC(2020, 0, 2);
+    const tally = new ReaderTally();
+    tally.record(beacon(a.publicId, 'open', 1, midnight - 60_000));
+    expect(await flushReaderTally(db.reads(), tally, midnight - 50_000)).toBe(1);
+    expect(await kept('2020-01-01')).toEqual([1, 1]);
+    // Any instance's flush during the first hour of the next day keeps them …
+    expect(await flushReaderTally(db.reads(), new ReaderTally(), midnight + 59 * 60_000)).toBe(0);
+    expect(await kept('2020-01-01')).toEqual([1, 1]);
+    // … and the first one after it deletes them.
+    await flushReaderTally(db.reads(), new ReaderTally(), midnight + 61 * 60_000);
+    expect(await kept('2020-01-01')).toEqual([0, 0]);
+  });
+
+  it('counts a reader once on the day they arrived when a beacon of the last second is flushed after midnight', async () => {
+    const a = await publishedArticle();
+    const midnight = Date.UTC(2020, 5, 2);
+    const one = new ReaderTally();
+    const two = new ReaderTally();
+    // Reader 1 reaches instance one, flushed before midnight …
+    one.record(beacon(a.publicId, 'open', 1, midnight - 10_000));
+    expect(await flushReaderTally(db.reads(), one, midnight - 8_000)).toBe(1);
+    // … and again instance two a second before midnight, with reader 2; instance one flushes
+    // first in the new day (loading the new day's salt), then instance two.
+    two.record(beacon(a.publicId, 'open', 1, midnight - 1_000));
+    two.record(beacon(a.publicId, 'open', 2, midnight - 500));
+    await flushReaderTally(db.reads(), one, midnight + 1_000);
+    expect(await flushReaderTally(db.reads(), two, midnight + 4_000)).toBe(2);
+    expect((await counters(a)).open_count).toBe(2);
+    const BY_DAY = statement(
+      'test_reader_daily_by_day',
+      `SELECT day::text AS day, opens FROM reader_daily WHERE post_id = $1 ORDER BY day`,
+    );
+    expect(await db.reads().run(BY_DAY, [a.id])).toEqual([{ day: '2020-06-01', opens: 2 }]);
+  });
+});
+
+describe('an article changing between a view and its flush', () => {
+  it('counts a beacon of an article whose slug changed and that was published again: its public id stays', async () => {
+    const a = await publishedArticle();
+    const tally = await instanceTally();
+    tally.record(beacon(a.publicId, 'open', 1));
+    await updatePost({ em: db.em(), accountId: a.accountId }, a.id, { slug: `renamed-${a.publicId}` });
+    await publishPost(db.em(), a.accountId, a.id, false);
+    tally.record(beacon(a.publicId, 'open', 2));
+    await flushTally(db.reads(), tally.take());
+    const post = await counters(a);
+    expect(post.slug).toBe(`renamed-${a.publicId}`);
+    expect(post.public_id).toBe(a.publicId);
+    expect(post.open_count).toBe(2);
+  });
+
+  it('counts nothing for an article unpublished between the view and the flush', async () => {
+    const a = await publishedArticle();
+    const tally = await instanceTally();
+    tally.record(beacon(a.publicId, 'open', 1));
+    tally.record(beacon(a.publicId, 'read', 1));
+    await unpublishPost(db.em(), a.accountId, a.id);
+    await flushTally(db.reads(), tally.take());
+    expect((await counters(a)).open_count).toBe(0);
+    const [daily] = await db.reads().run<{ opens: number; reads: number }>(DAILY, [a.id]);
+    expect([daily!.opens, daily!.reads]).toEqual([0, 0]);
   });
 });
 

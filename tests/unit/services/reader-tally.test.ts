@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isKnownBot, readerHash, ReaderTally, utcDay, type Beacon } from '../../../server/services/reader-tally';
+import {
+  isKnownBot,
+  oldestDayFlushed,
+  readerHash,
+  ReaderTally,
+  utcDay,
+  type Beacon,
+} from '../../../server/services/reader-tally';
 
 /** The pure parts of reader counting: the day, the hash, bots, and what a flush receives. */
 const DAY = Date.UTC(2026, 10, 24, 12);
@@ -100,8 +107,9 @@ describe('ReaderTally', () => {
     tally.record(beacon());
     tally.record(beacon({ at: DAY - 86_400_000 }));
     expect(tally.take().hashes).toHaveLength(0);
-    expect(tally.daysNeedingSalt(DAY).sort()).toEqual([utcDay(DAY - 86_400_000), today]);
-    expect(tally.setSalt(today, 'salt', today)).toBe(1);
+    // Yesterday's beacon is past the late flush at midday: its salt is not asked for any more.
+    expect(tally.daysNeedingSalt(DAY)).toEqual([today]);
+    expect(tally.setSalt(today, 'salt', oldestDayFlushed(DAY))).toBe(1);
     const batch = tally.take();
     expect(batch.hashes).toEqual([readerHash('salt', beacon())]);
     expect(batch.days).toEqual([today]);
@@ -122,5 +130,50 @@ describe('ReaderTally', () => {
     tally.setSalt(utcDay(DAY), 'salt', utcDay(DAY));
     const outcomes = [0, 1, 2, 3, 4].map((r) => tally.record(beacon({ userAgent: `ua ${r}` })));
     expect(outcomes).toEqual(['pending', 'pending', 'pending', 'dropped', 'dropped']);
+  });
+
+  describe('at midnight (UTC)', () => {
+    const MIDNIGHT = Date.UTC(2026, 10, 25);
+    const before = utcDay(MIDNIGHT - 1);
+    const after = utcDay(MIDNIGHT);
+
+    it("keeps a beacon of the last second of a day on that day, with that day's salt, when flushed in the next", () => {
+      const tally = new ReaderTally();
+      tally.setSalt(before, 'salt-before', oldestDayFlushed(MIDNIGHT - 5_000));
+      tally.record(beacon({ at: MIDNIGHT - 1_000 }));
+      // The first flush of the new day loads the new day's salt first.
+      const now = MIDNIGHT + 3_000;
+      expect(tally.daysNeedingSalt(now)).toEqual([after]);
+      tally.setSalt(after, 'salt-after', oldestDayFlushed(now));
+      tally.record(beacon({ at: MIDNIGHT + 2_000 }));
+      const batch = tally.take(oldestDayFlushed(now));
+      expect(batch.days).toEqual([before, after]);
+      expect(batch.hashes).toEqual([readerHash('salt-before', beacon()), readerHash('salt-after', beacon())]);
+    });
+
+    it('hashes a beacon that waited for its salt over midnight with the salt of the day it arrived on', () => {
+      const tally = new ReaderTally();
+      tally.record(beacon({ at: MIDNIGHT - 1_000 }));
+      const now = MIDNIGHT + 3_000;
+      expect(tally.daysNeedingSalt(now).sort()).toEqual([before, after]);
+      tally.setSalt(before, 'salt-before', oldestDayFlushed(now));
+      const batch = tally.take(oldestDayFlushed(now));
+      expect(batch.days).toEqual([before]);
+      expect(batch.hashes).toEqual([readerHash('salt-before', beacon())]);
+    });
+
+    it('drops what is still held of a day half an hour into the next (its hashes may be gone by then)', () => {
+      const tally = new ReaderTally();
+      tally.setSalt(before, 'salt-before', before);
+      tally.record(beacon({ at: MIDNIGHT - 1_000 }));
+      const failed = tally.take(oldestDayFlushed(MIDNIGHT + 5_000));
+      expect(failed.days).toEqual([before]);
+      tally.giveBack(failed);
+      expect(tally.take(oldestDayFlushed(MIDNIGHT + 29 * 60_000)).days).toEqual([before]);
+      tally.giveBack(failed);
+      expect(tally.take(oldestDayFlushed(MIDNIGHT + 31 * 60_000)).hashes).toEqual([]);
+      // Its salt is forgotten too: a late beacon of that day is not hashed with it any more.
+      expect(tally.daysNeedingSalt(MIDNIGHT + 31 * 60_000)).toEqual([after]);
+    });
   });
 });
