@@ -1,6 +1,6 @@
 import 'server-only';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { consume, limitFor, type RateClass } from '../services/limits';
+import { chargeWindow, limitFor, type RateClass } from '../services/limits';
 import type { Authenticated } from '../services/tokens';
 import { ConsoleProblem } from './problems';
 
@@ -18,7 +18,7 @@ const CLASS_WORDS: Record<RateClass, string> = {
 };
 
 export async function spend(em: EntityManager, auth: Authenticated, cls: RateClass): Promise<void> {
-  const state = await consume(em, auth.account.id, cls, limitFor(auth.account, cls));
+  const state = await chargeWindow(em, auth.account.id, cls, limitFor(auth.account, cls));
   if (!state.allowed) {
     const seconds = state.retryAfter === 1 ? '1 second' : `${state.retryAfter} seconds`;
     throw new ConsoleProblem(

@@ -57,22 +57,43 @@ export interface WindowState extends LimitWindow {
   allowed: boolean;
 }
 
-export async function consume(
-  em: EntityManager,
+/**
+ * The window of the current UTC minute, counted atomically (exact under any concurrency): the
+ * one statement that charges a minute window. `accountId` is an SQL expression, so
+ * services/access.ts can charge the window in the same statement that finds the token.
+ */
+export const windowUpsert = (accountId: string, from = '') => `
+  INSERT INTO rate_windows (account_id, class, window_start, count)
+  SELECT ${accountId}, $2, to_timestamp(floor(extract(epoch FROM clock_timestamp()) / 60) * 60), 1 ${from}
+  ON CONFLICT (account_id, class, window_start) DO UPDATE SET count = rate_windows.count + 1
+  RETURNING count, extract(epoch FROM window_start)::bigint AS window_start, extract(epoch FROM clock_timestamp()) AS now`;
+
+/** What `windowUpsert` returns. */
+export type WindowRow = { count: number; window_start: string; now: string };
+
+const CHARGE_WINDOW = statement('charge_window', windowUpsert('$1::uuid'));
+
+/**
+ * One unit of the account's `cls` minute window, for every caller (REST procedures, the
+ * multipart upload, the console, rehosting): through the prepared-statement pool, or through
+ * `em` (inside its transaction if any).
+ */
+export async function chargeWindow(
+  db: StatementRunner | EntityManager,
   accountId: string,
   cls: RateClass,
   limit: number,
 ): Promise<WindowState> {
-  const rows = await sql<{ count: number; window_start: string; now: string }[]>(
-    em,
-    `INSERT INTO rate_windows (account_id, class, window_start, count)
-     VALUES (?, ?, to_timestamp(floor(extract(epoch FROM clock_timestamp()) / 60) * 60), 1)
-     ON CONFLICT (account_id, class, window_start) DO UPDATE SET count = rate_windows.count + 1
-     RETURNING count, extract(epoch FROM window_start)::bigint AS window_start,
-               extract(epoch FROM clock_timestamp()) AS now`,
-    [accountId, cls],
-  );
-  const row = rows[0]!;
+  const params = [accountId, cls];
+  const rows =
+    'run' in db
+      ? await db.run<WindowRow>(CHARGE_WINDOW, params)
+      : await sql<WindowRow[]>(db, CHARGE_WINDOW.text.replace(/\$\d/g, '?'), params);
+  return windowAfter(rows[0]!, limit);
+}
+
+/** The window a charge left, against the account's limit. */
+export function windowAfter(row: WindowRow, limit: number): WindowState {
   return windowState(row.count, limit, Number(row.window_start), Number(row.now));
 }
 
