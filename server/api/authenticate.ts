@@ -3,7 +3,7 @@ import { rateLimited, unauthenticated, type LimitWindow } from '../errors';
 import { rateLimitRefusals } from '../metrics';
 import { authenticate, authenticateAndCharge } from '../services/access';
 import { chargeWindow, limitFor } from '../services/limits';
-import type { RateClass } from '../services/limits';
+import type { RateClass } from '../services/rate-classes';
 import type { Authenticated } from '../services/tokens';
 
 /** Request headers by lower-case name (a fetch `Headers` fits, and so does a thin view of Node's). */

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { statement, type StatementRunner } from '../../db/statements';
-import { limitFor, windowAfter, windowUpsert, type RateClass, type WindowRow, type WindowState } from './limits';
+import { limitFor, windowAfter, windowUpsert, type WindowRow, type WindowState } from './limits';
+import type { RateClass } from './rate-classes';
 import {
   ACCOUNT_COLUMNS,
   accountFromRow,

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from '../../db/sql';
 import { statement, type StatementRunner } from '../../db/statements';
 import type { LimitWindow } from '../errors';
+import { LIMITS, RATE_CLASSES, type LimitName, type RateClass } from './rate-classes';
 import type { Authenticated } from './tokens';
 
 /**
@@ -16,40 +17,13 @@ import type { Authenticated } from './tokens';
  * first hit (not at a fixed minute boundary) and it cannot express the UTC-day byte quota,
  * so both would need custom SQL anyway.
  */
-export type RateClass = 'read' | 'write' | 'publish' | 'media';
-
-export const DEFAULT_LIMITS = {
-  read_per_min: 60,
-  write_per_min: 30,
-  publish_per_min: 1,
-  media_per_min: 10,
-  daily_media_bytes: 209715200,
-} as const;
-
-export type LimitName = keyof typeof DEFAULT_LIMITS;
-
 /** An account's limits as `GET /me` and the CLI show them, in the contract's order. */
 export function limitsOf(account: Authenticated['account']): Record<LimitName, number> {
-  return {
-    read_per_min: account.readPerMin,
-    write_per_min: account.writePerMin,
-    publish_per_min: account.publishPerMin,
-    media_per_min: account.mediaPerMin,
-    daily_media_bytes: account.dailyMediaBytes,
-  };
+  return Object.fromEntries(LIMITS.map((l) => [l.name, account[l.field]])) as Record<LimitName, number>;
 }
 
 export function limitFor(account: Authenticated['account'], cls: RateClass): number {
-  switch (cls) {
-    case 'read':
-      return account.readPerMin;
-    case 'write':
-      return account.writePerMin;
-    case 'publish':
-      return account.publishPerMin;
-    case 'media':
-      return account.mediaPerMin;
-  }
+  return account[RATE_CLASSES[cls].field];
 }
 
 /** A minute window after a charge: the limit, what is left, when it resets, and whether this request fit. */
