@@ -7,8 +7,7 @@
  */
 import { initTRPC } from '@trpc/server';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { StatementRunner } from '../../db/statements';
-import { requestScope, statements, type RequestScope } from '../runtime';
+import { requestScope, statements, type RequestScope, type StatementRunner } from '../runtime';
 import type { Authenticated } from '../services/tokens';
 import { admit, type RequestHeaders } from './authenticate';
 import type { ApiMeta } from './route-meta';

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from '../../db/sql';
 import { ApiTokenEntity, type Account, type ApiToken } from '../../db/entities';
 import { invalid, notFound } from '../errors';
+import { isUuid } from '../uuid';
 import { LIMITS, limitFields, type LimitField, type LimitName } from './rate-classes';
 
 /**
@@ -171,4 +172,9 @@ export async function revokeToken(em: EntityManager, tokenId: string): Promise<A
     await sql(tx, 'DELETE FROM console_sessions WHERE token_id = ?', [tokenId]);
     return token;
   });
+}
+
+/** The account's own token with this id, or null (also for an id that is not a UUID). */
+export async function findAccountToken(em: EntityManager, accountId: string, id: string): Promise<ApiToken | null> {
+  return isUuid(id) ? em.findOne(ApiTokenEntity, { id, accountId }) : null;
 }

@@ -6,7 +6,7 @@ import { usedThisMinute } from '@/server/console/queries';
 import { dailyMediaBytesUsed, limitFor } from '@/server/services/limits';
 import { RATE_CLASS_NAMES, RATE_CLASSES, type RateClass } from '@/server/services/rate-classes';
 import { listTokens, MAX_ACTIVE_TOKENS } from '@/server/services/tokens';
-import type { ApiToken } from '@/db/entities';
+import type { ApiToken } from '@/server/console/records';
 import { createApiToken, reissueApiToken, revokeApiToken } from '../actions/tokens';
 import { ConfirmAction } from '../components/confirm-action';
 import { Problem } from '../components/problem';
