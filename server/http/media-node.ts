@@ -1,12 +1,11 @@
 /**
- * /api/media/{uuid} served on the Node server itself, ahead of Next, with the same
- * `serveMedia` as the App Router route (app/api/media/[id]/route.ts).
+ * /api/media/{uuid} served on the Node server itself, ahead of Next, by `serveMedia`.
  *
  * Why: Next's sendResponse drops `Content-Length` from every route-handler response
  * (FORBIDDEN_HEADERS in next/dist/server/send-response.js), so a file would go out chunked
  * with no length, and HEAD would claim nothing about the size; browsers then cannot show
  * download progress or plan range requests for video. Here the Response is written as is.
- * The launcher calls `takeMediaRequest` first; the Next route stays as the fallback (dev server).
+ * The request listener calls `takeMediaRequest` before handing anything to Next.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
