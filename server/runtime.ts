@@ -16,6 +16,9 @@ import { allEntities } from '../db/entities';
 import { openOrm } from '../db/orm';
 import { openStatementPool, type StatementPool, type StatementRunner } from '../db/statements';
 import { createPurgeQueue, type PurgeQueue } from './cache-purge';
+
+/** What a prepared-statement read runs on; the procedures get it from here, not from db/. */
+export type { StatementRunner };
 import { closeContentPool } from './content';
 import { env } from './env';
 import { onShutdown } from './lifecycle';

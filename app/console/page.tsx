@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import type { PostStatus } from '@/db/entities';
+import type { PostStatus } from '@/server/console/records';
 import { consoleEm, currentSession, hasStaleSessionCookie } from '@/server/console/context';
 import { spend } from '@/server/console/limits';
 import { describeProblem } from '@/server/console/problems';

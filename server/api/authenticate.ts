@@ -1,8 +1,9 @@
 import { statements } from '../runtime';
 import { rateLimited, unauthenticated, type LimitWindow } from '../errors';
 import { rateLimitRefusals } from '../metrics';
-import { authenticate, authenticateAndCharge, charge } from '../services/access';
-import type { RateClass } from '../services/limits';
+import { authenticate, authenticateAndCharge } from '../services/access';
+import { chargeWindow, limitFor } from '../services/limits';
+import type { RateClass } from '../services/rate-classes';
 import type { Authenticated } from '../services/tokens';
 
 /** Request headers by lower-case name (a fetch `Headers` fits, and so does a thin view of Node's). */
@@ -50,7 +51,7 @@ export async function admit(
   let window;
   if (identified) {
     auth = identified;
-    window = await charge(db, identified.account, cls);
+    window = await chargeWindow(db, identified.account.id, cls, limitFor(identified.account, cls));
   } else {
     const access = await authenticateAndCharge(db, bearerSecret(headers), cls);
     if (!access) throw unknownToken();

@@ -7,13 +7,12 @@
  */
 import { initTRPC } from '@trpc/server';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { StatementRunner } from '../../db/statements';
-import { requestScope, statements, type RequestScope } from '../runtime';
+import { requestScope, statements, type RequestScope, type StatementRunner } from '../runtime';
 import type { Authenticated } from '../services/tokens';
 import { admit, type RequestHeaders } from './authenticate';
 import type { ApiMeta } from './route-meta';
 import type { LimitWindow } from '../errors';
-import type { RateClass } from '../services/limits';
+import type { RateClass } from '../services/rate-classes';
 
 // 1. Context -----------------------------------------------------------------------------
 

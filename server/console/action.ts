@@ -2,7 +2,7 @@ import 'server-only';
 import { redirect, unstable_rethrow } from 'next/navigation';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isDomainError } from '../errors';
-import type { RateClass } from '../services/limits';
+import type { RateClass } from '../services/rate-classes';
 import { consoleEm, currentSession } from './context';
 import { spend } from './limits';
 import { describeProblem } from './problems';

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { consume, limitFor, type RateClass } from '../services/limits';
+import { chargeWindow, limitFor } from '../services/limits';
+import { RATE_CLASSES, type RateClass } from '../services/rate-classes';
 import type { Authenticated } from '../services/tokens';
 import { ConsoleProblem } from './problems';
 
@@ -10,19 +11,12 @@ import { ConsoleProblem } from './problems';
  * what PATCH costs, publishing what publish costs. Limits are per account, so an integration
  * and the console share them.
  */
-const CLASS_WORDS: Record<RateClass, string> = {
-  read: 'read requests',
-  write: 'changes',
-  publish: 'publish requests',
-  media: 'media requests',
-};
-
 export async function spend(em: EntityManager, auth: Authenticated, cls: RateClass): Promise<void> {
-  const state = await consume(em, auth.account.id, cls, limitFor(auth.account, cls));
+  const state = await chargeWindow(em, auth.account.id, cls, limitFor(auth.account, cls));
   if (!state.allowed) {
     const seconds = state.retryAfter === 1 ? '1 second' : `${state.retryAfter} seconds`;
     throw new ConsoleProblem(
-      `Your account has used all ${state.limit} ${CLASS_WORDS[cls]} allowed per minute (the API and the console share this limit). Try again in ${seconds}.`,
+      `Your account has used all ${state.limit} ${RATE_CLASSES[cls].words} allowed per minute (the API and the console share this limit). Try again in ${seconds}.`,
     );
   }
 }

@@ -38,3 +38,19 @@ export async function findPreview(
   if (!own) return null;
   return version === 'working' ? workingVersion(post) : (post.publishedVersion ?? null);
 }
+
+/**
+ * The cover an unsaved preview shows: the saved article's stored cover (an unsaved cover URL is
+ * not downloaded for a preview), or null.
+ */
+export async function savedCover(
+  em: EntityManager,
+  session: ConsoleSession,
+  id: string,
+): Promise<{ url: string; width: number; height: number } | null> {
+  if (!UUID_PATTERN.test(id)) return null;
+  const saved = await em.findOne(PostEntity, { id, accountId: session.auth.account.id, deletedAt: null });
+  return saved?.coverUrl && saved.coverWidth && saved.coverHeight
+    ? { url: saved.coverUrl, width: saved.coverWidth, height: saved.coverHeight }
+    : null;
+}

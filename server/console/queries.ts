@@ -2,7 +2,7 @@ import 'server-only';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from '../../db/sql';
 import type { PostStatus } from '../../db/entities';
-import type { RateClass } from '../services/limits';
+import { RATE_CLASS_NAMES, type RateClass } from '../services/rate-classes';
 
 /** Console-only reads that have no REST counterpart (and so no service function). */
 
@@ -28,7 +28,7 @@ export async function usedThisMinute(em: EntityManager, accountId: string): Prom
       WHERE account_id = ? AND window_start = to_timestamp(floor(extract(epoch FROM clock_timestamp()) / 60) * 60)`,
     [accountId],
   );
-  const used: Record<RateClass, number> = { read: 0, write: 0, publish: 0, media: 0 };
+  const used = Object.fromEntries(RATE_CLASS_NAMES.map((cls) => [cls, 0])) as Record<RateClass, number>;
   for (const r of rows) if (r.class in used) used[r.class] = Number(r.count);
   return used;
 }

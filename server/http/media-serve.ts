@@ -7,19 +7,23 @@
  * whole into memory; single byte ranges are honoured (video seeking needs them), multi-range
  * requests get the whole file, which RFC 9110 allows.
  */
-import { Readable } from 'node:stream';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
 import { notFound } from '../errors';
 import { RangeNotSatisfiableError, type ByteRange } from '../media/storage';
 import { findServableMedia } from '../services/media';
 import { logLine } from '../log';
-import { failureResponse } from './errors';
+import { httpFailure, sendFailure } from './errors';
 import { entityManager, mediaStorage } from '../runtime';
 import { isUuid } from '../uuid';
 import { ifNoneMatchMatches } from '../entity-tags';
 import { cacheTagHeaders } from './cache-tags';
 
-export async function serveMedia(req: Request, id: string): Promise<Response> {
-  const head = req.method.toUpperCase() === 'HEAD';
+type Headers = Record<string, string>;
+
+/** Answers GET or HEAD for the stored file `id` on the Node response, streaming its bytes. */
+export async function serveMedia(req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
+  const head = req.method?.toUpperCase() === 'HEAD';
   try {
     if (!isUuid(id)) throw notFound();
     const em = await entityManager();
@@ -27,7 +31,7 @@ export async function serveMedia(req: Request, id: string): Promise<Response> {
     if (!media) throw notFound();
 
     const etag = `"sha256-${media.sha256}"`;
-    const headers = new Headers({
+    const headers: Headers = {
       'content-type': media.mimeType,
       etag,
       'cache-control': 'public, max-age=31536000, immutable',
@@ -36,54 +40,68 @@ export async function serveMedia(req: Request, id: string): Promise<Response> {
       // Only images and MP4s live here; if one is opened directly, it gets no script powers.
       'content-security-policy': "default-src 'none'; sandbox",
       ...cacheTagHeaders(`media-${id.toLowerCase()}`),
-    });
-    if (ifNoneMatchMatches(req.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
+    };
+    if (ifNoneMatchMatches(req.headers['if-none-match'] ?? null, etag)) return void res.writeHead(304, headers).end();
 
     const storage = mediaStorage();
-    const ifRange = req.headers.get('if-range');
-    const wanted = ifRange && ifRange !== etag ? null : parseRange(req.headers.get('range'), media.byteSize);
-    if (wanted === 'unsatisfiable') return unsatisfiable(headers, media.byteSize);
+    const ifRange = req.headers['if-range'];
+    const wanted = ifRange && ifRange !== etag ? null : parseRange(req.headers.range ?? null, media.byteSize);
+    if (wanted === 'unsatisfiable') return unsatisfiable(res, headers, media.byteSize);
 
     if (head) {
       const info = await storage.head(media.storageKey);
       if (!info) throw notFound();
       const range = wanted ? { start: wanted.start, end: Math.min(wanted.end, info.size - 1) } : null;
-      if (range && range.start >= info.size) return unsatisfiable(headers, info.size);
+      if (range && range.start >= info.size) return unsatisfiable(res, headers, info.size);
       setLength(headers, info.size, range);
-      return new Response(null, { status: range ? 206 : 200, headers });
+      return void res.writeHead(range ? 206 : 200, headers).end();
     }
 
     let object;
     try {
       object = await storage.get(media.storageKey, wanted ?? undefined);
     } catch (err) {
-      if (err instanceof RangeNotSatisfiableError) return unsatisfiable(headers, err.size);
+      if (err instanceof RangeNotSatisfiableError) return unsatisfiable(res, headers, err.size);
       throw err;
     }
     if (!object) throw notFound();
     setLength(headers, object.size, object.range);
-    const body = Readable.toWeb(object.stream) as ReadableStream<Uint8Array>;
-    return new Response(body, { status: object.range ? 206 : 200, headers });
+    res.writeHead(object.range ? 206 : 200, headers);
+    await pipeline(object.stream, res);
   } catch (err) {
-    const { response, failure } = failureResponse(err, new Headers({ 'cache-control': 'no-store' }));
-    if (failure.status >= 500) logLine({ level: 'error', msg: 'media serve failed', error: String(err) });
-    return head ? new Response(null, { status: response.status, headers: response.headers }) : response;
+    // A client that went away mid-file ends up here; pipeline has closed the storage stream.
+    if (res.headersSent) return void res.destroy();
+    const noStore = { 'cache-control': 'no-store' };
+    const status = head ? headFailure(res, err, noStore) : sendFailure(res, err, noStore).status;
+    if (status >= 500) logLine({ level: 'error', msg: 'media serve failed', error: String(err) });
   }
+}
+
+/** A failure answered to HEAD: the status and headers GET would get, without the body. */
+function headFailure(res: ServerResponse, err: unknown, headers: Headers): number {
+  const failure = httpFailure(err);
+  res.writeHead(failure.status, {
+    ...headers,
+    ...failure.headers,
+    ...(failure.body ? { 'content-type': 'application/json; charset=utf-8' } : {}),
+  });
+  res.end();
+  return failure.status;
 }
 
 function setLength(headers: Headers, size: number, range: ByteRange | null) {
   if (range) {
-    headers.set('content-range', `bytes ${range.start}-${range.end}/${size}`);
-    headers.set('content-length', String(range.end - range.start + 1));
+    headers['content-range'] = `bytes ${range.start}-${range.end}/${size}`;
+    headers['content-length'] = String(range.end - range.start + 1);
   } else {
-    headers.set('content-length', String(size));
+    headers['content-length'] = String(size);
   }
 }
 
-function unsatisfiable(headers: Headers, size: number): Response {
-  headers.set('content-range', `bytes */${size}`);
-  headers.delete('content-type');
-  return new Response(null, { status: 416, headers });
+function unsatisfiable(res: ServerResponse, headers: Headers, size: number): void {
+  headers['content-range'] = `bytes */${size}`;
+  delete headers['content-type'];
+  res.writeHead(416, headers).end();
 }
 
 /**

@@ -24,7 +24,7 @@ import { coerceSchema, instanceofZodTypeObject, unwrapZodType } from 'trpc-to-op
 import type { z } from 'zod';
 import { appRouter } from '../api/root';
 import { API_ROUTES } from '../api/routes';
-import type { RateClass } from '../services/limits';
+import type { RateClass } from '../services/rate-classes';
 import { authorProcedure, queryContext, type ApiContext, type AuthorContext } from '../api/trpc';
 import type { RequestHeaders } from '../api/authenticate';
 import { compileSerializer } from './json-serializers';

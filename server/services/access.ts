@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { statement, type StatementRunner } from '../../db/statements';
-import { limitFor, windowState, type RateClass, type WindowState } from './limits';
+import { limitFor, windowAfter, windowUpsert, type WindowRow, type WindowState } from './limits';
+import type { RateClass } from './rate-classes';
 import {
   ACCOUNT_COLUMNS,
   accountFromRow,
@@ -27,23 +28,14 @@ const TOKEN_MATCH = `
     FROM api_tokens t JOIN accounts a ON a.id = t.account_id
    WHERE t.secret_hash = $1 AND t.revoked_at IS NULL AND a.deleted_at IS NULL`;
 
-/** The window of the current UTC minute, counted atomically (exact under any concurrency). */
-const WINDOW_UPSERT = (accountId: string, from: string) => `
-  INSERT INTO rate_windows (account_id, class, window_start, count)
-  SELECT ${accountId}, $2, to_timestamp(floor(extract(epoch FROM clock_timestamp()) / 60) * 60), 1 ${from}
-  ON CONFLICT (account_id, class, window_start) DO UPDATE SET count = rate_windows.count + 1
-  RETURNING count, extract(epoch FROM window_start)::bigint AS window_start, extract(epoch FROM clock_timestamp()) AS now`;
-
 const AUTHENTICATE_AND_CHARGE = statement(
   'authenticate_and_charge',
   `WITH hit AS (${TOKEN_MATCH}),
-        charged AS (${WINDOW_UPSERT('hit.id', 'FROM hit')})
+        charged AS (${windowUpsert('hit.id', 'FROM hit')})
    SELECT hit.*, charged.count, charged.window_start, charged.now FROM hit LEFT JOIN charged ON true`,
 );
 
 const AUTHENTICATE = statement('authenticate', TOKEN_MATCH);
-
-const CHARGE = statement('charge_window', WINDOW_UPSERT('$1::uuid', ''));
 
 const TOUCH_TOKEN = statement(
   'touch_token',
@@ -52,7 +44,6 @@ const TOUCH_TOKEN = statement(
 );
 
 type TokenRow = AccountRow & { token_id: string; secret_hash: Buffer; stale_use: boolean };
-type WindowRow = { count: number; window_start: string; now: string };
 
 export interface Access {
   auth: Authenticated;
@@ -71,7 +62,7 @@ export async function authenticateAndCharge(
   const auth = matched(db, rows[0], digest);
   const row = rows[0];
   if (!auth || !row || row.count == null) return null;
-  const window = windowState(row.count, limitFor(auth.account, cls), Number(row.window_start), Number(row.now));
+  const window = windowAfter(row as WindowRow, limitFor(auth.account, cls));
   return { auth, window };
 }
 
@@ -81,17 +72,6 @@ export async function authenticate(db: StatementRunner, secret: string): Promise
   const digest = hashSecret(secret);
   const rows = await db.run<TokenRow>(AUTHENTICATE, [digest]);
   return matched(db, rows[0], digest);
-}
-
-/** One unit of the account's `cls` window (after `authenticate`). */
-export async function charge(
-  db: StatementRunner,
-  account: Authenticated['account'],
-  cls: RateClass,
-): Promise<WindowState> {
-  const rows = await db.run<WindowRow>(CHARGE, [account.id, cls]);
-  const row = rows[0]!;
-  return windowState(row.count, limitFor(account, cls), Number(row.window_start), Number(row.now));
 }
 
 function matched(db: StatementRunner, row: TokenRow | undefined, digest: Buffer): Authenticated | null {

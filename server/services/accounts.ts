@@ -4,7 +4,7 @@ import { AccountEntity, type Account } from '../../db/entities';
 import { sql } from '../../db/sql';
 import { localMediaPath } from '../content/urls';
 import { conflict, invalid, notFound } from '../errors';
-import { DEFAULT_LIMITS, type LimitName } from './limits';
+import { DEFAULT_LIMITS, LIMITS, limitFields, type LimitName } from './rate-classes';
 import { announcePublicChange, publicPathOf } from './public-changes';
 import { createToken } from './tokens';
 
@@ -12,14 +12,6 @@ import { createToken } from './tokens';
 const HANDLE_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
 
 export type LimitOverrides = Partial<Record<LimitName, number>>;
-
-const COLUMN: Record<LimitName, keyof Account> = {
-  read_per_min: 'readPerMin',
-  write_per_min: 'writePerMin',
-  publish_per_min: 'publishPerMin',
-  media_per_min: 'mediaPerMin',
-  daily_media_bytes: 'dailyMediaBytes',
-};
 
 export async function findLiveAccount(em: EntityManager, handle: string): Promise<Account> {
   const account = await em.findOne(AccountEntity, {
@@ -47,11 +39,7 @@ export async function createAccount(
     handle,
     isAdmin: opts.admin ?? false,
     isModerated: opts.moderated ?? false,
-    readPerMin: limits.read_per_min,
-    writePerMin: limits.write_per_min,
-    publishPerMin: limits.publish_per_min,
-    mediaPerMin: limits.media_per_min,
-    dailyMediaBytes: limits.daily_media_bytes,
+    ...limitFields((l) => limits[l.name]),
     createdAt: new Date(),
     deletedAt: null,
   });
@@ -69,7 +57,7 @@ export async function updateAccount(
   if (opts.moderated !== undefined) account.isModerated = opts.moderated;
   if (opts.admin !== undefined) account.isAdmin = opts.admin;
   for (const [name, value] of Object.entries(opts.limits ?? {}) as [LimitName, number][]) {
-    (account as unknown as Record<string, number>)[COLUMN[name] as string] = value;
+    account[LIMITS.find((l) => l.name === name)!.field] = value;
   }
   await em.flush();
   return account;

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from '../../db/sql';
 import { statement, type StatementRunner } from '../../db/statements';
 import type { LimitWindow } from '../errors';
+import { LIMITS, RATE_CLASSES, type LimitName, type RateClass } from './rate-classes';
 import type { Authenticated } from './tokens';
 
 /**
@@ -16,40 +17,13 @@ import type { Authenticated } from './tokens';
  * first hit (not at a fixed minute boundary) and it cannot express the UTC-day byte quota,
  * so both would need custom SQL anyway.
  */
-export type RateClass = 'read' | 'write' | 'publish' | 'media';
-
-export const DEFAULT_LIMITS = {
-  read_per_min: 60,
-  write_per_min: 30,
-  publish_per_min: 1,
-  media_per_min: 10,
-  daily_media_bytes: 209715200,
-} as const;
-
-export type LimitName = keyof typeof DEFAULT_LIMITS;
-
 /** An account's limits as `GET /me` and the CLI show them, in the contract's order. */
 export function limitsOf(account: Authenticated['account']): Record<LimitName, number> {
-  return {
-    read_per_min: account.readPerMin,
-    write_per_min: account.writePerMin,
-    publish_per_min: account.publishPerMin,
-    media_per_min: account.mediaPerMin,
-    daily_media_bytes: account.dailyMediaBytes,
-  };
+  return Object.fromEntries(LIMITS.map((l) => [l.name, account[l.field]])) as Record<LimitName, number>;
 }
 
 export function limitFor(account: Authenticated['account'], cls: RateClass): number {
-  switch (cls) {
-    case 'read':
-      return account.readPerMin;
-    case 'write':
-      return account.writePerMin;
-    case 'publish':
-      return account.publishPerMin;
-    case 'media':
-      return account.mediaPerMin;
-  }
+  return account[RATE_CLASSES[cls].field];
 }
 
 /** A minute window after a charge: the limit, what is left, when it resets, and whether this request fit. */
@@ -57,22 +31,43 @@ export interface WindowState extends LimitWindow {
   allowed: boolean;
 }
 
-export async function consume(
-  em: EntityManager,
+/**
+ * The window of the current UTC minute, counted atomically (exact under any concurrency): the
+ * one statement that charges a minute window. `accountId` is an SQL expression, so
+ * services/access.ts can charge the window in the same statement that finds the token.
+ */
+export const windowUpsert = (accountId: string, from = '') => `
+  INSERT INTO rate_windows (account_id, class, window_start, count)
+  SELECT ${accountId}, $2, to_timestamp(floor(extract(epoch FROM clock_timestamp()) / 60) * 60), 1 ${from}
+  ON CONFLICT (account_id, class, window_start) DO UPDATE SET count = rate_windows.count + 1
+  RETURNING count, extract(epoch FROM window_start)::bigint AS window_start, extract(epoch FROM clock_timestamp()) AS now`;
+
+/** What `windowUpsert` returns. */
+export type WindowRow = { count: number; window_start: string; now: string };
+
+const CHARGE_WINDOW = statement('charge_window', windowUpsert('$1::uuid'));
+
+/**
+ * One unit of the account's `cls` minute window, for every caller (REST procedures, the
+ * multipart upload, the console, rehosting): through the prepared-statement pool, or through
+ * `em` (inside its transaction if any).
+ */
+export async function chargeWindow(
+  db: StatementRunner | EntityManager,
   accountId: string,
   cls: RateClass,
   limit: number,
 ): Promise<WindowState> {
-  const rows = await sql<{ count: number; window_start: string; now: string }[]>(
-    em,
-    `INSERT INTO rate_windows (account_id, class, window_start, count)
-     VALUES (?, ?, to_timestamp(floor(extract(epoch FROM clock_timestamp()) / 60) * 60), 1)
-     ON CONFLICT (account_id, class, window_start) DO UPDATE SET count = rate_windows.count + 1
-     RETURNING count, extract(epoch FROM window_start)::bigint AS window_start,
-               extract(epoch FROM clock_timestamp()) AS now`,
-    [accountId, cls],
-  );
-  const row = rows[0]!;
+  const params = [accountId, cls];
+  const rows =
+    'run' in db
+      ? await db.run<WindowRow>(CHARGE_WINDOW, params)
+      : await sql<WindowRow[]>(db, CHARGE_WINDOW.text.replace(/\$\d/g, '?'), params);
+  return windowAfter(rows[0]!, limit);
+}
+
+/** The window a charge left, against the account's limit. */
+export function windowAfter(row: WindowRow, limit: number): WindowState {
   return windowState(row.count, limit, Number(row.window_start), Number(row.now));
 }
 

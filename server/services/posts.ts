@@ -13,8 +13,7 @@ import {
 } from '../content';
 import { conflict, invalid, notFound } from '../errors';
 import { assertIfMatch, postEtag } from './post-etag';
-import { checkPostWrite } from './post-rules';
-import type { PostWriteInput } from './post-write.schema';
+import { checkPostWrite, type PostWriteInput } from './post-rules';
 import { toAuthorPost, workingVersion, type AuthorPostJson } from './post-view';
 import { announcePublicChange, publicPathOf } from './public-changes';
 import { newPublicId } from './public-id';

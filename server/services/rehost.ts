@@ -26,7 +26,7 @@ import { DownloadMemoryFullError, holdingDownload } from '../media/download-memo
 import { undiciConnector } from '../media/fetch/undici-connector';
 import { inspectAndNormalizeImage, isImageError } from '../media/image';
 import { mediaDownloads } from '../media/remote-media';
-import { consume, dailyQuotaExhausted } from './limits';
+import { chargeWindow, dailyQuotaExhausted } from './limits';
 import { commitImage, DailyQuotaExceededError, type MediaAccount, type MediaDeps } from './media';
 import type { Rehoster, RehostOutcome, StoredImage } from './rehost-port';
 
@@ -74,7 +74,7 @@ async function rehostAll(
   let next = 0;
 
   const attempt = async (url: string): Promise<void> => {
-    const window = await consume(deps.em, account.id, 'media', account.mediaPerMin);
+    const window = await chargeWindow(deps.em, account.id, 'media', account.mediaPerMin);
     if (!window.allowed) return void (stop ??= 'minute');
     if (await dailyQuotaExhausted(deps.em, account.id, account.dailyMediaBytes)) return void (stop ??= 'quota');
     if (bytes.left <= 0) return void (stop ??= 'bytes');

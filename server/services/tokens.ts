@@ -3,6 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from '../../db/sql';
 import { ApiTokenEntity, type Account, type ApiToken } from '../../db/entities';
 import { invalid, notFound } from '../errors';
+import { isUuid } from '../uuid';
+import { LIMITS, limitFields, type LimitField, type LimitName } from './rate-classes';
 
 /**
  * API tokens (contract: "Authentication"). A secret is `dp_live_` + 43 base62 characters
@@ -39,18 +41,7 @@ export function looksLikeToken(secret: string): boolean {
 }
 
 export interface Authenticated {
-  account: Pick<
-    Account,
-    | 'id'
-    | 'handle'
-    | 'isAdmin'
-    | 'isModerated'
-    | 'readPerMin'
-    | 'writePerMin'
-    | 'publishPerMin'
-    | 'mediaPerMin'
-    | 'dailyMediaBytes'
-  >;
+  account: Pick<Account, 'id' | 'handle' | 'isAdmin' | 'isModerated' | LimitField>;
   tokenId: string;
 }
 
@@ -81,20 +72,15 @@ export async function authenticateSecret(em: EntityManager, secret: string): Pro
 }
 
 /** The account columns an authenticated caller needs, selected from `accounts a`. */
-export const ACCOUNT_COLUMNS =
-  'a.id, a.handle, a.is_admin, a.is_moderated, a.read_per_min, a.write_per_min, a.publish_per_min, a.media_per_min, a.daily_media_bytes';
+export const ACCOUNT_COLUMNS = `a.id, a.handle, a.is_admin, a.is_moderated, ${LIMITS.map((l) => `a.${l.name}`).join(', ')}`;
 
-export interface AccountRow {
+/** The limits come as numbers, `daily_media_bytes` (bigint) as text. */
+export type AccountRow = {
   id: string;
   handle: string;
   is_admin: boolean;
   is_moderated: boolean;
-  read_per_min: number;
-  write_per_min: number;
-  publish_per_min: number;
-  media_per_min: number;
-  daily_media_bytes: string;
-}
+} & Record<LimitName, number | string>;
 
 export function accountFromRow(row: AccountRow): Authenticated['account'] {
   return {
@@ -102,11 +88,7 @@ export function accountFromRow(row: AccountRow): Authenticated['account'] {
     handle: row.handle,
     isAdmin: row.is_admin,
     isModerated: row.is_moderated,
-    readPerMin: row.read_per_min,
-    writePerMin: row.write_per_min,
-    publishPerMin: row.publish_per_min,
-    mediaPerMin: row.media_per_min,
-    dailyMediaBytes: Number(row.daily_media_bytes),
+    ...limitFields((l) => Number(row[l.name])),
   };
 }
 
@@ -190,4 +172,9 @@ export async function revokeToken(em: EntityManager, tokenId: string): Promise<A
     await sql(tx, 'DELETE FROM console_sessions WHERE token_id = ?', [tokenId]);
     return token;
   });
+}
+
+/** The account's own token with this id, or null (also for an id that is not a UUID). */
+export async function findAccountToken(em: EntityManager, accountId: string, id: string): Promise<ApiToken | null> {
+  return isUuid(id) ? em.findOne(ApiTokenEntity, { id, accountId }) : null;
 }

@@ -1,16 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from '../../db/sql';
-import { consume, dailyMediaBytesUsed, sweepOldWindows, tryAddDailyMediaBytes } from '../../server/services/limits';
+import {
+  chargeWindow,
+  dailyMediaBytesUsed,
+  sweepOldWindows,
+  tryAddDailyMediaBytes,
+} from '../../server/services/limits';
 import { awayFromMinuteBoundary, newAccount, domainDatabase } from './support';
 
 /** The per-account limits as PostgreSQL keeps them: exact under any concurrency, per minute, per UTC day. */
 const db = domainDatabase();
 
-describe('minute windows (consume)', () => {
+describe('minute windows (chargeWindow)', () => {
   it('admits exactly the limit of 100 parallel requests, counting down RateLimit-Remaining', async () => {
     const account = await newAccount(db.em());
     await awayFromMinuteBoundary();
-    const states = await Promise.all(Array.from({ length: 100 }, () => consume(db.em(), account.id, 'write', 30)));
+    const states = await Promise.all(Array.from({ length: 100 }, () => chargeWindow(db.em(), account.id, 'write', 30)));
     const admitted = states.filter((s) => s.allowed);
     expect(admitted).toHaveLength(30);
     expect(admitted.map((s) => s.remaining).sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i));
@@ -25,16 +30,16 @@ describe('minute windows (consume)', () => {
   it('keeps classes and accounts apart', async () => {
     const [a, b] = [await newAccount(db.em()), await newAccount(db.em())];
     await awayFromMinuteBoundary();
-    expect((await consume(db.em(), a.id, 'publish', 1)).allowed).toBe(true);
-    expect((await consume(db.em(), a.id, 'publish', 1)).allowed).toBe(false);
-    expect((await consume(db.em(), a.id, 'write', 1)).allowed).toBe(true);
-    expect((await consume(db.em(), b.id, 'publish', 1)).allowed).toBe(true);
+    expect((await chargeWindow(db.em(), a.id, 'publish', 1)).allowed).toBe(true);
+    expect((await chargeWindow(db.em(), a.id, 'publish', 1)).allowed).toBe(false);
+    expect((await chargeWindow(db.em(), a.id, 'write', 1)).allowed).toBe(true);
+    expect((await chargeWindow(db.em(), b.id, 'publish', 1)).allowed).toBe(true);
   });
 
   it('forgets windows older than five minutes when swept, and keeps the current one', async () => {
     const account = await newAccount(db.em());
     await awayFromMinuteBoundary();
-    await consume(db.em(), account.id, 'read', 60);
+    await chargeWindow(db.em(), account.id, 'read', 60);
     await sql(
       db.em(),
       `INSERT INTO rate_windows (account_id, class, window_start, count) VALUES (?, 'read', now() - interval '10 minutes', 5)`,

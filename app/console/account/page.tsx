@@ -3,9 +3,10 @@ import { consoleEm, requireSession } from '@/server/console/context';
 import { spend } from '@/server/console/limits';
 import { describeProblem } from '@/server/console/problems';
 import { usedThisMinute } from '@/server/console/queries';
-import { dailyMediaBytesUsed, type RateClass } from '@/server/services/limits';
+import { dailyMediaBytesUsed, limitFor } from '@/server/services/limits';
+import { RATE_CLASS_NAMES, RATE_CLASSES, type RateClass } from '@/server/services/rate-classes';
 import { listTokens, MAX_ACTIVE_TOKENS } from '@/server/services/tokens';
-import type { ApiToken } from '@/db/entities';
+import type { ApiToken } from '@/server/console/records';
 import { createApiToken, reissueApiToken, revokeApiToken } from '../actions/tokens';
 import { ConfirmAction } from '../components/confirm-action';
 import { Problem } from '../components/problem';
@@ -125,10 +126,14 @@ export default async function AccountPage() {
           at midnight UTC.
         </p>
         <ul className="bars">
-          <Bar label="Read requests this minute" used={used.read} limit={account.readPerMin} />
-          <Bar label="Changes this minute" used={used.write} limit={account.writePerMin} />
-          <Bar label="Publish requests this minute" used={used.publish} limit={account.publishPerMin} />
-          <Bar label="Media requests this minute" used={used.media} limit={account.mediaPerMin} />
+          {RATE_CLASS_NAMES.map((cls) => (
+            <Bar
+              key={cls}
+              label={`${capitalized(RATE_CLASSES[cls].words)} this minute`}
+              used={used[cls]}
+              limit={limitFor(account, cls)}
+            />
+          ))}
           <Bar label="Media stored today" used={mediaUsed} limit={account.dailyMediaBytes} format={formatBytes} />
         </ul>
       </section>
@@ -161,4 +166,8 @@ function Bar({
       </span>
     </li>
   );
+}
+
+function capitalized(words: string): string {
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -10,7 +10,7 @@ import {
   unpublishPost,
   updatePost,
 } from '@/server/services/posts';
-import type { PostWriteInput } from '@/server/services/post-write.schema';
+import type { PostWriteInput } from '@/server/services/post-rules';
 import { postEtag } from '@/server/services/post-etag';
 import { writeContext } from '@/server/runtime';
 import { formString, runConsoleAction, type ActionOutcome } from '@/server/console/action';

@@ -3,11 +3,9 @@
 import { redirect } from 'next/navigation';
 import { revalidatePath } from 'next/cache';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ApiTokenEntity } from '@/db/entities';
-import { createToken, reissueToken, revokeToken } from '@/server/services/tokens';
+import { createToken, findAccountToken, reissueToken, revokeToken } from '@/server/services/tokens';
 import { formString, runConsoleAction, type ActionOutcome } from '@/server/console/action';
 import { ConsoleProblem } from '@/server/console/problems';
-import { UUID_PATTERN } from '@/server/uuid';
 
 /**
  * Account settings: create, reissue and revoke API tokens (never through the REST API; at most
@@ -19,7 +17,7 @@ export type TokenOutcome = ActionOutcome<{ message: string; secret?: string; tok
 
 async function ownToken(em: EntityManager, accountId: string, formData: FormData) {
   const id = formString(formData, 'token_id');
-  const token = UUID_PATTERN.test(id) ? await em.findOne(ApiTokenEntity, { id, accountId }) : null;
+  const token = await findAccountToken(em, accountId, id);
   if (!token) throw new ConsoleProblem('That token does not exist.');
   return token;
 }

@@ -1,4 +1,4 @@
-import type { PostStatus } from '@/db/entities';
+import type { PostStatus } from '@/server/console/records';
 
 const LABELS: Record<PostStatus, string> = {
   draft: 'Draft',

@@ -3,7 +3,7 @@ import { consoleEm, requireSession } from '@/server/console/context';
 import { spend } from '@/server/console/limits';
 import { markdownSnippet, recentMedia } from '@/server/console/media';
 import { describeProblem } from '@/server/console/problems';
-import type { Media } from '@/db/entities';
+import type { Media } from '@/server/console/records';
 import { storeMediaFromUrl } from '../actions/media';
 import { Problem } from '../components/problem';
 import { formatBytes, formatDateTime } from '../components/format';

@@ -5,7 +5,7 @@ import { spend } from '@/server/console/limits';
 import { describeProblem } from '@/server/console/problems';
 import { handlesOf } from '@/server/console/queries';
 import { listPending } from '@/server/services/moderation';
-import type { Post } from '@/db/entities';
+import type { Post } from '@/server/console/records';
 import { approveArticle, rejectArticle } from '../actions/moderation';
 import { ConfirmAction } from '../components/confirm-action';
 import { Problem } from '../components/problem';

@@ -1,13 +1,10 @@
 import { z } from 'zod';
+import { LIMITS, type LimitName } from '../../services/rate-classes';
 
 /** The Limits object inside GET /me: the account's limits and today's media usage in bytes. */
 const LimitsSchema = z
   .object({
-    read_per_min: z.number().int(),
-    write_per_min: z.number().int(),
-    publish_per_min: z.number().int(),
-    media_per_min: z.number().int(),
-    daily_media_bytes: z.number().int(),
+    ...(Object.fromEntries(LIMITS.map((l) => [l.name, z.number().int()])) as Record<LimitName, z.ZodNumber>),
     daily_media_bytes_used: z.number().int(),
   })
   .meta({ id: 'Limits' });

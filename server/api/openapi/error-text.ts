@@ -3,19 +3,21 @@
  * route: when each error status happens (with its fixed `code` and an example), and what each
  * rate class allows by default (from the limits' own defaults, so the text cannot drift).
  */
-import { DEFAULT_LIMITS, type RateClass } from '../../services/limits';
+import { RATE_CLASS_NAMES, RATE_CLASSES, type RateClass, type RateClassEntry } from '../../services/rate-classes';
 import type { ErrorStatus } from '../route-meta';
 
 const requests = (n: number) => `${n} request${n === 1 ? '' : 's'} per minute`;
-const MIB = 1024 * 1024;
 
 /** The default limit of each rate class, quoted in each operation's description. */
-export const RATE_CLASS_TEXT: Record<RateClass, string> = {
-  read: `Rate class: read (${requests(DEFAULT_LIMITS.read_per_min)} by default).`,
-  write: `Rate class: write (${requests(DEFAULT_LIMITS.write_per_min)} by default); each rehosted image also counts against the media limits.`,
-  publish: `Rate class: publish (${requests(DEFAULT_LIMITS.publish_per_min)} by default).`,
-  media: `Rate class: media (${requests(DEFAULT_LIMITS.media_per_min)} and ${DEFAULT_LIMITS.daily_media_bytes / MIB} MiB per UTC day by default).`,
-};
+export const RATE_CLASS_TEXT = Object.fromEntries(
+  RATE_CLASS_NAMES.map((cls) => {
+    const c: RateClassEntry = RATE_CLASSES[cls];
+    return [
+      cls,
+      `Rate class: ${cls} (${requests(c.perMinute)}${c.defaultsExtra ?? ''} by default)${c.openapiNote ?? ''}.`,
+    ];
+  }),
+) as Record<RateClass, string>;
 
 /** When each error status happens and its fixed `code`, if any (docs/api.md "Errors"). */
 export const ERROR_TEXT: Record<ErrorStatus, { description: string; code?: string; example: string }> = {

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { unknownField, writeFields } from '../../services/post-write.schema';
+import { unknownField, writeFields } from '../../services/post-rules';
 import { uuidString } from '../../uuid';
 
 /**
  * Body fields of POST /posts and PATCH /posts/{id}, from the domain's field schemas
- * (services/post-write.schema.ts); here they shape the 400s of the REST surface and the OpenAPI
+ * (services/post-rules.ts); here they shape the 400s of the REST surface and the OpenAPI
  * document. Unknown fields (cover_width, cover_height included: they are computed) are refused.
  */
 export const CreatePostInput = z.strictObject(writeFields, { error: unknownField });

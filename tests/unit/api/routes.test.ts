@@ -3,7 +3,7 @@ import { openApiDocument } from '../../../server/api/openapi/document';
 import { route } from '../../../server/api/route-meta';
 import { API_ROUTES, successStatus } from '../../../server/api/routes';
 import { authorProcedure, router } from '../../../server/api/trpc';
-import { DEFAULT_LIMITS } from '../../../server/services/limits';
+import { DEFAULT_LIMITS } from '../../../server/services/rate-classes';
 
 /**
  * Route facts live once, in each procedure's meta; the success status the REST adapter sends,

@@ -5,7 +5,7 @@ import { consoleEm, requireSession } from '@/server/console/context';
 import { spend } from '@/server/console/limits';
 import { recentMedia } from '@/server/console/media';
 import { dailyMediaBytesUsed } from '@/server/services/limits';
-import type { Media } from '@/db/entities';
+import type { Media } from '@/server/console/records';
 import { describeProblem } from '@/server/console/problems';
 import { UUID_PATTERN } from '@/server/uuid';
 import { isDomainError } from '@/server/errors';

@@ -5,11 +5,10 @@ import { messageDocument } from '@/server/console/preview-messages';
 import { previewDocument, previewHeaders } from '@/server/console/article-document';
 import { csrfMatches } from '@/server/console/session-store';
 import { isSameOrigin } from '@/server/console/same-origin';
-import { UUID_PATTERN } from '@/server/uuid';
 import { ContentRejectedError, ConversionBusyError, conversionQueueFull, renderArticle } from '@/server/content';
-import { PostEntity } from '@/db/entities';
 import { normalizeLineEndings, tagNamesFromField } from '@/server/console/editor-fields';
 import { markCursor, placeCursorAnchor } from '@/server/console/preview-cursor';
+import { savedCover } from '@/server/console/preview';
 
 export const dynamic = 'force-dynamic';
 
@@ -72,14 +71,7 @@ export async function POST(request: Request) {
     const cursor = text('cursor') === '' ? NaN : Number(text('cursor'));
     const rendered = await renderArticle({ markdown: markCursor(markdown, cursor), title }, session.auth.account.id);
     const html = placeCursorAnchor(rendered.html);
-    const id = text('id');
-    const saved = UUID_PATTERN.test(id)
-      ? await (await consoleEm()).findOne(PostEntity, { id, accountId: session.auth.account.id, deletedAt: null })
-      : null;
-    const cover =
-      saved?.coverUrl && saved.coverWidth && saved.coverHeight
-        ? { url: saved.coverUrl, width: saved.coverWidth, height: saved.coverHeight }
-        : null;
+    const cover = await savedCover(await consoleEm(), session, text('id'));
     const tags = tagNamesFromField(text('tags')).map((name) => ({ name, slug: name }));
     const subtitle = text('subtitle').trim() || null;
     return new Response(
