@@ -68,7 +68,7 @@ export function renderArticlePage(page: ArticlePage): string {
     : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(version.title)}</title>${meta}<style>${READER_STYLESHEET}${BEACON_CSS}</style></head>
+<title>${escapeHtml(version.title)}</title>${meta}<style>${READER_STYLESHEET}</style><style>${BEACON_CSS}</style></head>
 <body><div class="reader"><article class="dp-article reader__counted">${articleMarkup(version)}${readerBeacons(page.publicId)}</article>
 <p class="reader__byline">@${escapeHtml(page.handle)}${date}</p></div></body></html>`;
 }
