@@ -87,9 +87,12 @@ sub vcl_recv {
             return (hash);
         }
         # The reader beacons are answered by an instance every time (they count what readers
-        # do; never cached, `no-store`); Varnish adds the reader's address to X-Forwarded-For,
-        # which the instances read because TRUSTED_PROXIES names this machine.
+        # do; never cached, `no-store`). The instances tell readers apart by the address in
+        # X-Forwarded-For (TRUSTED_PROXIES names this machine); Varnish is the edge here, so
+        # the header is the connecting client's address alone, never what the client sent
+        # (behind a CDN, keep the CDN's header instead and trust the CDN's addresses).
         if (req.url ~ "^/api/reader/[0-9a-z]{10}/(open|read|complete)\.gif$") {
+            set req.http.X-Forwarded-For = client.ip;
             unset req.http.Cookie;
             unset req.http.Authorization;
             return (pass);

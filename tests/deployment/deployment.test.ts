@@ -116,6 +116,43 @@ afterAll(async () => {
   await layout?.stop();
 }, 120_000);
 
+describe('reader beacons on the public host', () => {
+  it('reach an instance every time, never cached, and count readers by their own address', async () => {
+    const author = await account();
+    const post = await published(author.token, 'Counted through the proxy');
+    const publicId = post.canonical_path.slice(-10);
+    const beacon = (userAgent: string, forwardedFor: string) =>
+      through(layout, 'public', 'GET', `/api/reader/${publicId}/open.gif`, {
+        headers: { 'user-agent': userAgent, 'x-forwarded-for': forwardedFor, 'sec-fetch-dest': 'image' },
+      });
+    const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36';
+    // One reader forging two addresses counts once; a second browser on the same address counts too.
+    for (const reply of [
+      await beacon(browser, '203.0.113.1'),
+      await beacon(browser, '203.0.113.2'),
+      await beacon(`${browser} Edg/140.0`, '203.0.113.3'),
+    ]) {
+      expect(reply.status).toBe(200);
+      expect(reply.headers['content-type']).toBe('image/gif');
+      expect(reply.headers['cache-control']).toBe('no-store');
+      expect(cacheStatus(reply)).not.toBe('HIT');
+    }
+    let opens = -1;
+    await waitFor(
+      async () => {
+        const read = await api('GET', `/posts/${post.id}`, author.token);
+        opens = (JSON.parse(read.text) as { open_count: number }).open_count;
+        return opens >= 2;
+      },
+      15_000,
+      'the beacons flushed',
+    );
+    await sleep(5500); // one more flush interval: nothing else arrives
+    const read = await api('GET', `/posts/${post.id}`, author.token);
+    expect((JSON.parse(read.text) as { open_count: number }).open_count).toBe(2);
+  });
+});
+
 describe('the cache forgets what changed, at once', () => {
   it('publish → cached; unpublish → 404 within 1 s; republish → fresh within 1 s (20 tries)', async () => {
     const author = await account();

@@ -213,6 +213,8 @@ export class Layout {
       CACHE_PURGE_URLS: `http://127.0.0.1:${this.varnish.ports.http}`,
       // As deploy/publishing.env.example: health fails this long before the listener closes.
       SHUTDOWN_DRAIN_MS: '2000',
+      // As the example too: readers are told apart by the address Varnish forwards.
+      TRUSTED_PROXIES: '127.0.0.1',
       LOG_LEVEL: 'silent',
       CONTENT_POOL_THREADS: '1',
     };
