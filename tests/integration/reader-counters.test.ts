@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl, createPost, newAccount } from '../support/api';
+import { checkResponse } from '../support/conformance';
 import { openConsoleSession } from './console-session';
 import { startExtraService, type ExtraService } from './media-helpers';
 
@@ -129,7 +130,15 @@ describe('POST /api/reader-events', () => {
         ...(token === null ? {} : { authorization: `Bearer ${token}` }),
       },
       body: typeof body === 'string' ? body : JSON.stringify(body),
-    }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+    }).then(async (r) => {
+      const text = await r.text();
+      // Every answer, refusals included, as the OpenAPI document declares it.
+      await checkResponse(
+        { method: 'POST', path: '/api/reader-events', status: r.status, headers: r.headers, text },
+        base,
+      );
+      return { status: r.status, body: JSON.parse(text) as any };
+    });
 
   it('is absent (404) on an instance without READER_EVENTS_TOKEN', async () => {
     const res = await send({ batch_id: 'x', events: [] }, TOKEN, baseUrl());

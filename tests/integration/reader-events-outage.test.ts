@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startEmbeddedPostgres } from '../../db/embedded-postgres';
+import { checkResponse } from '../support/conformance';
 import { cli, removeDataDir, startService, tempDataDir, type RunningService } from '../support/service';
 
 /**
@@ -42,7 +43,12 @@ const sendBatch = (batch: unknown) =>
     method: 'POST',
     headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
     body: JSON.stringify(batch),
-  }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  }).then(async (r) => {
+    const text = await r.text();
+    // Every answer, the 503 included, as the OpenAPI document declares it.
+    await checkResponse({ method: 'POST', path: '/api/reader-events', status: r.status, headers: r.headers, text });
+    return { status: r.status, body: JSON.parse(text) };
+  });
 
 it('answers 503 service_unavailable while PostgreSQL is down and applies the same batch once it is back', async () => {
   const post = await author('POST', '/posts', { title: 'Liked', markdown: 'Body.' });

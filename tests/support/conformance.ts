@@ -16,9 +16,11 @@ export const COVERAGE_REPORT = path.resolve(import.meta.dirname, '..', '..', 'te
 
 type Json = { [key: string]: any };
 
+const AUTHOR_PREFIX = '/api/v1/author';
+
 export interface ReceivedResponse {
   method: string;
-  /** Path below /api/v1/author, query string allowed. */
+  /** Path below /api/v1/author, or a whole path starting with /api/; query string allowed. */
   path: string;
   status: number;
   headers: Headers;
@@ -101,6 +103,7 @@ const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head',
 interface Checker {
   doc: Json;
   ajv: Ajv2020;
+  /** `pattern` matches the whole request path: the route's server prefix and its template. */
   routes: { method: string; template: string; pattern: RegExp; operation: Json }[];
   validators: Map<string, ValidateFunction>;
 }
@@ -134,9 +137,12 @@ export function buildChecker(doc: Json): Checker {
   ajv.addSchema({ ...doc, $id: 'openapi' }, 'openapi');
   const routes = [];
   for (const [template, item] of Object.entries<Json>(doc.paths ?? {})) {
+    // An operator route declares its own server (`/api`); the author routes live below the prefix.
+    const base = (item.servers?.[0]?.url as string | undefined) ?? AUTHOR_PREFIX;
     for (const [method, operation] of Object.entries<Json>(item)) {
       if (!HTTP_METHODS.has(method)) continue;
-      const pattern = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
+      const full = base + template;
+      const pattern = new RegExp(`^${full.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
       routes.push({ method, template, pattern, operation });
     }
   }
@@ -182,9 +188,10 @@ export async function checkResponse(res: ReceivedResponse, baseUrl?: string): Pr
 
 export function checkAgainst(c: Checker, res: ReceivedResponse, { recordPair = true } = {}): void {
   const method = res.method.toLowerCase();
-  const urlPath = res.path.split('?')[0]!.replace(/^\/api\/v1\/author/, '');
+  const requested = res.path.split('?')[0]!;
+  const urlPath = requested.startsWith('/api/') ? requested : AUTHOR_PREFIX + requested;
   const route = c.routes.find((r) => r.method === method && r.pattern.test(urlPath));
-  const label = `${method.toUpperCase()} ${route?.template ?? urlPath}`;
+  const label = `${method.toUpperCase()} ${route?.template ?? urlPath.replace(AUTHOR_PREFIX, '')}`;
   const fail = (why: string) => {
     throw new ConformanceError(
       `OpenAPI conformance: ${label} → ${res.status}: ${why}\nbody: ${res.text.slice(0, 500)}`,
