@@ -16,7 +16,6 @@
  * Besides the procedures: the OpenAPI document and the multipart upload `POST /media`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
 import type { TRPCError } from '@trpc/server';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import { appRouter } from '../api/root';
@@ -31,6 +30,7 @@ import { logLine } from '../log';
 import { rateLimitHeaders, sendFailure } from './errors';
 import { ifNoneMatchMatches } from '../entity-tags';
 import { handleMediaUpload } from './media-upload';
+import { nodeHeaderView } from './node-headers';
 import { API_PREFIX, ODD_PATH_MESSAGE, apiPath, apiRouteTemplate } from './api-path';
 import { readJsonBody } from './json-body';
 import { answerRead } from './rest-reads';
@@ -126,16 +126,6 @@ function adapterRequest(
   return req;
 }
 
-/** Node's header record seen through the `get(name)` the procedures use. */
-function headerView(req: IncomingMessage): RequestHeaders {
-  return {
-    get(name: string) {
-      const value = req.headers[name.toLowerCase()];
-      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-    },
-  };
-}
-
 const runProcedure = createOpenApiNodeHttpHandler({
   router: appRouter,
   maxBodySize: MAX_JSON_BODY_BYTES,
@@ -170,11 +160,11 @@ export async function handleRestRequest(req: IncomingMessage, res: ServerRespons
     if (path === '/openapi.json' && (method === 'GET' || method === 'HEAD')) return serveOpenApi(req, res, method);
     if (path === '/media') {
       if (method !== 'POST') throw notFound();
-      return await upload(req, res);
+      return await handleMediaUpload(req, res);
     }
     const pending = new PendingResponse(res);
     (req as { pending?: PendingResponse }).pending = pending;
-    const headers = headerView(req);
+    const headers = nodeHeaderView(req);
     // The adapter matches procedure paths (`/posts/{id}`) against the routed path, not the raw URL.
     const url = routed.query ? `${path}?${routed.query}` : path;
     // Reads skip the adapter (rest-reads.ts), a HEAD as its GET; what that path does not take
@@ -241,23 +231,4 @@ function serveOpenApi(req: IncomingMessage, res: ServerResponse, method: string)
   res.statusCode = 200;
   res.setHeader('content-type', 'application/json; charset=utf-8');
   res.end(method === 'HEAD' ? undefined : openApiJson);
-}
-
-/** The multipart upload runs on fetch types (busboy over a web stream); not a hot path. */
-async function upload(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (typeof value === 'string') headers.set(name, value);
-    else if (Array.isArray(value)) headers.set(name, value.join(', '));
-  }
-  const request = new Request(`http://local${req.url}`, {
-    method: 'POST',
-    headers,
-    body: Readable.toWeb(req) as ReadableStream<Uint8Array>,
-    duplex: 'half',
-  } as RequestInit);
-  const response = await handleMediaUpload(request);
-  res.statusCode = response.status;
-  response.headers.forEach((value, name) => res.setHeader(name, value));
-  res.end(Buffer.from(await response.arrayBuffer()));
 }
