@@ -13,7 +13,7 @@
  * `POST /media/` is the upload), as trpc-to-openapi already did for the procedures.
  */
 import { getPathRegExp, normalizePath } from 'trpc-to-openapi';
-import { API_ROUTES } from '../api/routes';
+import { API_ROUTES, type ApiRoute } from '../api/routes';
 
 export const API_PREFIX = '/api/v1/author';
 
@@ -49,18 +49,40 @@ export function apiPath(url: string): ApiPath | null {
   return { path, query: mark === -1 ? '' : url.slice(mark + 1) };
 }
 
-/** Method, path pattern and template of every procedure (api/routes.ts): known before any body is read. */
-const PROCEDURE_ROUTES = API_ROUTES.filter((r) => r.procedure).map((r) => ({
-  method: r.method,
-  pattern: getPathRegExp(normalizePath(r.path)),
-  template: API_PREFIX + r.path,
+/**
+ * Method, path pattern and template of every procedure (api/routes.ts): known before any body is
+ * read. The patterns are the adapter's own (`getPathRegExp`, tried in the same order), so a path
+ * matched here is the procedure the adapter runs.
+ */
+const PROCEDURE_ROUTES = API_ROUTES.filter((r) => r.procedure).map((route) => ({
+  route,
+  pattern: getPathRegExp(normalizePath(route.path)),
+  template: API_PREFIX + route.path,
 }));
 
+export interface MatchedRoute {
+  route: ApiRoute;
+  /** `/api/v1/author/posts/{id}`. */
+  template: string;
+  /** The `{param}` segments by name, as the path has them (not decoded, as the adapter passes them). */
+  params: Record<string, string>;
+}
+
 /**
- * The route template (`/api/v1/author/posts/{id}`) a routed path (`apiPath(...).path`) matches,
- * if any. A HEAD is a GET without its body (rest-api.ts), so it has the GET's template.
+ * The one route match of a routed path (`apiPath(...).path`): the procedure route it names,
+ * if any. A HEAD is a GET without its body (rest-api.ts), so it matches the GET's route.
  */
-export function apiRouteTemplate(method: string, path: string): string | undefined {
+export function matchApiRoute(method: string, path: string): MatchedRoute | undefined {
   const asked = method === 'HEAD' ? 'GET' : method;
-  return PROCEDURE_ROUTES.find((r) => r.method === asked && r.pattern.test(path))?.template;
+  for (const { route, pattern, template } of PROCEDURE_ROUTES) {
+    if (route.method !== asked) continue;
+    const found = pattern.exec(path);
+    if (found) return { route, template, params: { ...found.groups } };
+  }
+  return undefined;
+}
+
+/** The route template (`/api/v1/author/posts/{id}`) a routed path matches, if any. */
+export function apiRouteTemplate(method: string, path: string): string | undefined {
+  return matchApiRoute(method, path)?.template;
 }

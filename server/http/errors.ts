@@ -126,16 +126,3 @@ export function sendFailure(
   res.end(JSON.stringify(failure.body));
   return failure;
 }
-
-/** The same answer as a fetch `Response`, for handlers written on fetch types. */
-export function failureResponse(error: unknown, headers: Headers): { response: Response; failure: HttpFailure } {
-  const failure = httpFailure(error);
-  for (const [name, value] of Object.entries(failure.headers)) headers.set(name, value);
-  headers.delete('content-length');
-  if (!failure.body) {
-    headers.delete('content-type');
-    return { response: new Response(null, { status: failure.status, headers }), failure };
-  }
-  headers.set('content-type', JSON_UTF8);
-  return { response: new Response(JSON.stringify(failure.body), { status: failure.status, headers }), failure };
-}

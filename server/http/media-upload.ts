@@ -2,8 +2,10 @@
  * POST /api/v1/author/media (contract: POST /media) as a plain handler: trpc-to-openapi parses
  * JSON bodies only, and this one is multipart. Same steps and helpers as the tRPC procedures, in the same order:
  * Bearer token → media minute window (RateLimit-* headers, 429) → body → service; failures are
- * answered by server/http/errors.ts like every other route's.
+ * answered by server/http/errors.ts like every other route's. The body is read straight from the
+ * Node request and the answer written on the Node response.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { admit } from '../api/authenticate';
 import type { LimitWindow } from '../errors';
 import { MAX_IMAGE_BYTES } from '../media/image';
@@ -11,24 +13,29 @@ import { storeUpload } from '../services/media';
 import { logLine } from '../log';
 import { entityManager, mediaDeps } from '../runtime';
 import { readMultipartFile, UploadStalledError } from './multipart-file';
-import { failureResponse, rateLimitHeaders } from './errors';
+import { nodeHeaderView } from './node-headers';
+import { rateLimitHeaders, sendFailure } from './errors';
 
-export async function handleMediaUpload(req: Request): Promise<Response> {
-  const headers = new Headers();
+export async function handleMediaUpload(req: IncomingMessage, res: ServerResponse): Promise<void> {
   let window: LimitWindow | undefined;
   try {
-    const admitted = await admit(req.headers, 'media');
+    const admitted = await admit(nodeHeaderView(req), 'media');
     window = admitted.window;
     const bytes = await readMultipartFile(req, { field: 'file', maxBytes: MAX_IMAGE_BYTES });
     const media = await storeUpload(mediaDeps(await entityManager()), admitted.auth.account, bytes);
-    for (const [name, value] of Object.entries(rateLimitHeaders(window, false))) headers.set(name, value);
-    headers.set('content-type', 'application/json; charset=utf-8');
-    headers.set('cache-control', 'no-store');
-    return new Response(JSON.stringify(media), { status: 200, headers });
+    for (const [name, value] of Object.entries(rateLimitHeaders(window, false))) res.setHeader(name, value);
+    res.setHeader('content-type', 'application/json; charset=utf-8');
+    res.setHeader('cache-control', 'no-store');
+    res.statusCode = 200;
+    res.end(JSON.stringify(media));
   } catch (err) {
-    if (err instanceof UploadStalledError) headers.set('connection', 'close');
-    if (window) for (const [name, value] of Object.entries(rateLimitHeaders(window, false))) headers.set(name, value);
-    const { response, failure } = failureResponse(err, headers);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    // The rest of a stalled body will not be read: the connection cannot carry another request.
+    if (err instanceof UploadStalledError) res.setHeader('connection', 'close');
+    const failure = sendFailure(res, err, window ? rateLimitHeaders(window, false) : {});
     if (failure.status >= 500)
       logLine({
         level: 'error',
@@ -36,6 +43,5 @@ export async function handleMediaUpload(req: Request): Promise<Response> {
         error: String(err),
         stack: (err as Error | undefined)?.stack,
       });
-    return response;
   }
 }

@@ -12,6 +12,7 @@
  * missing, and the contract's 422 row ("content-type checks for media") is read as the check of the
  * file's content (an animated image), the only 422 POST /media names.
  */
+import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { Busboy, type BusboyFileStream } from '@fastify/busboy';
 import { env } from '../env';
@@ -41,19 +42,23 @@ const FRAMING_ALLOWANCE = 64 * 1024;
 /** First allocation of the file buffer, whatever the declared size; it doubles from there. */
 const INITIAL_CAPACITY = 64 * 1024;
 
+/**
+ * `req` is the Node request itself (POST /media on the Node server) or a fetch `Request` (the
+ * console's route handler, which Next hands one); either way the body is read as a Node stream.
+ */
 export async function readMultipartFile(
-  req: Request,
+  req: IncomingMessage | Request,
   { field, maxBytes, idleTimeoutMs = env.UPLOAD_IDLE_TIMEOUT_MS }: MultipartFileOptions,
 ): Promise<Buffer> {
-  const type = req.headers.get('content-type') ?? '';
+  const { type, length, body } = partsOf(req);
   if (!/^multipart\/form-data\s*;/i.test(type) || !/boundary=/i.test(type)) {
     throw invalid(
       `${field}: send multipart/form-data with the image in field "${field}" (let the HTTP client set the Content-Type and boundary)`,
     );
   }
-  const declared = Number(req.headers.get('content-length') ?? NaN);
+  const declared = Number(length ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes + FRAMING_ALLOWANCE) throw tooLarge(field, maxBytes);
-  if (!req.body) throw invalid(`${field}: is required`);
+  if (!body) throw invalid(`${field}: is required`);
 
   let parser;
   try {
@@ -64,8 +69,6 @@ export async function readMultipartFile(
   } catch {
     throw invalid(`${field}: malformed multipart Content-Type`);
   }
-  const body = Readable.fromWeb(req.body as import('node:stream/web').ReadableStream<Uint8Array>);
-
   return new Promise<Buffer>((resolve, reject) => {
     let result: Buffer | null = null;
     let fileCount = 0;
@@ -133,6 +136,18 @@ export async function readMultipartFile(
     body.on('error', () => fail(invalid(`${field}: the request body could not be read`)));
     body.pipe(parser);
   });
+}
+
+/** The Content-Type, the declared Content-Length and the body stream of either kind of request. */
+function partsOf(req: IncomingMessage | Request): { type: string; length: string | null; body: Readable | null } {
+  // Asked of the Node side: Next hands route handlers its own subclass of `Request`.
+  if (req instanceof Readable)
+    return { type: req.headers['content-type'] ?? '', length: req.headers['content-length'] ?? null, body: req };
+  return {
+    type: req.headers.get('content-type') ?? '',
+    length: req.headers.get('content-length'),
+    body: req.body ? Readable.fromWeb(req.body as import('node:stream/web').ReadableStream<Uint8Array>) : null,
+  };
 }
 
 /**

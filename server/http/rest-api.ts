@@ -2,9 +2,11 @@
  * The REST surface `/api/v1/author/*`, served by the Node server before Next sees the request
  * (Next's App Router would cost several times the work of the route itself).
  *
- * Routes are the tRPC procedures of server/api/root.ts, matched and run by trpc-to-openapi's
- * Node HTTP adapter; this file is the one place where that adapter is bent to the contract:
- * - the path is read once (api-path.ts): the adapter routes the same path the early checks saw;
+ * Routes are the tRPC procedures of server/api/root.ts, run by trpc-to-openapi's Node HTTP
+ * adapter (procedure-adapter.ts, the one module that knows its types) or, for reads, by
+ * rest-reads.ts; this file applies the contract around them:
+ * - the path is read and matched once (api-path.ts): the adapter routes the same path the early
+ *   checks saw, with the same patterns;
  * - a HEAD runs as the GET without a body;
  * - a request with a body is refused 401 before its body is read (identify first);
  * - the JSON body is read (json-body.ts) with an 8 MiB cap, an idle timeout and `Content-Type`
@@ -16,143 +18,27 @@
  * Besides the procedures: the OpenAPI document and the multipart upload `POST /media`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
-import type { TRPCError } from '@trpc/server';
-import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
-import { appRouter } from '../api/root';
-import { routeConverts, successStatus } from '../api/routes';
-import { identify, type RequestHeaders } from '../api/authenticate';
-import type { ApiContext } from '../api/trpc';
+import { routeConverts } from '../api/routes';
+import { identify } from '../api/authenticate';
 import { openApiEtag, openApiJson } from '../api/openapi/document';
 import { ConversionBusyError, conversionQueueFull } from '../content';
-import { invalid, notFound, type LimitWindow } from '../errors';
+import { invalid, notFound } from '../errors';
 import type { Authenticated } from '../services/tokens';
 import { logLine } from '../log';
-import { rateLimitHeaders, sendFailure } from './errors';
+import { sendFailure } from './errors';
 import { ifNoneMatchMatches } from '../entity-tags';
 import { handleMediaUpload } from './media-upload';
+import { nodeHeaderView } from './node-headers';
 import { API_PREFIX, ODD_PATH_MESSAGE, apiPath, apiRouteTemplate } from './api-path';
 import { readJsonBody } from './json-body';
 import { answerRead } from './rest-reads';
+import { PendingResponse, runProcedure } from './procedure-adapter';
+
 /** JSON bodies: a 1 MB article escapes to at most a few MB; the contract sets no limit of its own. */
 const MAX_JSON_BODY_BYTES = 8 * 1024 * 1024;
 
 /** The document only changes with a deploy: tools revalidate cheaply, never keep it long. */
 const OPENAPI_CACHE_CONTROL = 'public, max-age=300, must-revalidate';
-
-/**
- * What the adapter writes, kept until the request is settled so the contract's shape can be
- * applied: the adapter sets a status, headers and one JSON string; procedures add headers
- * (RateLimit-*) through the context. The adapter's abort signal listens on the real response.
- */
-class PendingResponse {
-  statusCode = 200;
-  readonly headers: Record<string, string | string[]> = {};
-  body: string | undefined;
-  /** What the procedure failed with, as thrown (tRPC wraps it in a TRPCError). */
-  error: unknown;
-  /** The minute window the request was charged to. */
-  window: LimitWindow | undefined;
-
-  constructor(private readonly raw: ServerResponse) {}
-
-  setHeader(name: string, value: string | string[]): this {
-    this.headers[name.toLowerCase()] = value;
-    return this;
-  }
-  chargedTo(window: LimitWindow): void {
-    this.window = window;
-  }
-  /** Headers gathered for the response: the procedure's own and the window's RateLimit-*. */
-  gathered(): Record<string, string | string[]> {
-    return this.window ? { ...this.headers, ...rateLimitHeaders(this.window, false) } : this.headers;
-  }
-  end(body?: string): void {
-    this.body = body;
-  }
-  once(event: string, listener: () => void): this {
-    this.raw.once(event, listener);
-    return this;
-  }
-  off(event: string, listener: () => void): this {
-    this.raw.off(event, listener);
-    return this;
-  }
-  get writableEnded(): boolean {
-    return this.raw.writableEnded;
-  }
-}
-
-/**
- * The request as the adapter sees it. trpc-to-openapi accepts a fetch `Request` as well as a
- * Node request, and for a Node request it builds a whole fetch `Request` (headers copied, an
- * AbortController, a body stream) only to take its abort signal: about a tenth of the CPU of
- * a small read. So the adapter gets this object instead: a `Request` by prototype, carrying
- * just what the adapter reads (method, url, headers.get, the parsed body) as own properties.
- * Its signal never aborts: no procedure stops early on a client disconnect.
- */
-interface ApiRequest {
-  method: string;
-  url: string;
-  headers: RequestHeaders;
-  body: unknown;
-  signal: AbortSignal;
-  query?: unknown;
-  pending: PendingResponse;
-  identified?: Authenticated;
-}
-
-const NEVER_ABORTED = new AbortController().signal;
-
-function adapterRequest(
-  method: string,
-  url: string,
-  headers: RequestHeaders,
-  body: unknown,
-  pending: PendingResponse,
-  identified?: Authenticated,
-): ApiRequest {
-  const req = Object.create(Request.prototype) as ApiRequest;
-  Object.defineProperties(req, {
-    method: { value: method },
-    url: { value: url },
-    headers: { value: headers },
-    body: { value: body },
-    signal: { value: NEVER_ABORTED },
-    query: { value: undefined, writable: true },
-  });
-  req.pending = pending;
-  req.identified = identified;
-  return req;
-}
-
-/** Node's header record seen through the `get(name)` the procedures use. */
-function headerView(req: IncomingMessage): RequestHeaders {
-  return {
-    get(name: string) {
-      const value = req.headers[name.toLowerCase()];
-      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-    },
-  };
-}
-
-const runProcedure = createOpenApiNodeHttpHandler({
-  router: appRouter,
-  maxBodySize: MAX_JSON_BODY_BYTES,
-  createContext: ({ req }: { req: ApiRequest }): ApiContext => ({
-    headers: req.headers,
-    res: req.pending,
-    identified: req.identified,
-  }),
-  responseMeta: ({ paths, errors }: { paths?: string[]; errors: unknown[] }) => {
-    if (errors.length > 0) return {};
-    const status = paths?.[0] ? successStatus(paths[0]) : undefined;
-    return status ? { status } : {};
-  },
-  onError: ({ error, req }: { error: TRPCError; req: ApiRequest }) => {
-    req.pending.error = error;
-  },
-} as never) as unknown as (req: ApiRequest, res: PendingResponse) => Promise<void>;
 
 /**
  * A HEAD is answered as the GET of the same path without its body (Node sends none for a HEAD):
@@ -162,6 +48,7 @@ export async function handleRestRequest(req: IncomingMessage, res: ServerRespons
   const method = (req.method ?? 'GET').toUpperCase();
   // Every REST answer, a refusal before any route included, is never stored (the document sets its own).
   res.setHeader('cache-control', 'no-store');
+  let pending: PendingResponse | undefined;
   try {
     const routed = apiPath(req.url ?? '/');
     if (!routed) throw invalid(ODD_PATH_MESSAGE);
@@ -170,11 +57,10 @@ export async function handleRestRequest(req: IncomingMessage, res: ServerRespons
     if (path === '/openapi.json' && (method === 'GET' || method === 'HEAD')) return serveOpenApi(req, res, method);
     if (path === '/media') {
       if (method !== 'POST') throw notFound();
-      return await upload(req, res);
+      return await handleMediaUpload(req, res);
     }
-    const pending = new PendingResponse(res);
-    (req as { pending?: PendingResponse }).pending = pending;
-    const headers = headerView(req);
+    pending = new PendingResponse(res);
+    const headers = nodeHeaderView(req);
     // The adapter matches procedure paths (`/posts/{id}`) against the routed path, not the raw URL.
     const url = routed.query ? `${path}?${routed.query}` : path;
     // Reads skip the adapter (rest-reads.ts), a HEAD as its GET; what that path does not take
@@ -194,17 +80,14 @@ export async function handleRestRequest(req: IncomingMessage, res: ServerRespons
       body = await readJsonBody(req, res, MAX_JSON_BODY_BYTES);
       req.headers['content-type'] = 'application/json';
     }
-    await runProcedure(
-      adapterRequest(method === 'HEAD' ? 'GET' : method, url, headers, body, pending, identified),
-      pending,
-    );
+    await runProcedure({ method: method === 'HEAD' ? 'GET' : method, url, headers, body, identified }, pending);
     settle(res, pending);
   } catch (err) {
     if (res.headersSent) {
       res.destroy();
       return;
     }
-    fail(res, err, (req as { pending?: PendingResponse }).pending?.gathered());
+    fail(res, err, pending?.gathered());
   }
 }
 
@@ -241,23 +124,4 @@ function serveOpenApi(req: IncomingMessage, res: ServerResponse, method: string)
   res.statusCode = 200;
   res.setHeader('content-type', 'application/json; charset=utf-8');
   res.end(method === 'HEAD' ? undefined : openApiJson);
-}
-
-/** The multipart upload runs on fetch types (busboy over a web stream); not a hot path. */
-async function upload(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (typeof value === 'string') headers.set(name, value);
-    else if (Array.isArray(value)) headers.set(name, value.join(', '));
-  }
-  const request = new Request(`http://local${req.url}`, {
-    method: 'POST',
-    headers,
-    body: Readable.toWeb(req) as ReadableStream<Uint8Array>,
-    duplex: 'half',
-  } as RequestInit);
-  const response = await handleMediaUpload(request);
-  res.statusCode = response.status;
-  response.headers.forEach((value, name) => res.setHeader(name, value));
-  res.end(Buffer.from(await response.arrayBuffer()));
 }

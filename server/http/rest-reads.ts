@@ -8,14 +8,14 @@
  * read procedure is taken apart once, at start-up, into what defines it, and the request runs
  * just that:
  * - the route (method, path template, rate class, success status): its meta (api/routes.ts),
- *   matched by comparing path segments;
+ *   matched by `matchApiRoute` (api-path.ts), the same match the adapter makes;
  * - the input: the procedure's own zod input schema, coerced as the adapter coerces it;
  * - the context: `queryContext` (api/trpc.ts), the same function `authorProcedure` runs;
  * - the handler: the procedure's resolver;
  * - the output: a serializer compiled from the procedure's output schema (json-serializers.ts).
  *
  * Whatever is unusual goes to the adapter unchanged, so its answers stay the reference: a path
- * that is not plain (case, encoding, dots, trailing or doubled slashes, a fragment), an input
+ * that is not plain (encoding, dots, trailing or doubled slashes, a fragment), an input
  * the schema refuses (the adapter charges the window and answers the 400), and any procedure
  * with middleware of its own besides `authorProcedure`'s, or a schema the serializer cannot
  * compile.
@@ -27,6 +27,7 @@ import { API_ROUTES } from '../api/routes';
 import type { RateClass } from '../services/rate-classes';
 import { authorProcedure, queryContext, type ApiContext, type AuthorContext } from '../api/trpc';
 import type { RequestHeaders } from '../api/authenticate';
+import { matchApiRoute } from './api-path';
 import { compileSerializer } from './json-serializers';
 
 /** What a read writes its outcome to: the REST mount's pending response (rest-api.ts). */
@@ -37,10 +38,6 @@ export interface ReadOutcome {
 }
 
 interface ReadRoute {
-  /** Path segments below the mount point; `null` where the template has a `{param}`. */
-  segments: (string | null)[];
-  /** The names of the `{param}` segments, in order. */
-  params: string[];
   input: z.ZodType | undefined;
   /** False for `z.void()`: the procedure gets `undefined`, whatever the query string says. */
   takesInput: boolean;
@@ -62,7 +59,7 @@ const procedures = appRouter._def.procedures as unknown as Record<string, { _def
 const AUTHOR_MIDDLEWARE = (authorProcedure as unknown as { _def: ProcedureDef })._def.middlewares[0];
 
 /** A read procedure as a ReadRoute, or undefined when it must keep the adapter's path. */
-function readRoute(procedure: string, template: string, rate: RateClass, status: number): ReadRoute | undefined {
+function readRoute(procedure: string, rate: RateClass, status: number): ReadRoute | undefined {
   const def = procedures[procedure]?._def;
   if (!def || def.type !== 'query' || !def.resolver || !def.output || def.inputs.length > 1) return undefined;
   // authorProcedure's middleware, then the resolver: nothing else may be skipped.
@@ -76,10 +73,7 @@ function readRoute(procedure: string, template: string, rate: RateClass, status:
   } catch {
     return undefined;
   }
-  const parts = template.split('/').slice(1);
   return {
-    segments: parts.map((p) => (p.startsWith('{') ? null : p)),
-    params: parts.filter((p) => p.startsWith('{')).map((p) => p.slice(1, -1)),
     input,
     takesInput: input !== undefined && !isVoid(input),
     resolve: def.resolver,
@@ -107,31 +101,23 @@ function isPlainInput(schema: z.ZodType): boolean {
   return true;
 }
 
-const READ_ROUTES: ReadRoute[] = API_ROUTES.flatMap((r) => {
-  if (r.method !== 'GET' || !r.procedure) return [];
-  const route = readRoute(r.procedure, r.path, r.rate, r.success);
-  return route ? [route] : [];
-});
+/** The read routes this path answers, by procedure. */
+const READ_ROUTES = new Map(
+  API_ROUTES.flatMap((r) => {
+    if (r.method !== 'GET' || !r.procedure) return [];
+    const route = readRoute(r.procedure, r.rate, r.success);
+    return route ? [[r.procedure, route] as const] : [];
+  }),
+);
 
 /** Paths this path answers: letters, digits, `-`, `_` between single slashes. */
 const PLAIN_PATH = /^(\/[A-Za-z0-9_-]+)+$/;
 
-function match(subpath: string): { route: ReadRoute; params: string[] } | undefined {
+function match(subpath: string): { route: ReadRoute; params: Record<string, string> } | undefined {
   if (!PLAIN_PATH.test(subpath)) return undefined;
-  const parts = subpath.split('/');
-  for (const route of READ_ROUTES) {
-    const { segments } = route;
-    if (segments.length !== parts.length - 1) continue;
-    let ok = true;
-    const params: string[] = [];
-    for (let i = 0; i < segments.length && ok; i++) {
-      const literal = segments[i];
-      if (literal === null) params.push(parts[i + 1]!);
-      else ok = literal === parts[i + 1];
-    }
-    if (ok) return { route, params };
-  }
-  return undefined;
+  const matched = matchApiRoute('GET', subpath);
+  const route = matched?.route.procedure ? READ_ROUTES.get(matched.route.procedure) : undefined;
+  return route && { route, params: matched!.params };
 }
 
 /** Query parameters as the adapter reads them: a repeated key gives an array. */
@@ -166,7 +152,7 @@ export async function answerRead(
     let raw: Record<string, unknown> | undefined;
     if (route.takesInput) {
       raw = queryOf(q === -1 ? '' : url.slice(q + 1));
-      for (let i = 0; i < params.length; i++) raw[route.params[i]!] = params[i];
+      Object.assign(raw, params);
     }
     const parsed = route.input.safeParse(raw);
     if (!parsed.success) return false;

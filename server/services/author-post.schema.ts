@@ -4,7 +4,9 @@ import { uuidString } from '../uuid';
 /**
  * The AuthorPost resource as zod schemas: the REST procedures validate their output with them
  * and the OpenAPI document is generated from them, and the domain's AuthorPostJson type is
- * inferred from them (post-view.ts), so the shape is written once.
+ * inferred from them (post-view.ts), so the shape is written once. The read statements' column
+ * list and both mappings to AuthorPost (from a read row, from the saved entity) are derived from
+ * AuthorPostSchema's fields too (post-view.ts).
  */
 const TagSchema = z.object({ slug: z.string(), name: z.string() });
 

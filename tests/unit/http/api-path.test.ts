@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { API_PREFIX, apiPath, apiRouteTemplate } from '../../../server/http/api-path';
+import { API_PREFIX, apiPath, apiRouteTemplate, matchApiRoute } from '../../../server/http/api-path';
 
 describe('apiPath', () => {
   it.each([
@@ -48,5 +48,16 @@ describe('apiPath', () => {
     expect(apiRouteTemplate('HEAD', '/posts/abc')).toBe(`${API_PREFIX}/posts/{id}`);
     expect(apiRouteTemplate('POST', '/posts/abc/unpublish')).toBe(`${API_PREFIX}/posts/{id}/unpublish`);
     expect(apiRouteTemplate('PUT', '/posts')).toBeUndefined();
+  });
+
+  it('matches a path to its route with the path parameters as written, as the adapter does', () => {
+    const matched = matchApiRoute('POST', '/posts/a%20b/publish');
+    expect(matched?.route.procedure).toBe('posts.publish');
+    expect(matched?.params).toEqual({ id: 'a%20b' });
+    expect(matchApiRoute('GET', '/me')).toMatchObject({ template: `${API_PREFIX}/me`, params: {} });
+    // The adapter's patterns ignore case; a read answered without the adapter must route alike.
+    expect(matchApiRoute('GET', '/POSTS/x')?.route.procedure).toBe(matchApiRoute('GET', '/posts/x')?.route.procedure);
+    expect(matchApiRoute('DELETE', '/posts')).toBeUndefined();
+    expect(matchApiRoute('GET', '/posts/x/y')).toBeUndefined();
   });
 });

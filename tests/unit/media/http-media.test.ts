@@ -2,6 +2,8 @@
  * The HTTP-only pieces of the media routes that need no server: the Range parser of
  * GET /api/media/{uuid} and the multipart reader of POST /media.
  */
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../../server/errors';
 import { parseRange } from '../../../server/http/media-serve';
@@ -156,5 +158,40 @@ describe('readMultipartFile: a body that stops arriving', () => {
     } as RequestInit);
     const bytes = await readMultipartFile(req, { field: 'file', maxBytes: 10_000, idleTimeoutMs: 5_000 });
     expect(bytes.toString()).toBe('x'.repeat(5000));
+  });
+});
+
+describe('readMultipartFile: a Node request (the REST server hands its own)', () => {
+  /** Sends `body` to a loopback server whose handler reads it with readMultipartFile. */
+  async function readOnServer(body: Buffer, maxBytes: number): Promise<Buffer | string> {
+    const server = createServer((req: IncomingMessage, res) => {
+      readMultipartFile(req, { field: 'file', maxBytes }).then(
+        (bytes) => res.end(bytes),
+        (err: DomainError) => res.writeHead(400).end(`refused: ${err.message}`),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const res = await fetch(`http://127.0.0.1:${port}/`, {
+        method: 'POST',
+        headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+        body: new Uint8Array(body),
+      });
+      const answer = Buffer.from(await res.arrayBuffer());
+      return res.status === 200 ? answer : answer.toString();
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }
+
+  it('returns the bytes of the file part', async () => {
+    const bytes = await readOnServer(multipart([{ name: 'file', filename: 'a.png', body: 'NODEPNG' }]), 1000);
+    expect(bytes).toEqual(Buffer.from('NODEPNG'));
+  });
+
+  it('refuses a file over the cap with the same sentence as for a fetch Request', async () => {
+    const answer = await readOnServer(multipart([{ name: 'file', filename: 'a.png', body: 'x'.repeat(2000) }]), 1000);
+    expect(answer).toMatch(/^refused: file: larger than 1000 bytes/);
   });
 });

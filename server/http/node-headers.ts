@@ -1,0 +1,15 @@
+/**
+ * A Node request's headers seen through the `get(name)` that authentication and the procedures
+ * use (server/api/authenticate.ts `RequestHeaders`), without copying them into a fetch `Headers`.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { RequestHeaders } from '../api/authenticate';
+
+export function nodeHeaderView(req: IncomingMessage): RequestHeaders {
+  return {
+    get(name: string) {
+      const value = req.headers[name.toLowerCase()];
+      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+    },
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * AuthorPost is made two ways: from a read statement's row (GET routes) and from the saved
+ * entity (writes). Both come from the one field list of AuthorPostSchema, so for the same
+ * stored state they must give the same JSON, field for field and in the contract's order.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Post } from '../../../db/entities';
+import { AuthorPostSchema } from '../../../server/services/author-post.schema';
+import {
+  AUTHOR_POST_COLUMNS,
+  authorPostFromRow,
+  toAuthorPost,
+  type AuthorPostRow,
+} from '../../../server/services/post-view';
+
+/** PostgreSQL's text for a timestamptz(3) in a UTC session: no trailing zeros in the fraction. */
+const pgText = (d: Date) => {
+  const iso = d.toISOString();
+  const fraction = iso.slice(20, 23).replace(/0+$/, '');
+  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}${fraction ? `.${fraction}` : ''}+00`;
+};
+
+const date = fc.date({
+  min: new Date('2020-01-01T00:00:00Z'),
+  max: new Date('2030-12-31T23:59:59.999Z'),
+  noInvalidDate: true,
+});
+const count = fc.integer({ min: 0, max: 2 ** 31 - 1 });
+const stored = fc.record({
+  id: fc.uuid(),
+  publicId: fc.stringMatching(/^[a-z0-9]{12}$/),
+  slug: fc.stringMatching(/^[a-z0-9-]{1,30}$/),
+  title: fc.string(),
+  subtitle: fc.option(fc.string()),
+  tags: fc.array(fc.record({ slug: fc.stringMatching(/^[a-z0-9-]{1,10}$/), name: fc.string() }), { maxLength: 3 }),
+  coverAssetId: fc.option(fc.uuid()),
+  coverUrl: fc.option(fc.webUrl()),
+  coverWidth: fc.option(count),
+  coverHeight: fc.option(count),
+  status: fc.constantFrom('draft' as const, 'pending_moderation' as const, 'published' as const),
+  hasUnpublishedChanges: fc.boolean(),
+  publishedAt: fc.option(date),
+  likeCount: count,
+  commentCount: count,
+  saveCount: count,
+  popularity: count,
+  impressionCount: count,
+  openCount: count,
+  readCount: count,
+  completeCount: count,
+  createdAt: date,
+  updatedAt: date,
+});
+type Stored = typeof stored extends fc.Arbitrary<infer T> ? T : never;
+
+/** The same state as the read statement returns it (snake_case columns, timestamps as text). */
+function rowOf(s: Stored): AuthorPostRow {
+  return {
+    id: s.id,
+    public_id: s.publicId,
+    slug: s.slug,
+    title: s.title,
+    subtitle: s.subtitle,
+    tags: s.tags,
+    cover_asset_id: s.coverAssetId,
+    cover_url: s.coverUrl,
+    cover_width: s.coverWidth,
+    cover_height: s.coverHeight,
+    status: s.status,
+    has_unpublished_changes: s.hasUnpublishedChanges,
+    published_at: s.publishedAt ? pgText(s.publishedAt) : null,
+    created_at: pgText(s.createdAt),
+    updated_at: pgText(s.updatedAt),
+    like_count: s.likeCount,
+    comment_count: s.commentCount,
+    save_count: s.saveCount,
+    popularity: s.popularity,
+    impression_count: s.impressionCount,
+    open_count: s.openCount,
+    read_count: s.readCount,
+    complete_count: s.completeCount,
+  };
+}
+
+const schemaFields = Object.keys(AuthorPostSchema.shape);
+
+describe('AuthorPost from a read row and from the saved entity', () => {
+  it('is the same JSON, in the schema order, and valid against AuthorPostSchema', () => {
+    fc.assert(
+      fc.property(stored, (s) => {
+        const fromRow = authorPostFromRow(rowOf(s));
+        const fromEntity = toAuthorPost({ ...s } as unknown as Post);
+        expect(JSON.stringify(fromRow)).toBe(JSON.stringify(fromEntity));
+        expect(Object.keys(fromRow)).toEqual(schemaFields);
+        expect(AuthorPostSchema.strict().safeParse(fromRow).error?.issues ?? []).toEqual([]);
+      }),
+    );
+  });
+
+  it('reads the contract rules into both: canonical path, published_at only while published, ISO times', () => {
+    const s: Stored = fc.sample(stored, { numRuns: 1, seed: 7 })[0]!;
+    const draft = { ...s, status: 'draft' as const, publishedAt: new Date('2026-11-20T08:00:00.500Z') };
+    const published = { ...draft, status: 'published' as const };
+    for (const [state, publishedAt] of [
+      [draft, null],
+      [published, '2026-11-20T08:00:00.500Z'],
+    ] as const) {
+      for (const view of [authorPostFromRow(rowOf(state)), toAuthorPost(state as unknown as Post)]) {
+        expect(view.canonical_path).toBe(`/${state.slug}-${state.publicId}`);
+        expect(view.published_at).toBe(publishedAt);
+        expect(view.created_at).toBe(state.createdAt.toISOString());
+      }
+    }
+  });
+
+  it('an entity whose nullable properties are absent answers null for them', () => {
+    const s: Stored = fc.sample(stored, { numRuns: 1, seed: 11 })[0]!;
+    const { subtitle: _s, coverUrl: _u, coverAssetId: _a, coverWidth: _w, coverHeight: _h, ...bare } = s;
+    const view = toAuthorPost(bare as unknown as Post);
+    expect([view.subtitle, view.cover_url, view.cover_asset_id, view.cover_width, view.cover_height]).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
+  });
+
+  it('the read statements select every field of the schema but the canonical path, which is made', () => {
+    expect(AUTHOR_POST_COLUMNS.split(', ')).toEqual(schemaFields.filter((field) => field !== 'canonical_path'));
+  });
+});
