@@ -9,29 +9,10 @@
  * not hold (3.6e9 cells): the bounded diff answers "the body changed" there.
  * Reported: median ms of each, and bounded/table.
  */
-import { diffArticleZones, splitBlocks, type BlockChange } from '../server/content/block-diff';
+import { diffArticleZones, splitBlocks } from '../server/content/block-diff';
+import { tableDiff } from '../tests/support/table-diff';
 
 const RUNS = 3;
-
-function table(before: string[], after: string[]): BlockChange[] {
-  const n = before.length;
-  const m = after.length;
-  const lcs = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
-  for (let i = n - 1; i >= 0; i--)
-    for (let j = m - 1; j >= 0; j--)
-      lcs[i]![j] = before[i] === after[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
-  const out: BlockChange[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < n || j < m) {
-    if (i < n && j < m && before[i] === after[j]) {
-      out.push({ kind: 'same', html: before[i++]! });
-      j++;
-    } else if (j < m && (i >= n || lcs[i]![j + 1]! > lcs[i + 1]![j]!)) out.push({ kind: 'added', html: after[j++]! });
-    else out.push({ kind: 'removed', html: before[i++]! });
-  }
-  return out;
-}
 
 let seed = 1;
 const word = () => `w${(seed = (seed * 1103515245 + 12345) % 2147483648) % 100_000}`;
@@ -81,7 +62,7 @@ for (const c of cases) {
   for (let run = 0; run < RUNS; run++) {
     // Interleaved: each run measures both, so load on the machine hits them alike.
     const split = c.split ?? splitBlocks;
-    if (c.table) full.push(time(() => table(split(c.before), split(c.after))));
+    if (c.table) full.push(time(() => tableDiff(split(c.before), split(c.after))));
     bounded.push(
       time(() => {
         marked =

@@ -2,28 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { diffArticleZones, diffBlocks, inlineEdits, type BlockChange } from '@/server/content/block-diff';
 import { workBudget } from '@/server/content/sequence-diff';
-
-/** The console's diff before it was bounded: the full LCS table, walked with its tie rule. */
-function tableDiff(before: string[], after: string[]): BlockChange[] {
-  const n = before.length;
-  const m = after.length;
-  const lcs = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
-  for (let i = n - 1; i >= 0; i--)
-    for (let j = m - 1; j >= 0; j--)
-      lcs[i]![j] = before[i] === after[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
-  const out: BlockChange[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < n || j < m) {
-    if (i < n && j < m && before[i] === after[j]) {
-      out.push({ kind: 'same', html: before[i]! });
-      i++;
-      j++;
-    } else if (j < m && (i >= n || lcs[i]![j + 1]! > lcs[i + 1]![j]!)) out.push({ kind: 'added', html: after[j++]! });
-    else out.push({ kind: 'removed', html: before[i++]! });
-  }
-  return out;
-}
+import { tableDiff } from '../../support/table-diff';
 
 const kept = (changes: BlockChange[], side: 'removed' | 'added') =>
   changes.filter((c) => c.kind === 'same' || c.kind === side).map((c) => c.html);
