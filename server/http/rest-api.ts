@@ -91,11 +91,17 @@ export async function handleRestRequest(req: IncomingMessage, res: ServerRespons
   }
 }
 
-/** Writes a failure; a 5xx is our fault and is logged with its cause. */
+/**
+ * Writes a failure. A 500 is our fault and is logged with its cause and stack; a 503 (the
+ * database is away) is logged as a notice with its cause only: during an outage every request
+ * gets one, and a stack per request would bury the one line that matters.
+ */
 function fail(res: ServerResponse, error: unknown, headers?: Record<string, string | string[]>): void {
-  if (sendFailure(res, error, headers).status < 500) return;
+  const { status } = sendFailure(res, error, headers);
+  if (status < 500) return;
   const cause = (error as { cause?: unknown } | null)?.cause ?? error;
-  logLine({ level: 'error', msg: 'request failed', error: String(cause), stack: (cause as Error | undefined)?.stack });
+  if (status === 503) logLine({ level: 'notice', msg: 'request failed', status, error: String(cause) });
+  else logLine({ level: 'error', msg: 'request failed', status, error: String(cause), stack: (cause as Error)?.stack });
 }
 
 /** Writes what the adapter produced, in the contract's shape. */

@@ -450,7 +450,12 @@ describe('instances come and go under load', () => {
     const statuses = [...stats.byStatus.entries()].map(([k, v]) => `${k}: ${v}`).join(', ');
     figures.push(`PostgreSQL down ${down} ms under load: ${statuses}`);
     const serverErrors = [...stats.byStatus.entries()].filter(([k]) => / (0|5\d\d)$/.test(k) && !k.endsWith(' 503'));
-    expect(serverErrors).toEqual([]);
+    // What the instances logged of a 5xx other than 503 says why, should there be one.
+    const failedLines = layout.instances
+      .flatMap((instance) => instance?.logs ?? [])
+      .flatMap((chunk) => chunk.split('\n'))
+      .filter((line) => line.includes('"level":"error"'));
+    expect(serverErrors, failedLines.join('\n')).toEqual([]);
     // Whether an instance or the proxy answered it, the 503 has the API's error shape.
     expect(stats.shapelessErrors).toBe(0);
     // Readers are not affected: the pages were cached, and the cache kept serving them.

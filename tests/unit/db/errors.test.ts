@@ -42,6 +42,11 @@ describe('isDatabaseUnavailable', () => {
     Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }),
     Object.assign(new Error('sorry, too many clients already'), { code: '53300' }),
     new Error('wrapped', { cause: Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }) }),
+    // knex, when the transaction's BEGIN failed on a connection PostgreSQL had just closed.
+    new Error('Transaction query already complete, run with DEBUG=knex:tx for more info'),
+    Object.assign(new Error('update "posts" set … - Client has encountered a connection error and is not queryable'), {
+      name: 'DriverException',
+    }),
   ])('%s → unavailable', (err) => {
     expect(isDatabaseUnavailable(err)).toBe(true);
   });
