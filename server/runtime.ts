@@ -127,12 +127,12 @@ export function mediaDeps(em: EntityManager): MediaDeps {
   return { em, storage: mediaStorage(), allowList: outboundAllowList() };
 }
 
-/** What an article write needs: `em`, the author, and a rehoster storing into their account. */
+/** What an article write needs: `em`, the prepared statements, the author, and a rehoster storing into their account. */
 export function writeContext(em: EntityManager, auth: Authenticated): WriteContext {
   const rehoster = createRehoster(mediaDeps(em), auth.account, {
     log: (line) => logLine({ ...line, level: 'error' }),
   });
-  return { em, accountId: auth.account.id, rehoster };
+  return { em, db: statements(), accountId: auth.account.id, rehoster };
 }
 
 /** One author's request that changes something: its EntityManager and the dependencies built on it. */

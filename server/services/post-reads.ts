@@ -78,7 +78,7 @@ export async function readPostPage(
       : PAGE_FIRST;
   const rows = await db.run<AuthorPostRow>(st, values);
   const hasMore = rows.length > limit;
-  const items = (hasMore ? rows.slice(0, limit) : rows).map(authorPostFromRow);
+  const items = (hasMore ? rows.slice(0, limit) : rows).map((row) => authorPostFromRow(row));
   const last = items[items.length - 1];
   return {
     items,

@@ -151,13 +151,17 @@ export const AUTHOR_POST_COLUMNS = FIELDS.filter((field) => MADE_BY_FIELD[field]
  * A read row straight to JSON, with the same rules as `toAuthorPost` (no entity, no Date):
  * the hot read routes skip the ORM's hydration.
  */
-export function authorPostFromRow(row: AuthorPostRow): AuthorPostJson {
-  return viewOfRow(row);
+export function authorPostFromRow(row: AuthorPostRow, extras?: ViewExtras): AuthorPostJson {
+  return extras ? withExtras(viewOfRow(row), extras) : viewOfRow(row);
 }
 
-/** The saved entity as the API answers it; `rehost_failed` and `warnings` are omitted when empty, never `[]`. */
+/** The saved entity as the API answers it. */
 export function toAuthorPost(post: Post, extras: ViewExtras = {}): AuthorPostJson {
-  const out = viewOfEntity(post);
+  return withExtras(viewOfEntity(post), extras);
+}
+
+/** `rehost_failed` and `warnings` are omitted when empty, never `[]`. */
+function withExtras(out: AuthorPostJson, extras: ViewExtras): AuthorPostJson {
   if (extras.html !== undefined) out.html = extras.html;
   if (extras.rehostFailed && extras.rehostFailed.length > 0) {
     out.rehost_failed = extras.rehostFailed;

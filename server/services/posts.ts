@@ -3,6 +3,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MediaEntity, PostEntity, type Media, type Post } from '../../db/entities';
 import { sql } from '../../db/sql';
+import type { StatementRunner } from '../../db/statements';
 import {
   absoluteHttpUrl,
   localMediaPath,
@@ -14,11 +15,20 @@ import {
 import { conflict, invalid, notFound } from '../errors';
 import { assertIfMatch, postEtag } from './post-etag';
 import { checkPostWrite, type PostWriteInput } from './post-rules';
-import { toAuthorPost, workingVersion, type AuthorPostJson } from './post-view';
+import { authorPostFromRow, toAuthorPost, workingVersion, type AuthorPostJson } from './post-view';
+import {
+  insertPost,
+  lockedDerivedSlug,
+  lockForEdit,
+  readForEdit,
+  readMemory,
+  slugUsed,
+  updatePostRow,
+} from './post-write-statements';
 import { announcePublicChange, publicPathOf } from './public-changes';
 import { newPublicId } from './public-id';
 import { edited, publish, unpublish } from './publication';
-import { loadRehostMemory, rememberRehosts, substitutions, type RehostMemory } from './rehost-memory';
+import { rememberRehosts, substitutions, type RehostMemory } from './rehost-memory';
 import { noRehost, type Rehoster, type RehostOutcome, type StoredImage } from './rehost-port';
 import { slugFromText } from './slugs';
 import { findOrCreateTags, normalizeTagNames, replacePostTags } from './tags';
@@ -42,6 +52,8 @@ import { findOrCreateTags, normalizeTagNames, replacePostTags } from './tags';
 
 export interface WriteContext {
   em: EntityManager;
+  /** Prepared statements: create and edit run on them (post-write-statements.ts). */
+  db: StatementRunner;
   accountId: string;
   rehoster?: Rehoster;
 }
@@ -191,31 +203,8 @@ function isUniqueViolation(err: unknown, constraint: string): boolean {
 const slugTaken = (slug: string) => conflict(`slug: "${slug}" is already used by one of your articles`);
 
 /** A requested slug already used by another live article of the author: 409 before any work. */
-async function assertSlugFree(em: EntityManager, accountId: string, slug: string, exceptId?: string): Promise<void> {
-  const rows = await sql<{ id: string }[]>(
-    em,
-    `SELECT id FROM posts WHERE account_id = ? AND slug = ? AND deleted_at IS NULL ${exceptId ? 'AND id <> ?' : ''} LIMIT 1`,
-    exceptId ? [accountId, slug, exceptId] : [accountId, slug],
-  );
-  if (rows.length > 0) throw slugTaken(slug);
-}
-
-/** Serialises derivations of one base slug per author until the transaction ends. */
-async function lockedDerivedSlug(tx: EntityManager, accountId: string, base: string): Promise<string> {
-  await sql(tx, 'SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`derived-slug:${accountId}:${base}`]);
-  return freeDerivedSlug(tx, accountId, base);
-}
-
-/** A derived slug avoids the author's live slugs by a numeric suffix; a requested one gives 409. */
-async function freeDerivedSlug(em: EntityManager, accountId: string, base: string): Promise<string> {
-  const rows = await sql<{ slug: string }[]>(
-    em,
-    `SELECT slug FROM posts WHERE account_id = ? AND deleted_at IS NULL AND (slug = ? OR slug LIKE ?)`,
-    [accountId, base, `${base}-%`],
-  );
-  const taken = new Set(rows.map((r) => r.slug));
-  if (!taken.has(base)) return base;
-  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+async function assertSlugFree(db: StatementRunner, accountId: string, slug: string, exceptId?: string) {
+  if (await slugUsed(db, accountId, slug, exceptId)) throw slugTaken(slug);
 }
 
 export async function createPost(
@@ -225,7 +214,7 @@ export async function createPost(
   // 1. Everything that can refuse the write, before anything is downloaded.
   const input = checkPostWrite(rawInput, 'create');
   const tagNames = normalizeTagNames(input.tags ?? []);
-  if (input.slug !== undefined) await assertSlugFree(ctx.em, ctx.accountId, input.slug);
+  if (input.slug !== undefined) await assertSlugFree(ctx.db, ctx.accountId, input.slug);
   const memory: RehostMemory = new Map(); // a new article has stored nothing yet
   const coverPlan = await planCover(ctx.em, ctx.accountId, input, memory);
   const rendered = await render(input.markdown, input.title, memory, ctx.accountId);
@@ -236,16 +225,16 @@ export async function createPost(
   const cover = coverAfterRehost(coverPlan, outcome);
 
   // A derived slug is picked inside the transaction under a per-author, per-base-slug advisory
-  // lock, so concurrent writes with one title take -2, -3… in turn instead of colliding. A
-  // collision with a concurrent PATCH that sets the same slug explicitly is retried.
+  // lock (post-write-statements.ts), so concurrent writes with one title take -2, -3… in turn
+  // instead of colliding. A collision with a concurrent PATCH that sets the same slug
+  // explicitly is retried.
   for (let attempt = 1; ; attempt++) {
     try {
-      const post = await ctx.em.transactional(async (tx) => {
+      const row = await ctx.db.transaction(async (tx) => {
         const slug = input.slug ?? (await lockedDerivedSlug(tx, ctx.accountId, slugFromText(input.title)));
-        const tags = await findOrCreateTags(tx, tagNames);
-        const now = new Date();
-        const post = tx.create(PostEntity, {
-          id: randomUUID(),
+        const id = randomUUID();
+        const row = await insertPost(tx, {
+          id,
           accountId: ctx.accountId,
           publicId: newPublicId(),
           slug,
@@ -253,35 +242,14 @@ export async function createPost(
           subtitle: input.subtitle ?? null,
           markdown: input.markdown,
           html,
-          tags: tags.map((t) => ({ slug: t.slug, name: t.name })),
-          coverAssetId: cover?.assetId ?? null,
-          coverUrl: cover?.url ?? null,
-          coverWidth: cover?.width ?? null,
-          coverHeight: cover?.height ?? null,
-          status: 'draft',
-          hasUnpublishedChanges: false,
-          publishedAt: null,
-          publishedVersion: null,
-          submittedVersion: null,
-          moderationNote: null,
-          likeCount: 0,
-          commentCount: 0,
-          saveCount: 0,
-          popularity: 0,
-          impressionCount: 0,
-          openCount: 0,
-          readCount: 0,
-          completeCount: 0,
-          createdAt: now,
-          updatedAt: now,
-          deletedAt: null,
+          tags: await findOrCreateTags(tx, tagNames),
+          cover,
+          now: new Date(),
         });
-        await tx.flush();
-        await replacePostTags(tx, post.id, tags);
-        await rememberRehosts(tx, post.id, outcome.stored);
-        return post;
+        await rememberRehosts(tx, id, outcome.stored);
+        return row;
       });
-      return toAuthorPost(post, {
+      return authorPostFromRow(row, {
         ...failedAsWritten(outcome, rendered, coverPlan),
         warnings: outcome.warnings,
       });
@@ -333,12 +301,6 @@ export async function lockOwn(
   });
 }
 
-/** Strictly later than the previous value, so every change of the working version gets its own ETag. */
-function nextUpdatedAt(previous: Date): Date {
-  const now = Date.now();
-  return new Date(Math.max(now, previous.getTime() + 1));
-}
-
 /** The working version with its Markdown, for the console editor; `etag` is what a save sends back. */
 export async function getPostForEditing(em: EntityManager, accountId: string, id: string) {
   const post = await findOwn(em, accountId, id, true);
@@ -362,11 +324,12 @@ export async function updatePost(
   // 1. Everything that can refuse the write, before anything is downloaded.
   const input = checkPostWrite(rawInput, 'update');
   const tagNames = input.tags !== undefined ? normalizeTagNames(input.tags) : undefined;
-  const current = await findOwn(ctx.em, ctx.accountId, id, true);
-  assertIfMatch(pre.ifMatch, toAuthorPost(current));
+  const found = await readForEdit(ctx.db, ctx.accountId, id);
+  if (!found) throw notFound('Article not found');
+  const { row: current, memory } = found;
+  assertIfMatch(pre.ifMatch, authorPostFromRow(current));
   if (input.slug !== undefined && input.slug !== current.slug)
-    await assertSlugFree(ctx.em, ctx.accountId, input.slug, id);
-  const memory = await loadRehostMemory(ctx.em, id);
+    await assertSlugFree(ctx.db, ctx.accountId, input.slug, id);
   const coverPlan = await planCover(ctx.em, ctx.accountId, input, memory);
   // The inserted H1 comes from the title, so a new title converts the body again too (with the
   // memory: nothing is downloaded for it).
@@ -388,45 +351,53 @@ export async function updatePost(
 
   // 3. Under the row lock.
   try {
-    const post = await ctx.em.transactional(async (tx) => {
-      const post = await lockOwn(tx, id, ctx.accountId, ['markdown', 'html'] as never);
-      if (!post) throw notFound('Article not found');
-      assertIfMatch(pre.ifMatch, toAuthorPost(post));
+    const row = await ctx.db.transaction(async (tx) => {
+      const locked = await lockForEdit(tx, ctx.accountId, id);
+      if (!locked) throw notFound('Article not found');
+      assertIfMatch(pre.ifMatch, authorPostFromRow(locked));
       await rememberRehosts(tx, id, outcome.stored);
+      let html: string | undefined;
       if (rendered) {
-        const title = input.title ?? post.title;
-        const markdown = input.markdown ?? post.markdown;
-        const memoryNow = await loadRehostMemory(tx, id);
+        const title = input.title ?? locked.title;
+        const markdown = input.markdown ?? locked.markdown;
+        // Every write of the article moves updated_at: unchanged since step 1, the memory is
+        // step 1's plus what this write stored (a remembered URL keeps its first copy);
+        // otherwise it is read again, as committed now.
+        const memoryNow =
+          locked.updated_at === current.updated_at
+            ? new Map([...Object.entries(outcome.stored), ...memory])
+            : await readMemory(tx, id);
         // Converted from what is stored now: another write may have changed the Markdown or
         // the title since step 1. Remembered rows never change, so substituting the memory read
         // under the lock into the step-1 conversion equals converting with it.
-        post.html =
+        html =
           title === rendered.title && markdown === rendered.markdown
             ? await rewriteImageSources(rendered.html, substitutions(memoryNow), ctx.accountId)
             : (await render(markdown, title, memoryNow, ctx.accountId)).html;
       }
-      if (input.title !== undefined) post.title = input.title;
-      if (input.subtitle !== undefined) post.subtitle = input.subtitle;
-      if (input.slug !== undefined) post.slug = input.slug;
-      if (input.markdown !== undefined) post.markdown = input.markdown;
-      if (cover) {
-        post.coverAssetId = cover.assetId;
-        post.coverUrl = cover.url;
-        post.coverWidth = cover.width;
-        post.coverHeight = cover.height;
-      }
-      if (tagNames) {
-        const tags = await findOrCreateTags(tx, tagNames);
-        post.tags = tags.map((t) => ({ slug: t.slug, name: t.name }));
-        await replacePostTags(tx, post.id, tags);
-      }
-      post.updatedAt = nextUpdatedAt(post.updatedAt);
+      const tags = tagNames ? await findOrCreateTags(tx, tagNames) : undefined;
+      if (tags) await replacePostTags(tx, id, tags);
       // A change to a published article waits for the next publish.
-      edited(post);
-      await tx.flush();
-      return post;
+      const state = { status: locked.status, hasUnpublishedChanges: locked.has_unpublished_changes };
+      edited(state);
+      return updatePostRow(
+        tx,
+        ctx.accountId,
+        id,
+        {
+          title: input.title,
+          subtitle: input.subtitle,
+          slug: input.slug,
+          markdown: input.markdown,
+          html,
+          tags,
+          cover,
+          hasUnpublishedChanges: state.hasUnpublishedChanges,
+        },
+        new Date(),
+      );
     });
-    return toAuthorPost(post, {
+    return authorPostFromRow(row, {
       ...failedAsWritten(outcome, rendered, coverPlan),
       warnings: outcome.warnings,
     });

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql } from '../../db/sql';
+import { statement, type StatementRunner } from '../../db/statements';
 import { invalid } from '../errors';
 import { slugFromText } from './slugs';
 
@@ -32,30 +31,52 @@ export function normalizeTagNames(names: string[]): { slug: string; name: string
   return [...seen].map(([slug, name]) => ({ slug, name }));
 }
 
-/** Finds or creates the tags in one statement pair; returns them in the requested order. */
-export async function findOrCreateTags(em: EntityManager, wanted: { slug: string; name: string }[]): Promise<TagRef[]> {
+/**
+ * New tags are inserted and every wanted tag is read back in one statement. A tag another
+ * write created in the same moment (its insert committed after this statement began) is not
+ * in that statement's snapshot: it is read again by itself, which sees it.
+ */
+const FIND_OR_CREATE_TAGS = statement(
+  'tags_find_or_create',
+  `WITH created AS (
+     INSERT INTO tags (id, slug, name) SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[])
+     ON CONFLICT (slug) DO NOTHING RETURNING id, slug, name)
+   SELECT id, slug, name FROM created
+   UNION ALL SELECT id, slug, name FROM tags WHERE slug = ANY($2::text[])`,
+);
+const FIND_TAGS = statement('tags_find', 'SELECT id, slug, name FROM tags WHERE slug = ANY($1::text[])');
+
+/** Finds or creates the tags (one statement, as a rule); returns them in the requested order. */
+export async function findOrCreateTags(
+  db: StatementRunner,
+  wanted: { slug: string; name: string }[],
+): Promise<TagRef[]> {
   if (wanted.length === 0) return [];
-  const values = wanted.map(() => '(?, ?, ?)').join(', ');
-  await sql(
-    em,
-    `INSERT INTO tags (id, slug, name) VALUES ${values} ON CONFLICT (slug) DO NOTHING`,
-    wanted.flatMap((t) => [randomUUID(), t.slug, t.name]),
-  );
-  const rows = await sql<TagRef[]>(
-    em,
-    `SELECT id, slug, name FROM tags WHERE slug IN (${wanted.map(() => '?').join(', ')})`,
-    wanted.map((t) => t.slug),
-  );
+  const slugs = wanted.map((t) => t.slug);
+  let rows = await db.run<TagRef>(FIND_OR_CREATE_TAGS, [
+    wanted.map(() => randomUUID()),
+    slugs,
+    wanted.map((t) => t.name),
+  ]);
+  if (rows.length < wanted.length) rows = await db.run<TagRef>(FIND_TAGS, [slugs]);
   const bySlug = new Map(rows.map((r) => [r.slug, r]));
   return wanted.map((t) => bySlug.get(t.slug)!);
 }
 
-export async function replacePostTags(em: EntityManager, postId: string, tags: TagRef[]): Promise<void> {
-  await sql(em, 'DELETE FROM post_tags WHERE post_id = ?', [postId]);
-  if (tags.length === 0) return;
-  await sql(
-    em,
-    `INSERT INTO post_tags (post_id, tag_id, position) VALUES ${tags.map(() => '(?, ?, ?)').join(', ')}`,
-    tags.flatMap((t, i) => [postId, t.id, i]),
-  );
+/**
+ * An article's rows in `post_tags` become exactly `tags`, in order (`position`), in one
+ * statement: the wanted ones are inserted or moved, the others deleted. The two parts touch
+ * disjoint rows, so they cannot trip over each other within the statement.
+ */
+const REPLACE_POST_TAGS = statement(
+  'post_tags_replace',
+  `WITH placed AS (
+     INSERT INTO post_tags (post_id, tag_id, position)
+     SELECT $1, tag_id, position - 1 FROM unnest($2::uuid[]) WITH ORDINALITY AS t(tag_id, position)
+     ON CONFLICT (post_id, tag_id) DO UPDATE SET position = EXCLUDED.position)
+   DELETE FROM post_tags WHERE post_id = $1 AND tag_id <> ALL($2::uuid[])`,
+);
+
+export async function replacePostTags(db: StatementRunner, postId: string, tags: TagRef[]): Promise<void> {
+  await db.run(REPLACE_POST_TAGS, [postId, tags.map((t) => t.id)]);
 }

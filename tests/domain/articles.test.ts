@@ -18,7 +18,7 @@ afterAll(async () => {
   await closeContentPool();
 });
 
-const write = (accountId: string) => ({ em: db.em(), accountId });
+const write = (accountId: string) => ({ em: db.em(), db: db.statements(), accountId });
 
 async function refusal(work: Promise<unknown>) {
   const err = await work.then(
@@ -45,7 +45,7 @@ describe('slugs', () => {
     await createPost(write(a.id), { title: 'One', markdown: 'x', slug: 'taken' });
     const err = await refusal(createPost(write(a.id), { title: 'Two', markdown: 'y', slug: 'taken' }));
     expect(isDomainError(err, 'conflict')).toBe(true);
-    const page = await readPostPage(db.reads(), a.id, {});
+    const page = await readPostPage(db.statements(), a.id, {});
     expect(page.items.map((p) => p.title)).toEqual(['One']);
     expect((await createPost(write(b.id), { title: 'Two', markdown: 'y', slug: 'taken' })).slug).toBe('taken');
   });
@@ -59,7 +59,7 @@ describe('versions', () => {
     await updatePost(write(account.id), created.id, { title: 'V2' }, { ifMatch: firstTag });
     const err = await refusal(updatePost(write(account.id), created.id, { title: 'V3' }, { ifMatch: firstTag }));
     expect(isDomainError(err, 'stale')).toBe(true);
-    const page = await readPostPage(db.reads(), account.id, {});
+    const page = await readPostPage(db.statements(), account.id, {});
     expect(page.items[0]!.title).toBe('V2');
   });
 });
@@ -112,13 +112,13 @@ describe('paging (readPostPage)', () => {
     let cursor: string | undefined;
     let first: string | null = null;
     do {
-      const page = await readPostPage(db.reads(), a.id, { limit: 3, cursor });
+      const page = await readPostPage(db.statements(), a.id, { limit: 3, cursor });
       seen.push(...page.items.map((p) => p.title));
       first ??= page.next_cursor;
       cursor = page.next_cursor ?? undefined;
     } while (cursor);
     expect(seen).toEqual(created.map((p) => p.title).reverse());
-    const err = await refusal(readPostPage(db.reads(), b.id, { limit: 3, cursor: first! }));
+    const err = await refusal(readPostPage(db.statements(), b.id, { limit: 3, cursor: first! }));
     expect(isDomainError(err, 'invalid')).toBe(true);
   });
 });

@@ -60,35 +60,40 @@ async function author() {
 describe('read results match their REST schemas exactly', () => {
   it('GET /posts/{id} and GET /posts: drafts, published, with unpublished changes, tags, subtitle', async () => {
     const account = await author();
-    const write = { em: db.em(), accountId: account.id };
+    const write = { em: db.em(), db: db.statements(), accountId: account.id };
     const draft = await createPost(write, { title: 'Draft', markdown: 'Just *text*.' });
     const published = await createPost(
-      { em: db.em(), accountId: account.id },
+      { em: db.em(), db: db.statements(), accountId: account.id },
       { title: 'Public', subtitle: 'Sub', markdown: '# Hi\n\nBody', tags: ['Alpha', 'beta'] },
     );
     await publishPost(db.em(), account.id, published.id, false);
-    await updatePost({ em: db.em(), accountId: account.id }, published.id, { title: 'Public, edited' });
+    await updatePost({ em: db.em(), db: db.statements(), accountId: account.id }, published.id, {
+      title: 'Public, edited',
+    });
 
     for (const id of [draft.id, published.id])
-      expectExactly(AuthorPostWithHtmlSchema, await readPost(db.reads(), account.id, id));
-    const page = await readPostPage(db.reads(), account.id, { limit: 1 });
+      expectExactly(AuthorPostWithHtmlSchema, await readPost(db.statements(), account.id, id));
+    const page = await readPostPage(db.statements(), account.id, { limit: 1 });
     expect(page.next_cursor).not.toBeNull();
     expectExactly(ListPostsOutput, page);
-    const rest = await readPostPage(db.reads(), account.id, { cursor: page.next_cursor! });
+    const rest = await readPostPage(db.statements(), account.id, { cursor: page.next_cursor! });
     expect(rest.items).toHaveLength(1);
     expectExactly(ListPostsOutput, rest);
   });
 
   it('GET /me', async () => {
     const account = await author();
-    const ctx = { auth: { account }, db: db.reads() } as unknown as AuthorContext;
+    const ctx = { auth: { account }, db: db.statements() } as unknown as AuthorContext;
     expectExactly(MeOutput, await meHandler({ ctx }));
   });
 
   it('notices a field too many or too few (the check itself)', async () => {
     const account = await author();
-    const post = await createPost({ em: db.em(), accountId: account.id }, { title: 'T', markdown: 'x' });
-    const read = await readPost(db.reads(), account.id, post.id);
+    const post = await createPost(
+      { em: db.em(), db: db.statements(), accountId: account.id },
+      { title: 'T', markdown: 'x' },
+    );
+    const read = await readPost(db.statements(), account.id, post.id);
     expect(unknownKeys(AuthorPostWithHtmlSchema, { ...read, secret: 1 })).toEqual(['secret']);
     expect(unknownKeys(ListPostsOutput, { items: [{ ...read, tags: [{ slug: 'a', name: 'A', x: 1 }] }] })).toEqual([
       'items[0].tags[0].x',

@@ -22,18 +22,21 @@ afterAll(async () => {
 
 async function publishedArticle() {
   const account = await newAccount(db.em());
-  const post = await createPost({ em: db.em(), accountId: account.id }, { title: 'Counted', markdown: 'Body.' });
+  const post = await createPost(
+    { em: db.em(), db: db.statements(), accountId: account.id },
+    { title: 'Counted', markdown: 'Body.' },
+  );
   await publishPost(db.em(), account.id, post.id, false);
   return { accountId: account.id, id: post.id, publicId: post.public_id };
 }
 
-const counters = async (a: { accountId: string; id: string }) => readPost(db.reads(), a.accountId, a.id);
+const counters = async (a: { accountId: string; id: string }) => readPost(db.statements(), a.accountId, a.id);
 
 /** An instance's tally, with the day's salt loaded from the shared table as the runtime does. */
 async function instanceTally(now = Date.now()): Promise<ReaderTally> {
   const tally = new ReaderTally();
   const today = utcDay(now);
-  tally.setSalt(today, await loadDaySalt(db.reads(), today), oldestDayFlushed(now));
+  tally.setSalt(today, await loadDaySalt(db.statements(), today), oldestDayFlushed(now));
   return tally;
 }
 
@@ -59,43 +62,46 @@ describe('flush', () => {
     // Readers 20–39 also reach the other instance: 20–29 are the same people again.
     for (let r = 20; r < 40; r++) two.record(beacon(a.publicId, 'open', r));
     two.record(beacon(a.publicId, 'read', 3));
-    await Promise.all([flushTally(db.reads(), one.take()), flushTally(db.reads(), two.take())]);
+    await Promise.all([flushTally(db.statements(), one.take()), flushTally(db.statements(), two.take())]);
     const after = await counters(a);
     expect(after.open_count).toBe(40);
     expect(after.read_count).toBe(1);
     expect(after.complete_count).toBe(0);
     // The daily rows are what the totals are the sums of.
-    const [daily] = await db.reads().run<{ opens: number; reads: number; completes: number }>(DAILY, [a.id]);
+    const [daily] = await db.statements().run<{ opens: number; reads: number; completes: number }>(DAILY, [a.id]);
     expect(daily).toEqual({ opens: 40, reads: 1, completes: 0 });
     // The same readers the same day, flushed again: nothing more.
     const three = await instanceTally();
     for (let r = 0; r < 40; r++) three.record(beacon(a.publicId, 'open', r));
-    await flushTally(db.reads(), three.take());
+    await flushTally(db.statements(), three.take());
     expect((await counters(a)).open_count).toBe(40);
   });
 
   it('counts nothing for a draft, a deleted article or an id that names no article', async () => {
     const account = await newAccount(db.em());
-    const draft = await createPost({ em: db.em(), accountId: account.id }, { title: 'Draft', markdown: 'Body.' });
+    const draft = await createPost(
+      { em: db.em(), db: db.statements(), accountId: account.id },
+      { title: 'Draft', markdown: 'Body.' },
+    );
     const gone = await publishedArticle();
     await deletePost(db.em(), gone.accountId, gone.id);
     const tally = await instanceTally();
     tally.record(beacon(draft.public_id, 'open', 1));
     tally.record(beacon(gone.publicId, 'open', 1));
     tally.record(beacon('zzzzzzzzzz', 'open', 1));
-    await flushTally(db.reads(), tally.take());
+    await flushTally(db.statements(), tally.take());
     expect((await counters({ accountId: account.id, id: draft.id })).open_count).toBe(0);
-    const [daily] = await db.reads().run<{ opens: number }>(DAILY, [gone.id]);
+    const [daily] = await db.statements().run<{ opens: number }>(DAILY, [gone.id]);
     expect(daily!.opens).toBe(0);
   });
 
   it('gives the same salt to every instance for a day and a new one for another day', async () => {
     const today = utcDay(Date.now());
     const tomorrow = utcDay(Date.now() + 86_400_000);
-    const [s1, s2] = await Promise.all([loadDaySalt(db.reads(), today), loadDaySalt(db.reads(), today)]);
+    const [s1, s2] = await Promise.all([loadDaySalt(db.statements(), today), loadDaySalt(db.statements(), today)]);
     expect(s1).toBe(s2);
     expect(s1).toHaveLength(43);
-    expect(await loadDaySalt(db.reads(), tomorrow)).not.toBe(s1);
+    expect(await loadDaySalt(db.statements(), tomorrow)).not.toBe(s1);
   });
 
   it('deletes the salts and seen hashes of a day an hour into the next, not before', async () => {
@@ -103,19 +109,19 @@ describe('flush', () => {
     const SALTS = statement('test_reader_salt_of', `SELECT count(*)::int AS n FROM reader_salts WHERE day = $1::date`);
     const SEEN = statement('test_reader_seen_of', `SELECT count(*)::int AS n FROM reader_seen WHERE day = $1::date`);
     const kept = async (day: string) => [
-      (await db.reads().run<{ n: number }>(SALTS, [day]))[0]!.n,
-      (await db.reads().run<{ n: number }>(SEEN, [day]))[0]!.n,
+      (await db.statements().run<{ n: number }>(SALTS, [day]))[0]!.n,
+      (await db.statements().run<{ n: number }>(SEEN, [day]))[0]!.n,
     ];
     const midnight = Date.UTC(2020, 0, 2);
     const tally = new ReaderTally();
     tally.record(beacon(a.publicId, 'open', 1, midnight - 60_000));
-    expect(await flushReaderTally(db.reads(), tally, midnight - 50_000)).toBe(1);
+    expect(await flushReaderTally(db.statements(), tally, midnight - 50_000)).toBe(1);
     expect(await kept('2020-01-01')).toEqual([1, 1]);
     // Any instance's flush during the first hour of the next day keeps them …
-    expect(await flushReaderTally(db.reads(), new ReaderTally(), midnight + 59 * 60_000)).toBe(0);
+    expect(await flushReaderTally(db.statements(), new ReaderTally(), midnight + 59 * 60_000)).toBe(0);
     expect(await kept('2020-01-01')).toEqual([1, 1]);
     // … and the first one after it deletes them.
-    await flushReaderTally(db.reads(), new ReaderTally(), midnight + 61 * 60_000);
+    await flushReaderTally(db.statements(), new ReaderTally(), midnight + 61 * 60_000);
     expect(await kept('2020-01-01')).toEqual([0, 0]);
   });
 
@@ -126,19 +132,19 @@ describe('flush', () => {
     const two = new ReaderTally();
     // Reader 1 reaches instance one, flushed before midnight …
     one.record(beacon(a.publicId, 'open', 1, midnight - 10_000));
-    expect(await flushReaderTally(db.reads(), one, midnight - 8_000)).toBe(1);
+    expect(await flushReaderTally(db.statements(), one, midnight - 8_000)).toBe(1);
     // … and again instance two a second before midnight, with reader 2; instance one flushes
     // first in the new day (loading the new day's salt), then instance two.
     two.record(beacon(a.publicId, 'open', 1, midnight - 1_000));
     two.record(beacon(a.publicId, 'open', 2, midnight - 500));
-    await flushReaderTally(db.reads(), one, midnight + 1_000);
-    expect(await flushReaderTally(db.reads(), two, midnight + 4_000)).toBe(2);
+    await flushReaderTally(db.statements(), one, midnight + 1_000);
+    expect(await flushReaderTally(db.statements(), two, midnight + 4_000)).toBe(2);
     expect((await counters(a)).open_count).toBe(2);
     const BY_DAY = statement(
       'test_reader_daily_by_day',
       `SELECT day::text AS day, opens FROM reader_daily WHERE post_id = $1 ORDER BY day`,
     );
-    expect(await db.reads().run(BY_DAY, [a.id])).toEqual([{ day: '2020-06-01', opens: 2 }]);
+    expect(await db.statements().run(BY_DAY, [a.id])).toEqual([{ day: '2020-06-01', opens: 2 }]);
   });
 });
 
@@ -147,10 +153,12 @@ describe('an article changing between a view and its flush', () => {
     const a = await publishedArticle();
     const tally = await instanceTally();
     tally.record(beacon(a.publicId, 'open', 1));
-    await updatePost({ em: db.em(), accountId: a.accountId }, a.id, { slug: `renamed-${a.publicId}` });
+    await updatePost({ em: db.em(), db: db.statements(), accountId: a.accountId }, a.id, {
+      slug: `renamed-${a.publicId}`,
+    });
     await publishPost(db.em(), a.accountId, a.id, false);
     tally.record(beacon(a.publicId, 'open', 2));
-    await flushTally(db.reads(), tally.take());
+    await flushTally(db.statements(), tally.take());
     const post = await counters(a);
     expect(post.slug).toBe(`renamed-${a.publicId}`);
     expect(post.public_id).toBe(a.publicId);
@@ -163,9 +171,9 @@ describe('an article changing between a view and its flush', () => {
     tally.record(beacon(a.publicId, 'open', 1));
     tally.record(beacon(a.publicId, 'read', 1));
     await unpublishPost(db.em(), a.accountId, a.id);
-    await flushTally(db.reads(), tally.take());
+    await flushTally(db.statements(), tally.take());
     expect((await counters(a)).open_count).toBe(0);
-    const [daily] = await db.reads().run<{ opens: number; reads: number }>(DAILY, [a.id]);
+    const [daily] = await db.statements().run<{ opens: number; reads: number }>(DAILY, [a.id]);
     expect([daily!.opens, daily!.reads]).toEqual([0, 0]);
   });
 });
@@ -183,9 +191,9 @@ describe('operator batches', () => {
         { post_id: unknown, kind: 'save' as const },
       ],
     };
-    const first = await applyReaderEvents(db.reads(), batch);
+    const first = await applyReaderEvents(db.statements(), batch);
     expect(first).toEqual({ applied: 3, unknown_posts: [unknown] });
-    const again = await applyReaderEvents(db.reads(), batch);
+    const again = await applyReaderEvents(db.statements(), batch);
     expect(again).toEqual(first);
     const post = await counters(a);
     expect([post.like_count, post.impression_count, post.comment_count]).toEqual([5, 100, 1]);
@@ -194,7 +202,7 @@ describe('operator batches', () => {
 
   it('never takes a counter below 0', async () => {
     const a = await publishedArticle();
-    await applyReaderEvents(db.reads(), {
+    await applyReaderEvents(db.statements(), {
       batch_id: `u-${a.id}`,
       events: [
         { post_id: a.id, kind: 'like', count: 2 },
@@ -214,7 +222,7 @@ describe('popularity', () => {
     `SELECT ${popularitySql({ likes: '$1::int', comments: '$2::int', saves: '$3::int', reads: '$4::int', since: 'now() - make_interval(hours => $5::int)' })} AS p`,
   );
   const score = async (likes: number, comments: number, saves: number, reads: number, hours: number) =>
-    (await db.reads().run<{ p: number }>(POPULARITY, [likes, comments, saves, reads, hours]))[0]!.p;
+    (await db.statements().run<{ p: number }>(POPULARITY, [likes, comments, saves, reads, hours]))[0]!.p;
 
   it('is a non-negative integer, 0 without reactions, rising with each input and falling with age', async () => {
     const n = fc.integer({ min: 0, max: 100_000 });

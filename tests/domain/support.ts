@@ -7,9 +7,9 @@ import { createAccount, type LimitOverrides } from '../../server/services/accoun
 
 /**
  * One ORM and one statement pool per test file on the domain database: a fresh EntityManager
- * per unit of work, prepared statements for the reads.
+ * per unit of work, prepared statements for the reads and the article writes that use them.
  */
-export function domainDatabase(): { em(): EntityManager; reads(): StatementRunner } {
+export function domainDatabase(): { em(): EntityManager; statements(): StatementRunner } {
   let orm: MikroORM | undefined;
   let statements: StatementPool | undefined;
   beforeAll(async () => {
@@ -20,7 +20,7 @@ export function domainDatabase(): { em(): EntityManager; reads(): StatementRunne
     await statements?.close();
     await orm?.close(true);
   });
-  return { em: () => orm!.em.fork() as unknown as EntityManager, reads: () => statements!.runner };
+  return { em: () => orm!.em.fork() as unknown as EntityManager, statements: () => statements!.runner };
 }
 
 /** A new account of its own, so tests never share limits or articles. */

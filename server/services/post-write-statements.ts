@@ -1,0 +1,206 @@
+import { statement, type StatementRunner } from '../../db/statements';
+import { AUTHOR_POST_COLUMNS, type AuthorPostRow } from './post-view';
+import { REHOST_MEMORY_COLUMN, rehostMemoryOf, type RehostMemory } from './rehost-memory';
+import type { TagRef } from './tags';
+
+/**
+ * The statements of the two article writes that run most (POST /posts and PATCH /posts/{id}),
+ * on the prepared-statement pool rather than the ORM: each is one round trip, and together a
+ * create is BEGIN, slug lock, slug read, tags, insert, COMMIT, and an edit is a read, BEGIN, row
+ * lock, update, COMMIT. posts.ts decides what to write; this file only says how.
+ *
+ * Every statement returns the article as AUTHOR_POST_COLUMNS (timestamps as PostgreSQL's text),
+ * which `authorPostFromRow` turns into the answer.
+ */
+
+/** The row as a write reads it: the answer's columns, and the Markdown it converts. */
+export type EditedRow = AuthorPostRow & { markdown: string };
+
+const LIVE_OWN = 'id = $1 AND account_id = $2 AND deleted_at IS NULL';
+
+const READ_FOR_EDIT = statement(
+  'post_write_read',
+  `SELECT ${AUTHOR_POST_COLUMNS}, markdown, ${REHOST_MEMORY_COLUMN} FROM posts WHERE ${LIVE_OWN}`,
+);
+
+/** The author's live article with its rehost memory, read in one statement (one snapshot); null when absent. */
+export async function readForEdit(
+  db: StatementRunner,
+  accountId: string,
+  id: string,
+): Promise<{ row: EditedRow; memory: RehostMemory } | null> {
+  const [found] = await db.run<EditedRow & { rehost_memory: Parameters<typeof rehostMemoryOf>[0] }>(READ_FOR_EDIT, [
+    id,
+    accountId,
+  ]);
+  if (!found) return null;
+  const { rehost_memory: memory, ...row } = found;
+  return { row, memory: rehostMemoryOf(memory) };
+}
+
+const LOCK_FOR_EDIT = statement(
+  'post_write_lock',
+  `SELECT ${AUTHOR_POST_COLUMNS}, markdown FROM posts WHERE ${LIVE_OWN} FOR UPDATE`,
+);
+
+/**
+ * The row under a write lock until the transaction ends, as it is now: a plain FOR UPDATE waits
+ * for a concurrent writer, then reads what it committed.
+ */
+export async function lockForEdit(tx: StatementRunner, accountId: string, id: string): Promise<EditedRow | null> {
+  const [row] = await tx.run<EditedRow>(LOCK_FOR_EDIT, [id, accountId]);
+  return row ?? null;
+}
+
+const READ_MEMORY = statement('post_write_memory', `SELECT ${REHOST_MEMORY_COLUMN}`);
+
+/** The rehost memory alone, as committed now (a statement of its own: a snapshot of its own). */
+export async function readMemory(tx: StatementRunner, id: string): Promise<RehostMemory> {
+  const [row] = await tx.run<{ rehost_memory: Parameters<typeof rehostMemoryOf>[0] }>(READ_MEMORY, [id]);
+  return rehostMemoryOf(row!.rehost_memory);
+}
+
+const SLUG_USED = statement(
+  'post_write_slug_used',
+  `SELECT 1 FROM posts WHERE account_id = $1 AND slug = $2 AND deleted_at IS NULL AND id IS DISTINCT FROM $3 LIMIT 1`,
+);
+
+/** Whether another live article of the author (not `exceptId`) has `slug`. */
+export async function slugUsed(db: StatementRunner, accountId: string, slug: string, exceptId?: string) {
+  return (await db.run(SLUG_USED, [accountId, slug, exceptId ?? null])).length > 0;
+}
+
+const LOCK_DERIVED_SLUG = statement('post_write_slug_lock', 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))');
+const SLUGS_LIKE = statement(
+  'post_write_slugs_like',
+  `SELECT slug FROM posts WHERE account_id = $1 AND deleted_at IS NULL AND (slug = $2 OR slug LIKE $3)`,
+);
+
+/**
+ * A slug derived from `base`, free among the author's live articles (`base`, then `base-2`,
+ * `base-3`…), taken under a per-author, per-base advisory lock held until the transaction ends:
+ * concurrent creates with one title take their suffixes in turn. The read is a statement after
+ * the lock's, so it sees what the previous holder committed.
+ */
+export async function lockedDerivedSlug(tx: StatementRunner, accountId: string, base: string): Promise<string> {
+  await tx.run(LOCK_DERIVED_SLUG, [`derived-slug:${accountId}:${base}`]);
+  // A slug has only [a-z0-9-] (slugs.ts): nothing in it is a LIKE wildcard.
+  const rows = await tx.run<{ slug: string }>(SLUGS_LIKE, [accountId, base, `${base}-%`]);
+  const taken = new Set(rows.map((r) => r.slug));
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+}
+
+export interface NewPost {
+  id: string;
+  accountId: string;
+  publicId: string;
+  slug: string;
+  title: string;
+  subtitle: string | null;
+  markdown: string;
+  html: string;
+  tags: TagRef[];
+  cover: { assetId: string | null; url: string | null; width: number | null; height: number | null } | undefined;
+  now: Date;
+}
+
+/** The article and its `post_tags` rows in one statement; every counter starts at its default 0. */
+const INSERT_POST = statement(
+  'post_write_insert',
+  `WITH post AS (
+     INSERT INTO posts (id, account_id, public_id, slug, title, subtitle, markdown, html, tags,
+                        cover_asset_id, cover_url, cover_width, cover_height, status, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12, $13, 'draft', $14, $14)
+     RETURNING ${AUTHOR_POST_COLUMNS}),
+   tagged AS (
+     INSERT INTO post_tags (post_id, tag_id, position)
+     SELECT $1, tag_id, position - 1 FROM unnest($15::uuid[]) WITH ORDINALITY AS t(tag_id, position))
+   SELECT * FROM post`,
+);
+
+export async function insertPost(tx: StatementRunner, post: NewPost): Promise<AuthorPostRow> {
+  const [row] = await tx.run<AuthorPostRow>(INSERT_POST, [
+    post.id,
+    post.accountId,
+    post.publicId,
+    post.slug,
+    post.title,
+    post.subtitle,
+    post.markdown,
+    post.html,
+    JSON.stringify(post.tags.map((t) => ({ slug: t.slug, name: t.name }))),
+    post.cover?.assetId ?? null,
+    post.cover?.url ?? null,
+    post.cover?.width ?? null,
+    post.cover?.height ?? null,
+    post.now,
+    post.tags.map((t) => t.id),
+  ]);
+  return row!;
+}
+
+/** What an edit changes; an absent field keeps its column. */
+export interface PostChanges {
+  title?: string;
+  subtitle?: string | null;
+  slug?: string;
+  markdown?: string;
+  html?: string;
+  tags?: TagRef[];
+  cover?: { assetId: string | null; url: string | null; width: number | null; height: number | null };
+  /** Whether the working version now differs from the public one (publication.ts `edited`). */
+  hasUnpublishedChanges: boolean;
+}
+
+/**
+ * The edit, strictly later than the previous version (every change of the working version gets
+ * its own ETag). Nullable fields travel with a flag saying whether they are set.
+ */
+const UPDATE_POST = statement(
+  'post_write_update',
+  `UPDATE posts SET
+     title = coalesce($3, title),
+     subtitle = CASE WHEN $4 THEN $5 ELSE subtitle END,
+     slug = coalesce($6, slug),
+     markdown = coalesce($7, markdown),
+     html = coalesce($8, html),
+     tags = coalesce($9::jsonb, tags),
+     cover_asset_id = CASE WHEN $10 THEN $11::uuid ELSE cover_asset_id END,
+     cover_url = CASE WHEN $10 THEN $12 ELSE cover_url END,
+     cover_width = CASE WHEN $10 THEN $13::integer ELSE cover_width END,
+     cover_height = CASE WHEN $10 THEN $14::integer ELSE cover_height END,
+     has_unpublished_changes = $16,
+     updated_at = greatest($15::timestamptz, updated_at + interval '1 millisecond')
+   WHERE ${LIVE_OWN}
+   RETURNING ${AUTHOR_POST_COLUMNS}`,
+);
+
+export async function updatePostRow(
+  tx: StatementRunner,
+  accountId: string,
+  id: string,
+  changes: PostChanges,
+  now: Date,
+): Promise<AuthorPostRow> {
+  const { cover } = changes;
+  const [row] = await tx.run<AuthorPostRow>(UPDATE_POST, [
+    id,
+    accountId,
+    changes.title ?? null,
+    changes.subtitle !== undefined,
+    changes.subtitle ?? null,
+    changes.slug ?? null,
+    changes.markdown ?? null,
+    changes.html ?? null,
+    changes.tags ? JSON.stringify(changes.tags.map((t) => ({ slug: t.slug, name: t.name }))) : null,
+    cover !== undefined,
+    cover?.assetId ?? null,
+    cover?.url ?? null,
+    cover?.width ?? null,
+    cover?.height ?? null,
+    now,
+    changes.hasUnpublishedChanges,
+  ]);
+  return row!;
+}
