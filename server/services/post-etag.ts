@@ -8,7 +8,7 @@ import { stale } from '../errors';
  *
  * The tag is computed from fields every AuthorPost carries, so any read path can produce it
  * without loading anything else: `updated_at` moves on every change of the working version
- * (writes keep it strictly increasing per article, see posts.ts), and `status`,
+ * (an edit keeps it strictly increasing per article, see post-write-statements.ts), and `status`,
  * `published_at` and `has_unpublished_changes` cover publish, unpublish and moderation.
  * Counters (likes, reads…) are not part of it: readers' activity is not an edit and must not
  * make an author's If-Match fail.

@@ -6,8 +6,9 @@ import type { TagRef } from './tags';
 /**
  * The statements of the two article writes that run most (POST /posts and PATCH /posts/{id}),
  * on the prepared-statement pool rather than the ORM: each is one round trip, and together a
- * create is BEGIN, slug lock, slug read, tags, insert, COMMIT, and an edit is a read, BEGIN, row
- * lock, update, COMMIT. posts.ts decides what to write; this file only says how.
+ * create is BEGIN, slug lock, slug read, tags, insert, COMMIT, and an edit is a read and an
+ * update (BEGIN, row lock, update, COMMIT when another write came in between). posts.ts
+ * decides what to write; this file only says how.
  *
  * Every statement returns the article as AUTHOR_POST_COLUMNS (timestamps as PostgreSQL's text),
  * which `authorPostFromRow` turns into the answer.
@@ -147,44 +148,68 @@ export interface PostChanges {
   slug?: string;
   markdown?: string;
   html?: string;
+  /** The article's tags, in order (its `post_tags` rows become exactly these). */
   tags?: TagRef[];
   cover?: { assetId: string | null; url: string | null; width: number | null; height: number | null };
   /** Whether the working version now differs from the public one (publication.ts `edited`). */
   hasUnpublishedChanges: boolean;
 }
 
+/** The fields of the version an edit was decided on: the ETag's (post-etag.ts), as read. */
+export type VersionSeen = Pick<AuthorPostRow, 'updated_at' | 'status' | 'has_unpublished_changes' | 'published_at'>;
+
 /**
- * The edit, strictly later than the previous version (every change of the working version gets
- * its own ETag). Nullable fields travel with a flag saying whether they are set.
+ * The edit and the article's `post_tags`, in one statement, applied only if the article is still
+ * at the version the edit was decided on: the fields of its ETag unchanged (every write of the
+ * working version moves `updated_at`; publish, unpublish and moderation move the others). Under
+ * the row lock that always holds; without it, a concurrent write makes it miss (no row), and
+ * the caller decides again under the lock.
+ *
+ * `updated_at` becomes strictly later than before, so every change of the working version gets
+ * its own ETag. Nullable fields travel with a flag saying whether they are set.
  */
 const UPDATE_POST = statement(
   'post_write_update',
-  `UPDATE posts SET
-     title = coalesce($3, title),
-     subtitle = CASE WHEN $4 THEN $5 ELSE subtitle END,
-     slug = coalesce($6, slug),
-     markdown = coalesce($7, markdown),
-     html = coalesce($8, html),
-     tags = coalesce($9::jsonb, tags),
-     cover_asset_id = CASE WHEN $10 THEN $11::uuid ELSE cover_asset_id END,
-     cover_url = CASE WHEN $10 THEN $12 ELSE cover_url END,
-     cover_width = CASE WHEN $10 THEN $13::integer ELSE cover_width END,
-     cover_height = CASE WHEN $10 THEN $14::integer ELSE cover_height END,
-     has_unpublished_changes = $16,
-     updated_at = greatest($15::timestamptz, updated_at + interval '1 millisecond')
-   WHERE ${LIVE_OWN}
-   RETURNING ${AUTHOR_POST_COLUMNS}`,
+  `WITH updated AS (
+     UPDATE posts SET
+       title = coalesce($3, title),
+       subtitle = CASE WHEN $4 THEN $5 ELSE subtitle END,
+       slug = coalesce($6, slug),
+       markdown = coalesce($7, markdown),
+       html = coalesce($8, html),
+       tags = coalesce($9::jsonb, tags),
+       cover_asset_id = CASE WHEN $10 THEN $11::uuid ELSE cover_asset_id END,
+       cover_url = CASE WHEN $10 THEN $12 ELSE cover_url END,
+       cover_width = CASE WHEN $10 THEN $13::integer ELSE cover_width END,
+       cover_height = CASE WHEN $10 THEN $14::integer ELSE cover_height END,
+       has_unpublished_changes = $16,
+       updated_at = greatest($15::timestamptz, updated_at + interval '1 millisecond')
+     WHERE ${LIVE_OWN}
+       AND updated_at = $17::timestamptz AND status = $18 AND has_unpublished_changes = $19
+       AND published_at IS NOT DISTINCT FROM $20::timestamptz
+     RETURNING ${AUTHOR_POST_COLUMNS}),
+   placed AS (
+     INSERT INTO post_tags (post_id, tag_id, position)
+     SELECT u.id, t.tag_id, t.position - 1
+       FROM updated u, unnest($21::uuid[]) WITH ORDINALITY AS t(tag_id, position)
+      WHERE $9::jsonb IS NOT NULL
+     ON CONFLICT (post_id, tag_id) DO UPDATE SET position = EXCLUDED.position),
+   unplaced AS (
+     DELETE FROM post_tags
+      WHERE $9::jsonb IS NOT NULL AND post_id IN (SELECT id FROM updated) AND tag_id <> ALL($21::uuid[]))
+   SELECT * FROM updated`,
 );
 
+/** The edited row, or null when the article is no longer at `seen` (or is gone). */
 export async function updatePostRow(
-  tx: StatementRunner,
+  db: StatementRunner,
   accountId: string,
   id: string,
   changes: PostChanges,
-  now: Date,
-): Promise<AuthorPostRow> {
-  const { cover } = changes;
-  const [row] = await tx.run<AuthorPostRow>(UPDATE_POST, [
+  seen: VersionSeen,
+): Promise<AuthorPostRow | null> {
+  const { cover, tags } = changes;
+  const [row] = await db.run<AuthorPostRow>(UPDATE_POST, [
     id,
     accountId,
     changes.title ?? null,
@@ -193,14 +218,19 @@ export async function updatePostRow(
     changes.slug ?? null,
     changes.markdown ?? null,
     changes.html ?? null,
-    changes.tags ? JSON.stringify(changes.tags.map((t) => ({ slug: t.slug, name: t.name }))) : null,
+    tags ? JSON.stringify(tags.map((t) => ({ slug: t.slug, name: t.name }))) : null,
     cover !== undefined,
     cover?.assetId ?? null,
     cover?.url ?? null,
     cover?.width ?? null,
     cover?.height ?? null,
-    now,
+    new Date(),
     changes.hasUnpublishedChanges,
+    seen.updated_at,
+    seen.status,
+    seen.has_unpublished_changes,
+    seen.published_at,
+    (tags ?? []).map((t) => t.id),
   ]);
-  return row!;
+  return row ?? null;
 }

@@ -24,6 +24,8 @@ import {
   readMemory,
   slugUsed,
   updatePostRow,
+  type EditedRow,
+  type PostChanges,
 } from './post-write-statements';
 import { announcePublicChange, publicPathOf } from './public-changes';
 import { newPublicId } from './public-id';
@@ -31,7 +33,7 @@ import { edited, publish, unpublish } from './publication';
 import { rememberRehosts, substitutions, type RehostMemory } from './rehost-memory';
 import { noRehost, type Rehoster, type RehostOutcome, type StoredImage } from './rehost-port';
 import { slugFromText } from './slugs';
-import { findOrCreateTags, normalizeTagNames, replacePostTags } from './tags';
+import { findOrCreateTags, normalizeTagNames } from './tags';
 
 /**
  * Articles of one author (contract: "AuthorPost", "States and transitions", and the decisions in docs/api.md).
@@ -349,54 +351,57 @@ export async function updatePost(
   );
   const cover = coverAfterRehost(coverPlan, outcome);
 
-  // 3. Under the row lock.
+  // 3. The write, decided on the version read in step 1. The rehost memory is step 1's plus what
+  // this write stored (a remembered URL keeps its first copy): remembered rows are facts about
+  // a URL and never change, so storing them before the article's row is harmless whatever
+  // happens to the edit.
+  const tags = tagNames ? await findOrCreateTags(ctx.db, tagNames) : undefined;
+  await rememberRehosts(ctx.db, id, outcome.stored);
+  const memoryNow = new Map([...Object.entries(outcome.stored), ...memory]);
+  const changes = (seen: EditedRow, html: string | undefined): PostChanges => {
+    // A change to a published article waits for the next publish.
+    const state = { status: seen.status, hasUnpublishedChanges: seen.has_unpublished_changes };
+    edited(state);
+    return {
+      title: input.title,
+      subtitle: input.subtitle,
+      slug: input.slug,
+      markdown: input.markdown,
+      html,
+      tags,
+      cover,
+      hasUnpublishedChanges: state.hasUnpublishedChanges,
+    };
+  };
   try {
-    const row = await ctx.db.transaction(async (tx) => {
-      const locked = await lockForEdit(tx, ctx.accountId, id);
-      if (!locked) throw notFound('Article not found');
-      assertIfMatch(pre.ifMatch, authorPostFromRow(locked));
-      await rememberRehosts(tx, id, outcome.stored);
-      let html: string | undefined;
-      if (rendered) {
-        const title = input.title ?? locked.title;
-        const markdown = input.markdown ?? locked.markdown;
-        // Every write of the article moves updated_at: unchanged since step 1, the memory is
-        // step 1's plus what this write stored (a remembered URL keeps its first copy);
-        // otherwise it is read again, as committed now.
-        const memoryNow =
-          locked.updated_at === current.updated_at
-            ? new Map([...Object.entries(outcome.stored), ...memory])
-            : await readMemory(tx, id);
-        // Converted from what is stored now: another write may have changed the Markdown or
-        // the title since step 1. Remembered rows never change, so substituting the memory read
-        // under the lock into the step-1 conversion equals converting with it.
-        html =
-          title === rendered.title && markdown === rendered.markdown
-            ? await rewriteImageSources(rendered.html, substitutions(memoryNow), ctx.accountId)
-            : (await render(markdown, title, memoryNow, ctx.accountId)).html;
-      }
-      const tags = tagNames ? await findOrCreateTags(tx, tagNames) : undefined;
-      if (tags) await replacePostTags(tx, id, tags);
-      // A change to a published article waits for the next publish.
-      const state = { status: locked.status, hasUnpublishedChanges: locked.has_unpublished_changes };
-      edited(state);
-      return updatePostRow(
-        tx,
-        ctx.accountId,
-        id,
-        {
-          title: input.title,
-          subtitle: input.subtitle,
-          slug: input.slug,
-          markdown: input.markdown,
-          html,
-          tags,
-          cover,
-          hasUnpublishedChanges: state.hasUnpublishedChanges,
-        },
-        new Date(),
-      );
-    });
+    // As a rule the article is still as step 1 read it: one statement applies the edit if so.
+    const html = rendered
+      ? await rewriteImageSources(rendered.html, substitutions(memoryNow), ctx.accountId)
+      : undefined;
+    const row =
+      (await updatePostRow(ctx.db, ctx.accountId, id, changes(current, html), current)) ??
+      // Another write came in between: decided again under the row lock, on the row as it is now.
+      (await ctx.db.transaction(async (tx) => {
+        const locked = await lockForEdit(tx, ctx.accountId, id);
+        if (!locked) throw notFound('Article not found');
+        assertIfMatch(pre.ifMatch, authorPostFromRow(locked));
+        let html: string | undefined;
+        if (rendered) {
+          const title = input.title ?? locked.title;
+          const markdown = input.markdown ?? locked.markdown;
+          // Only an edit moves the Markdown, the title or the memory, and every edit moves
+          // updated_at: if it did not move, step 1's memory is still the memory.
+          const memoryLocked = locked.updated_at === current.updated_at ? memoryNow : await readMemory(tx, id);
+          // Converted from what is stored now: another write may have changed the Markdown or
+          // the title since step 1. Remembered rows never change, so substituting the memory
+          // read under the lock into the step-1 conversion equals converting with it.
+          html =
+            title === rendered.title && markdown === rendered.markdown
+              ? await rewriteImageSources(rendered.html, substitutions(memoryLocked), ctx.accountId)
+              : (await render(markdown, title, memoryLocked, ctx.accountId)).html;
+        }
+        return (await updatePostRow(tx, ctx.accountId, id, changes(locked, html), locked))!;
+      }));
     return authorPostFromRow(row, {
       ...failedAsWritten(outcome, rendered, coverPlan),
       warnings: outcome.warnings,

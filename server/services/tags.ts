@@ -62,21 +62,3 @@ export async function findOrCreateTags(
   const bySlug = new Map(rows.map((r) => [r.slug, r]));
   return wanted.map((t) => bySlug.get(t.slug)!);
 }
-
-/**
- * An article's rows in `post_tags` become exactly `tags`, in order (`position`), in one
- * statement: the wanted ones are inserted or moved, the others deleted. The two parts touch
- * disjoint rows, so they cannot trip over each other within the statement.
- */
-const REPLACE_POST_TAGS = statement(
-  'post_tags_replace',
-  `WITH placed AS (
-     INSERT INTO post_tags (post_id, tag_id, position)
-     SELECT $1, tag_id, position - 1 FROM unnest($2::uuid[]) WITH ORDINALITY AS t(tag_id, position)
-     ON CONFLICT (post_id, tag_id) DO UPDATE SET position = EXCLUDED.position)
-   DELETE FROM post_tags WHERE post_id = $1 AND tag_id <> ALL($2::uuid[])`,
-);
-
-export async function replacePostTags(db: StatementRunner, postId: string, tags: TagRef[]): Promise<void> {
-  await db.run(REPLACE_POST_TAGS, [postId, tags.map((t) => t.id)]);
-}
