@@ -1,14 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import { statement, type StatementRunner } from '../../db/statements';
 import { AUTHOR_POST_COLUMNS, type AuthorPostRow } from './post-view';
 import { REHOST_MEMORY_COLUMN, rehostMemoryOf, type RehostMemory } from './rehost-memory';
+import type { StoredImage } from './rehost-port';
 import type { TagRef } from './tags';
 
 /**
  * The statements of the two article writes that run most (POST /posts and PATCH /posts/{id}),
- * on the prepared-statement pool rather than the ORM: each is one round trip, and together a
- * create is BEGIN, slug lock, slug read, tags, insert, COMMIT, and an edit is a read and an
- * update (BEGIN, row lock, update, COMMIT when another write came in between). posts.ts
- * decides what to write; this file only says how.
+ * on the prepared-statement pool rather than the ORM: each is one round trip. As a rule a create
+ * is one statement (a slug derived from a title already used takes BEGIN, slug lock, slug read,
+ * insert, COMMIT), and an edit is a read and an update (BEGIN, row lock, update, COMMIT when
+ * another write came in between). posts.ts decides what to write; this file only says how.
  *
  * Every statement returns the article as AUTHOR_POST_COLUMNS (timestamps as PostgreSQL's text),
  * which `authorPostFromRow` turns into the answer.
@@ -101,27 +103,54 @@ export interface NewPost {
   subtitle: string | null;
   markdown: string;
   html: string;
-  tags: TagRef[];
+  /** Tag names as normalised (tags.ts): found, or created. */
+  tags: { slug: string; name: string }[];
   cover: { assetId: string | null; url: string | null; width: number | null; height: number | null } | undefined;
+  /** The images this write stored, by source URL: the article's first rehost memory. */
+  stored: Record<string, StoredImage>;
   now: Date;
 }
 
-/** The article and its `post_tags` rows in one statement; every counter starts at its default 0. */
+/**
+ * A whole create in one statement: the tags found or created, the article under `slug` unless
+ * a live article of the author has it, its `post_tags` rows and its rehost memory. No row comes
+ * back when the slug is taken, or when a wanted tag was being created by another write at that
+ * moment (its row committed after this statement began, so this statement cannot see it); the
+ * caller then tries again, and no article is half-made. A tag created for an article that then
+ * was not inserted stays (tags are shared by name, and the retry uses it).
+ */
 const INSERT_POST = statement(
   'post_write_insert',
-  `WITH post AS (
+  `WITH wanted AS (
+     SELECT * FROM unnest($14::uuid[], $15::text[], $16::text[]) WITH ORDINALITY AS w(id, slug, name, position)),
+   created AS (
+     INSERT INTO tags (id, slug, name) SELECT id, slug, name FROM wanted
+     ON CONFLICT (slug) DO NOTHING RETURNING id, slug, name),
+   found AS (
+     SELECT w.position, coalesce(c.id, t.id) AS id, coalesce(c.slug, t.slug) AS slug, coalesce(c.name, t.name) AS name
+       FROM wanted w LEFT JOIN created c ON c.slug = w.slug LEFT JOIN tags t ON t.slug = w.slug),
+   post AS (
      INSERT INTO posts (id, account_id, public_id, slug, title, subtitle, markdown, html, tags,
                         cover_asset_id, cover_url, cover_width, cover_height, status, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12, $13, 'draft', $14, $14)
+     SELECT $1::uuid, $2::uuid, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text,
+            (SELECT coalesce(jsonb_agg(jsonb_build_object('slug', slug, 'name', name) ORDER BY position), '[]')
+               FROM found),
+            $9::uuid, $10::text, $11::integer, $12::integer, 'draft', $13::timestamptz, $13::timestamptz
+      WHERE NOT EXISTS (SELECT 1 FROM found WHERE id IS NULL)
+     ON CONFLICT (account_id, slug) WHERE deleted_at IS NULL DO NOTHING
      RETURNING ${AUTHOR_POST_COLUMNS}),
    tagged AS (
-     INSERT INTO post_tags (post_id, tag_id, position)
-     SELECT $1, tag_id, position - 1 FROM unnest($15::uuid[]) WITH ORDINALITY AS t(tag_id, position))
+     INSERT INTO post_tags (post_id, tag_id, position) SELECT p.id, f.id, f.position - 1 FROM post p, found f),
+   remembered AS (
+     INSERT INTO post_media_sources (post_id, source_url, media_id)
+     SELECT p.id, m.source_url, m.media_id FROM post p, unnest($17::text[], $18::uuid[]) AS m(source_url, media_id))
    SELECT * FROM post`,
 );
 
-export async function insertPost(tx: StatementRunner, post: NewPost): Promise<AuthorPostRow> {
-  const [row] = await tx.run<AuthorPostRow>(INSERT_POST, [
+/** The new article's row, or null when it was not inserted (see INSERT_POST). */
+export async function insertPost(db: StatementRunner, post: NewPost): Promise<AuthorPostRow | null> {
+  const stored = Object.entries(post.stored);
+  const [row] = await db.run<AuthorPostRow>(INSERT_POST, [
     post.id,
     post.accountId,
     post.publicId,
@@ -130,15 +159,18 @@ export async function insertPost(tx: StatementRunner, post: NewPost): Promise<Au
     post.subtitle,
     post.markdown,
     post.html,
-    JSON.stringify(post.tags.map((t) => ({ slug: t.slug, name: t.name }))),
     post.cover?.assetId ?? null,
     post.cover?.url ?? null,
     post.cover?.width ?? null,
     post.cover?.height ?? null,
     post.now,
-    post.tags.map((t) => t.id),
+    post.tags.map(() => randomUUID()),
+    post.tags.map((t) => t.slug),
+    post.tags.map((t) => t.name),
+    stored.map(([url]) => url),
+    stored.map(([, image]) => image.id),
   ]);
-  return row!;
+  return row ?? null;
 }
 
 /** What an edit changes; an absent field keeps its column. */

@@ -25,6 +25,7 @@ import {
   slugUsed,
   updatePostRow,
   type EditedRow,
+  type NewPost,
   type PostChanges,
 } from './post-write-statements';
 import { announcePublicChange, publicPathOf } from './public-changes';
@@ -226,41 +227,42 @@ export async function createPost(
   const html = await rewriteImageSources(rendered.html, storedSubstitutions(outcome), ctx.accountId);
   const cover = coverAfterRehost(coverPlan, outcome);
 
-  // A derived slug is picked inside the transaction under a per-author, per-base-slug advisory
-  // lock (post-write-statements.ts), so concurrent writes with one title take -2, -3… in turn
-  // instead of colliding. A collision with a concurrent PATCH that sets the same slug
-  // explicitly is retried.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const row = await ctx.db.transaction(async (tx) => {
-        const slug = input.slug ?? (await lockedDerivedSlug(tx, ctx.accountId, slugFromText(input.title)));
-        const id = randomUUID();
-        const row = await insertPost(tx, {
-          id,
-          accountId: ctx.accountId,
-          publicId: newPublicId(),
-          slug,
-          title: input.title,
-          subtitle: input.subtitle ?? null,
-          markdown: input.markdown,
-          html,
-          tags: await findOrCreateTags(tx, tagNames),
-          cover,
-          now: new Date(),
-        });
-        await rememberRehosts(tx, id, outcome.stored);
-        return row;
-      });
-      return authorPostFromRow(row, {
-        ...failedAsWritten(outcome, rendered, coverPlan),
-        warnings: outcome.warnings,
-      });
-    } catch (err) {
-      if (!isUniqueViolation(err, 'posts_author_slug_live')) throw err;
-      if (input.slug !== undefined) throw slugTaken(input.slug);
-      if (attempt >= 3) throw conflict('slug: could not derive a free slug from the title; send one');
+  const post = (slug: string): NewPost => ({
+    id: randomUUID(),
+    accountId: ctx.accountId,
+    publicId: newPublicId(),
+    slug,
+    title: input.title,
+    subtitle: input.subtitle ?? null,
+    markdown: input.markdown,
+    html,
+    tags: tagNames,
+    cover,
+    stored: outcome.stored,
+    now: new Date(),
+  });
+
+  // 3. As a rule one statement: the article under the slug it asks for, or its title's own slug.
+  const base = input.slug ?? slugFromText(input.title);
+  let row = await insertPost(ctx.db, post(base));
+  // Not inserted: the slug is taken, or a tag was being created by another write at that moment.
+  for (let attempt = 1; !row; attempt++) {
+    if (input.slug !== undefined) {
+      if (attempt > 3 || (await slugUsed(ctx.db, ctx.accountId, input.slug))) throw slugTaken(input.slug);
+      row = await insertPost(ctx.db, post(input.slug));
+    } else {
+      if (attempt > 3) throw conflict('slug: could not derive a free slug from the title; send one');
+      // A derived slug (-2, -3…) is picked under a per-author, per-base-slug advisory lock, so
+      // concurrent creates with one title take their suffixes in turn instead of colliding.
+      row = await ctx.db.transaction(async (tx) =>
+        insertPost(tx, post(await lockedDerivedSlug(tx, ctx.accountId, base))),
+      );
     }
   }
+  return authorPostFromRow(row, {
+    ...failedAsWritten(outcome, rendered, coverPlan),
+    warnings: outcome.warnings,
+  });
 }
 
 function storedSubstitutions(outcome: RehostOutcome): Record<string, string> {

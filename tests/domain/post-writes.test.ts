@@ -68,6 +68,46 @@ describe('an edit decided on a version', () => {
   });
 });
 
+describe('a create', () => {
+  it('gets every tag, new ones included, while other creates make the same new tags at the same moment', async () => {
+    const account = await newAccount(db.em());
+    const fresh = `fresh-${Date.now().toString(36)}`;
+    const posts = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        createPost(write(account.id), {
+          title: `Tagged ${i}`,
+          markdown: 'x',
+          tags: [`${fresh}-a`, 'shared', `${fresh}-b`],
+        }),
+      ),
+    );
+    for (const post of posts) {
+      expect(post.tags.map((t) => t.slug)).toEqual([`${fresh}-a`, 'shared', `${fresh}-b`]);
+      expect(await postTagSlugs(post.id)).toEqual([`${fresh}-a`, 'shared', `${fresh}-b`]);
+    }
+  });
+
+  it('takes the title’s slug, then -2, -3… for concurrent creates with one title, and 409 for a slug asked for twice', async () => {
+    const account = await newAccount(db.em());
+    const posts = await Promise.all(
+      Array.from({ length: 5 }, () => createPost(write(account.id), { title: 'One Title', markdown: 'x' })),
+    );
+    expect(posts.map((p) => p.slug).sort()).toEqual([
+      'one-title',
+      'one-title-2',
+      'one-title-3',
+      'one-title-4',
+      'one-title-5',
+    ]);
+    const asked = await Promise.allSettled(
+      Array.from({ length: 4 }, () => createPost(write(account.id), { title: 'Asked', markdown: 'x', slug: 'wanted' })),
+    );
+    expect(asked.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const refused of asked.filter((r) => r.status === 'rejected'))
+      expect(String((refused as PromiseRejectedResult).reason)).toContain('slug: "wanted" is already used');
+  });
+});
+
 describe('post_tags', () => {
   it('follow the tags of every create and edit, in order', async () => {
     const account = await newAccount(db.em());
