@@ -76,9 +76,10 @@ export async function queryContext(ctx: ApiContext, cls: RateClass): Promise<Aut
 
 /**
  * The context of a mutation: the caller admitted and charged as for a query, plus the
- * request's own EntityManager and the write context built on it (`requestScope`).
- * The window is charged before the input is parsed (the input is parsed after this middleware),
- * so a refused body still costs a unit and carries RateLimit-*.
+ * request's own EntityManager and the write context built on it (`requestScope`). Like
+ * `authorProcedure`'s middleware, which runs before the procedure's `.input()` schema, both
+ * contexts are made before the input is parsed: a refused input still costs a unit and carries
+ * RateLimit-* (the REST mount keeps that order).
  */
 export async function mutationContext(ctx: ApiContext, cls: RateClass): Promise<AuthorContext> {
   const { auth, window } = await admit(ctx.headers, cls, ctx.identified);
