@@ -1,7 +1,7 @@
 /**
  * Everything a REST route is, said once, in its procedure's meta: method and path (read by
  * trpc-to-openapi), success status, rate class, the error statuses it documents and whether it
- * takes part in conditional requests. The rate middleware, the REST adapter's success status
+ * takes part in conditional requests. The rate middleware, the REST mount's route match and success status
  * and the OpenAPI post-processing all read it from here (see `apiRoutes` in routes.ts), so
  * adding a route means writing its router entry, its schema and its handler, nothing else.
  */

@@ -1,6 +1,6 @@
 /**
  * tRPC setup for the REST surface (create-t3-app style, one file):
- * 1. the context every procedure sees (the HTTP layer creates it: server/http/rest-api.ts),
+ * 1. the context every procedure sees (the HTTP layer creates it: server/http/rest-procedures.ts),
  * 2. the error formatter (kept minimal: the REST mount writes the contract error bodies itself),
  * 3. the procedure builder `authorProcedure`: Bearer dp_live_ token → account, plus one unit of
  *    the account's minute window for the rate class its route meta names (429 when used up).
@@ -65,8 +65,8 @@ const NO_SCOPE = mutationsOnly<RequestScope>('scope');
 
 /**
  * The context of a query: the caller admitted to one unit of `cls`, and the statement runner.
- * Used by `authorProcedure` and by the REST read path (server/http/rest-reads.ts), which runs
- * read procedures without the tRPC call machinery.
+ * Used by `authorProcedure` and by the REST mount (server/http/rest-procedures.ts), which runs
+ * procedures without the tRPC call machinery.
  */
 export async function queryContext(ctx: ApiContext, cls: RateClass): Promise<AuthorContext> {
   const { auth, window } = await admit(ctx.headers, cls, ctx.identified);
@@ -74,13 +74,23 @@ export async function queryContext(ctx: ApiContext, cls: RateClass): Promise<Aut
   return { ...ctx, auth, db: statements(), em: NO_ENTITY_MANAGER, scope: NO_SCOPE };
 }
 
+/**
+ * The context of a mutation: the caller admitted and charged as for a query, plus the
+ * request's own EntityManager and the write context built on it (`requestScope`). Like
+ * `authorProcedure`'s middleware, which runs before the procedure's `.input()` schema, both
+ * contexts are made before the input is parsed: a refused input still costs a unit and carries
+ * RateLimit-* (the REST mount keeps that order).
+ */
+export async function mutationContext(ctx: ApiContext, cls: RateClass): Promise<AuthorContext> {
+  const { auth, window } = await admit(ctx.headers, cls, ctx.identified);
+  ctx.res.chargedTo(window);
+  const scope = await requestScope(auth);
+  return { ...ctx, auth, db: statements(), em: scope.em, scope };
+}
+
 /** An author's procedure, charged to the rate class of its route meta (docs/api.md "Authentication", "Rate limits"). */
 export const authorProcedure = t.procedure.use(async ({ ctx, type, meta, path, next }) => {
   const cls = meta?.route?.rate;
   if (!cls) throw new Error(`procedure ${path} has no route meta: declare it with route({...})`);
-  if (type !== 'mutation') return next({ ctx: await queryContext(ctx, cls) });
-  const { auth, window } = await admit(ctx.headers, cls, ctx.identified);
-  ctx.res.chargedTo(window);
-  const scope = await requestScope(auth);
-  return next({ ctx: { ...ctx, auth, db: statements(), em: scope.em, scope } });
+  return next({ ctx: await (type === 'mutation' ? mutationContext : queryContext)(ctx, cls) });
 });

@@ -1,13 +1,14 @@
 /**
  * The one reading of a REST path (`/api/v1/author/...`). Every decision taken about a request
- * (the early 404, the conversion-queue refusal, the metrics label, and the route the adapter
- * runs) reads the path this module gives, so they cannot disagree.
+ * (the early 404, the conversion-queue refusal, the metrics label, and the procedure run) reads
+ * the path this module gives, so they cannot disagree.
  *
- * Why refuse some forms: trpc-to-openapi parses the URL with the WHATWG parser, which turns `\`
- * into `/`, resolves `.` and `..` segments (`%2e` included) and drops what follows `#`, while the
- * early decisions see the raw text. `POST /posts/x\..#/unpublish` looked like an unpublish to the
- * early checks and ran as a create. A path in any of these forms is therefore refused with 400
- * before anything else; every other path reads the same to both parsers.
+ * Why refuse some forms: the WHATWG URL parser (fetch clients, proxies, and trpc-to-openapi's
+ * adapter when it served these routes) turns `\` into `/`, resolves `.` and `..` segments (`%2e`
+ * included) and drops what follows `#`, while this module reads the raw text. When the adapter
+ * still matched routes itself, `POST /posts/x\..#/unpublish` looked like an unpublish to the early
+ * checks and ran as a create. A path in any of these forms is therefore refused with 400 before
+ * anything else (docs/api.md, Requests); every other path reads the same to both parsers.
  *
  * One rule for a trailing slash on every route: a single one is ignored (`/posts/` is `/posts`,
  * `POST /media/` is the upload), as trpc-to-openapi already did for the procedures.
@@ -51,8 +52,8 @@ export function apiPath(url: string): ApiPath | null {
 
 /**
  * Method, path pattern and template of every procedure (api/routes.ts): known before any body is
- * read. The patterns are the adapter's own (`getPathRegExp`, tried in the same order), so a path
- * matched here is the procedure the adapter runs.
+ * read. The patterns are trpc-to-openapi's own (`getPathRegExp`, tried in the same order, case
+ * insensitive), so routes match as they did when its adapter served them.
  */
 const PROCEDURE_ROUTES = API_ROUTES.filter((r) => r.procedure).map((route) => ({
   route,
@@ -64,7 +65,7 @@ export interface MatchedRoute {
   route: ApiRoute;
   /** `/api/v1/author/posts/{id}`. */
   template: string;
-  /** The `{param}` segments by name, as the path has them (not decoded, as the adapter passes them). */
+  /** The `{param}` segments by name, as the path has them (not decoded, as trpc-to-openapi passed them). */
   params: Record<string, string>;
 }
 

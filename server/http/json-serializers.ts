@@ -1,9 +1,9 @@
 /**
  * JSON text of a response from the zod schema that documents it, without zod on the request.
  *
- * A procedure's output schema is validated and copied by zod on every call through tRPC, then
- * the copy goes through a generic `JSON.stringify`. For a read whose shape is fixed by the
- * statement that produced it, both are pure cost (a page of 20 articles: 20 × 24 fields, two
+ * Through tRPC, a procedure's output is validated and copied by zod on every call, then the
+ * copy goes through a generic `JSON.stringify`. For a result whose shape is fixed by the code
+ * that produced it, both are pure cost (a page of 20 articles: 20 × 24 fields, two
  * regular expressions per article). `compileSerializer` compiles the schema once into a
  * function that writes the same text as `JSON.stringify(schema.parse(value))` for every value
  * the schema accepts: the schema's fields in the schema's order, unknown fields dropped (zod's
@@ -14,11 +14,12 @@
  * non-finite number) or a value outside an enum throws `ResponseShapeError` (a 500, as zod's
  * "Output validation failed" is). Refinements that cost a regular expression per value (uuid,
  * datetime formats) or a length check are not repeated here: the statements produce those
- * values; tests/domain/read-shapes.test.ts holds the reads to the schemas and
- * tests/unit/http/json-serializers.test.ts this serializer to zod's output.
+ * values; tests/domain/read-shapes.test.ts and write-shapes.test.ts hold the reads and the
+ * writes to the schemas and tests/unit/http/json-serializers.test.ts this serializer to zod's
+ * output.
  *
- * Only the zod types responses use are supported; compiling any other throws, so a route with
- * such an output keeps the generic path (see rest-reads.ts).
+ * Only the zod types responses use are supported; compiling any other throws, which stops the
+ * server at start-up (rest-procedures.ts) rather than answering with a wrong shape.
  */
 import type { z } from 'zod';
 

@@ -2,23 +2,21 @@
  * The REST surface `/api/v1/author/*`, served by the Node server before Next sees the request
  * (Next's App Router would cost several times the work of the route itself).
  *
- * Routes are the tRPC procedures of server/api/root.ts, run by trpc-to-openapi's Node HTTP
- * adapter (procedure-adapter.ts, the one module that knows its types) or, for reads, by
- * rest-reads.ts; this file applies the contract around them:
- * - the path is read and matched once (api-path.ts): the adapter routes the same path the early
- *   checks saw, with the same patterns;
+ * Routes are the tRPC procedures of server/api/root.ts, run directly by rest-procedures.ts;
+ * this file applies the contract around them:
+ * - the path is read and its route matched once (api-path.ts): every later decision (the
+ *   conversion-queue refusal, the procedure run, its path parameters) reads that one match;
  * - a HEAD runs as the GET without a body;
  * - a request with a body is refused 401 before its body is read (identify first);
  * - the JSON body is read (json-body.ts) with an 8 MiB cap, an idle timeout and `Content-Type`
  *   checked, and an empty body becomes `{}` (publish and unpublish take none);
  * - success statuses come from each procedure's route meta (api/routes.ts); 204 carries no body and no type;
  * - every failure leaves as `{error, code?}` with its status (server/http/errors.ts), written from
- *   the error object itself rather than from the adapter's tRPC-shaped body;
+ *   the error object itself;
  * - the RateLimit-* headers of the window a procedure was charged to are written here.
  * Besides the procedures: the OpenAPI document and the multipart upload `POST /media`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { routeConverts } from '../api/routes';
 import { identify } from '../api/authenticate';
 import { openApiEtag, openApiJson } from '../api/openapi/document';
 import { ConversionBusyError, conversionQueueFull } from '../content';
@@ -29,10 +27,9 @@ import { sendFailure } from './errors';
 import { ifNoneMatchMatches } from '../entity-tags';
 import { handleMediaUpload } from './media-upload';
 import { nodeHeaderView } from './node-headers';
-import { API_PREFIX, ODD_PATH_MESSAGE, apiPath, apiRouteTemplate } from './api-path';
+import { ODD_PATH_MESSAGE, apiPath, matchApiRoute } from './api-path';
 import { readJsonBody } from './json-body';
-import { answerRead } from './rest-reads';
-import { PendingResponse, runProcedure } from './procedure-adapter';
+import { ProcedureOutcome, runProcedure } from './rest-procedures';
 
 /** JSON bodies: a 1 MB article escapes to at most a few MB; the contract sets no limit of its own. */
 const MAX_JSON_BODY_BYTES = 8 * 1024 * 1024;
@@ -48,7 +45,7 @@ export async function handleRestRequest(req: IncomingMessage, res: ServerRespons
   const method = (req.method ?? 'GET').toUpperCase();
   // Every REST answer, a refusal before any route included, is never stored (the document sets its own).
   res.setHeader('cache-control', 'no-store');
-  let pending: PendingResponse | undefined;
+  let outcome: ProcedureOutcome | undefined;
   try {
     const routed = apiPath(req.url ?? '/');
     if (!routed) throw invalid(ODD_PATH_MESSAGE);
@@ -59,35 +56,28 @@ export async function handleRestRequest(req: IncomingMessage, res: ServerRespons
       if (method !== 'POST') throw notFound();
       return await handleMediaUpload(req, res);
     }
-    pending = new PendingResponse(res);
+    // The one route match; an unknown route is 404 before the token or the body is looked at.
+    const matched = matchApiRoute(method, path);
+    if (!matched) throw notFound();
+    outcome = new ProcedureOutcome();
     const headers = nodeHeaderView(req);
-    // The adapter matches procedure paths (`/posts/{id}`) against the routed path, not the raw URL.
-    const url = routed.query ? `${path}?${routed.query}` : path;
-    // Reads skip the adapter (rest-reads.ts), a HEAD as its GET; what that path does not take
-    // comes back here.
-    if ((method === 'GET' || method === 'HEAD') && (await answerRead(url, headers, pending)))
-      return settle(res, pending);
     let identified: Authenticated | undefined;
     let body: unknown;
-    if (method === 'POST' || method === 'PATCH' || method === 'PUT') {
-      const template = apiRouteTemplate(method, path);
-      if (!template) throw notFound();
+    if (matched.route.method === 'POST' || matched.route.method === 'PATCH') {
       identified = await identify(headers);
       // A write that converts Markdown while this account's conversion queue is full would be
       // refused after its body was read and parsed: refuse it first (503, not charged).
-      if (routeConverts(method, template.slice(API_PREFIX.length)) && conversionQueueFull(identified.account.id))
-        throw new ConversionBusyError();
+      if (matched.route.converts && conversionQueueFull(identified.account.id)) throw new ConversionBusyError();
       body = await readJsonBody(req, res, MAX_JSON_BODY_BYTES);
-      req.headers['content-type'] = 'application/json';
     }
-    await runProcedure({ method: method === 'HEAD' ? 'GET' : method, url, headers, body, identified }, pending);
-    settle(res, pending);
+    await runProcedure({ matched, query: routed.query, headers, body, identified }, outcome);
+    settle(res, outcome);
   } catch (err) {
     if (res.headersSent) {
       res.destroy();
       return;
     }
-    fail(res, err, pending?.gathered());
+    fail(res, err, outcome?.gathered());
   }
 }
 
@@ -104,19 +94,17 @@ function fail(res: ServerResponse, error: unknown, headers?: Record<string, stri
   else logLine({ level: 'error', msg: 'request failed', status, error: String(cause), stack: (cause as Error)?.stack });
 }
 
-/** Writes what the adapter produced, in the contract's shape. */
-function settle(res: ServerResponse, pending: PendingResponse): void {
-  res.setHeader('cache-control', 'no-store');
-  if (pending.error !== undefined) return fail(res, pending.error, pending.gathered());
-  for (const [name, value] of Object.entries(pending.gathered()))
-    if (name !== 'content-type') res.setHeader(name, value);
-  res.statusCode = pending.statusCode;
-  if (pending.statusCode === 204) {
+/** Writes what the procedure produced, in the contract's shape. */
+function settle(res: ServerResponse, outcome: ProcedureOutcome): void {
+  if (outcome.error !== undefined) return fail(res, outcome.error, outcome.gathered());
+  for (const [name, value] of Object.entries(outcome.gathered())) res.setHeader(name, value);
+  res.statusCode = outcome.statusCode;
+  if (outcome.statusCode === 204) {
     res.end();
     return;
   }
   res.setHeader('content-type', 'application/json');
-  res.end(pending.body);
+  res.end(outcome.body);
 }
 
 function serveOpenApi(req: IncomingMessage, res: ServerResponse, method: string): void {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import type { z } from 'zod';
 import { meHandler } from '../../server/api/me/me.handler';
 import { MeOutput } from '../../server/api/me/me.schema';
 import { ListPostsOutput } from '../../server/api/posts/list.schema';
@@ -10,6 +9,7 @@ import { createAccount } from '../../server/services/accounts';
 import { AuthorPostWithHtmlSchema } from '../../server/services/author-post.schema';
 import { readPost, readPostPage } from '../../server/services/post-reads';
 import { createPost, publishPost, updatePost } from '../../server/services/posts';
+import { expectExactly, unknownKeys } from './exact-shape';
 import { domainDatabase } from './support';
 
 // Paging cursors are signed with the application secret: a fixed one keeps the test off DATA_DIR.
@@ -18,8 +18,8 @@ vi.hoisted(() => {
 });
 
 /**
- * The REST reads no longer pass their results through zod (server/http/rest-reads.ts writes
- * them with a serializer compiled from the output schema, which drops unknown fields). So the
+ * The REST reads no longer pass their results through zod (server/http/rest-procedures.ts
+ * writes them with a serializer compiled from the output schema, which drops unknown fields). So the
  * reads themselves are held to the schemas here: every field the schema names, of its type and
  * format, and not one field more, at any depth. A column added to a read statement without its
  * schema field (or the reverse) fails this test.
@@ -28,28 +28,6 @@ const db = domainDatabase();
 afterAll(async () => {
   await closeContentPool();
 });
-
-type Def = { type: string; innerType?: z.ZodType; element?: z.ZodType; shape?: Record<string, z.ZodType> };
-const defOf = (s: z.ZodType) => (s as unknown as { _zod: { def: Def } })._zod.def;
-
-/** Paths of keys the schema does not have, anywhere in `value`. */
-function unknownKeys(schema: z.ZodType, value: unknown, path = ''): string[] {
-  const def = defOf(schema);
-  if (value === null || value === undefined) return [];
-  if (def.type === 'nullable' || def.type === 'optional') return unknownKeys(def.innerType!, value, path);
-  if (def.type === 'array' && Array.isArray(value))
-    return value.flatMap((v, i) => unknownKeys(def.element!, v, `${path}[${i}]`));
-  if (def.type !== 'object' || typeof value !== 'object') return [];
-  return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) =>
-    def.shape![k] ? unknownKeys(def.shape![k]!, v, path ? `${path}.${k}` : k) : [path ? `${path}.${k}` : k],
-  );
-}
-
-function expectExactly(schema: z.ZodType, value: unknown) {
-  const parsed = schema.safeParse(value);
-  expect(parsed.error?.issues ?? []).toEqual([]);
-  expect(unknownKeys(schema, value)).toEqual([]);
-}
 
 async function author() {
   const em = db.em();

@@ -8,10 +8,11 @@ import {
   AuthorPostWithHtmlSchema,
   AuthorPostWriteSchema,
 } from '../../../server/services/author-post.schema';
+import { MediaSchema } from '../../../server/services/media.schema';
 import { compileSerializer, ResponseShapeError } from '../../../server/http/json-serializers';
 
 /**
- * The read routes write their JSON with a serializer compiled from the output schema instead
+ * The REST routes write their JSON with a serializer compiled from the output schema instead
  * of zod's parse and JSON.stringify. For every value the schema accepts, the text must be the
  * one the generic path wrote; for a value it refuses (missing field, wrong type), it throws.
  */
@@ -36,7 +37,15 @@ const anyString = fc.oneof(
 );
 /** Strings as the formats of these schemas require them, by field name; any string elsewhere. */
 const stringFor = (key: string) =>
-  key === 'id' || (key.endsWith('_id') && key !== 'public_id') ? fc.uuid() : key.endsWith('_at') ? isoDate : anyString;
+  key === 'id' || (key.endsWith('_id') && key !== 'public_id')
+    ? fc.uuid()
+    : key.endsWith('_at')
+      ? isoDate
+      : key === 'url' || key === 'poster_url'
+        ? fc.uuid().map((id) => `/api/media/${id}`)
+        : anyString;
+/** Media sizes are positive; other counts any integer. */
+const POSITIVE = new Set(['byte_size', 'width', 'height']);
 
 /** Values the schema accepts, with unknown keys mixed in (the schema drops them); optional keys present or not. */
 function valid(schema: z.ZodType, key = ''): fc.Arbitrary<unknown> {
@@ -45,7 +54,7 @@ function valid(schema: z.ZodType, key = ''): fc.Arbitrary<unknown> {
     case 'string':
       return stringFor(key);
     case 'number':
-      return fc.integer({ min: -(2 ** 40), max: 2 ** 40 });
+      return fc.integer({ min: POSITIVE.has(key) ? 1 : -(2 ** 40), max: 2 ** 40 });
     case 'boolean':
       return fc.boolean();
     case 'nullable':
@@ -74,6 +83,7 @@ const SCHEMAS = {
   AuthorPostWriteSchema,
   ListPostsOutput,
   MeOutput,
+  MediaSchema,
 } as Record<string, z.ZodType>;
 
 describe('compileSerializer', () => {

@@ -1,0 +1,217 @@
+/**
+ * The procedures of `/api/v1/author` (server/api/root.ts), run directly: reads and writes alike,
+ * without trpc-to-openapi's HTTP adapter or tRPC's call machinery.
+ *
+ * Through the adapter, every request paid for a WHATWG `URL`, a second route match by regular
+ * expressions over every route, re-marking the input schema for coercion, a tRPC caller proxy,
+ * the middleware chain, zod validating and copying the output and a generic `JSON.stringify`;
+ * writes also needed a fake fetch `Request` and a buffered response. A CPU profile of `GET /me`
+ * under load put all of that above the route's own work. Here each procedure is taken apart
+ * once, at start-up, into what defines it, and a request runs just that:
+ * - the route (method, path template, rate class, success status): its meta (api/routes.ts),
+ *   matched once by `matchApiRoute` (api-path.ts) in rest-api.ts, which hands the match here;
+ * - the input: the procedure's own zod input schema, coerced as trpc-to-openapi coerces it, fed
+ *   what the adapter fed it (see `rawInput`);
+ * - the context: `queryContext` or `mutationContext` (api/trpc.ts), the functions
+ *   `authorProcedure`'s middleware runs, and in the same order: the caller is admitted and
+ *   charged before the input is parsed, so a refused input is a charged 400 with RateLimit-*;
+ * - the handler: the procedure's resolver;
+ * - the output: a serializer compiled from the procedure's output schema (json-serializers.ts);
+ *   `z.void()` outputs (the 204 routes) must resolve to nothing.
+ *
+ * A procedure that cannot be taken apart this way (middleware of its own besides
+ * `authorProcedure`'s, several input schemas, an output the serializer cannot compile) stops the
+ * server at start-up: there is no second path to fall back to. trpc-to-openapi still reads the
+ * same procedures for the OpenAPI document (api/openapi/).
+ */
+import { coerceSchema, instanceofZodTypeObject, unwrapZodType } from 'trpc-to-openapi';
+import type { z } from 'zod';
+import { appRouter } from '../api/root';
+import { API_ROUTES, type ApiRoute } from '../api/routes';
+import type { RateClass } from '../services/rate-classes';
+import type { Authenticated } from '../services/tokens';
+import { invalid, type LimitWindow } from '../errors';
+import { authorProcedure, mutationContext, queryContext, type ApiContext, type AuthorContext } from '../api/trpc';
+import type { RequestHeaders } from '../api/authenticate';
+import type { MatchedRoute } from './api-path';
+import { describeZodError, rateLimitHeaders } from './errors';
+import { ResponseShapeError, compileSerializer } from './json-serializers';
+
+/**
+ * What a procedure produced, kept until rest-api.ts writes it in the contract's shape: a status
+ * and JSON text on success, the error as thrown on failure, and in both cases the headers the
+ * procedure set (ETag) and the minute window it was charged to (RateLimit-*).
+ */
+export class ProcedureOutcome {
+  statusCode = 200;
+  readonly headers: Record<string, string | string[]> = {};
+  /** The JSON text of the result; undefined for a 204. */
+  body: string | undefined;
+  /** What the procedure failed with, as thrown. */
+  error: unknown;
+  /** The minute window the request was charged to. */
+  window: LimitWindow | undefined;
+
+  setHeader(name: string, value: string | string[]): void {
+    this.headers[name.toLowerCase()] = value;
+  }
+  chargedTo(window: LimitWindow): void {
+    this.window = window;
+  }
+  /** Headers gathered for the response: the procedure's own and the window's RateLimit-*. */
+  gathered(): Record<string, string | string[]> {
+    return this.window ? { ...this.headers, ...rateLimitHeaders(this.window, false) } : this.headers;
+  }
+}
+
+interface CompiledProcedure {
+  input: z.ZodType | undefined;
+  /** False for `z.void()`: the procedure gets `undefined`, whatever the request carries. */
+  takesInput: boolean;
+  /** Fields the query string fills as arrays: a single value is wrapped, as the adapter does. */
+  arrayFields: readonly string[];
+  context: (ctx: ApiContext, cls: RateClass) => Promise<AuthorContext>;
+  resolve: (opts: { ctx: AuthorContext; input: unknown }) => Promise<unknown>;
+  /** The JSON text of the result, or undefined for a `z.void()` output. */
+  serialize: (value: unknown) => string | undefined;
+  rate: RateClass;
+  status: number;
+}
+
+interface ProcedureDef {
+  type: string;
+  inputs: z.ZodType[];
+  output?: z.ZodType;
+  middlewares: { _type?: string }[];
+  resolver?: (opts: { ctx: AuthorContext; input: unknown }) => Promise<unknown>;
+}
+
+const procedures = appRouter._def.procedures as unknown as Record<string, { _def: ProcedureDef }>;
+const AUTHOR_MIDDLEWARE = (authorProcedure as unknown as { _def: ProcedureDef })._def.middlewares[0];
+
+const zodType = (schema: unknown) => (schema as { _zod: { def: { type: string } } })._zod.def.type;
+const isVoid = (schema: z.ZodType) => ['void', 'undefined', 'never'].includes(zodType(schema));
+const unwrapOptional = (field: z.ZodType) =>
+  zodType(field) === 'optional' ? (field as unknown as { unwrap(): z.ZodType }).unwrap() : field;
+
+function refuse(procedure: string, why: string): never {
+  throw new Error(`REST procedure ${procedure} cannot be served by rest-procedures.ts: ${why}`);
+}
+
+/** One procedure taken apart; throws when it has something this path would skip. */
+function compileProcedure(procedure: string, route: ApiRoute): CompiledProcedure {
+  const def = procedures[procedure]?._def;
+  if (!def?.resolver) return refuse(procedure, 'no resolver');
+  if (def.type !== 'query' && def.type !== 'mutation') return refuse(procedure, `type ${def.type}`);
+  if (!def.output) return refuse(procedure, 'no output schema');
+  if (def.inputs.length > 1) return refuse(procedure, 'several input schemas');
+  // authorProcedure's middleware, then the resolver: nothing else may be skipped.
+  const own = def.middlewares.filter((m) => m._type !== 'input' && m._type !== 'output');
+  if (own.length !== 2 || own[0] !== AUTHOR_MIDDLEWARE) return refuse(procedure, 'middleware of its own');
+  const input = def.inputs[0];
+  const arrayFields: string[] = [];
+  const unwrapped = input && unwrapZodType(input, true);
+  if (unwrapped && instanceofZodTypeObject(unwrapped)) {
+    // The adapter marks number, boolean, bigint and date fields for coercion on every request
+    // (query strings carry only text); once is enough, the mark stays on the schema.
+    coerceSchema(unwrapped as never);
+    const shape = (unwrapped as unknown as { shape: Record<string, z.ZodType> }).shape;
+    for (const [key, field] of Object.entries(shape))
+      if (zodType(unwrapOptional(field)) === 'array') arrayFields.push(key);
+  }
+  let serialize: CompiledProcedure['serialize'];
+  if (isVoid(def.output)) serialize = nothing;
+  else {
+    try {
+      serialize = compileSerializer(def.output);
+    } catch (err) {
+      return refuse(procedure, (err as Error).message);
+    }
+  }
+  return {
+    input,
+    takesInput: input !== undefined && !isVoid(input),
+    arrayFields,
+    context: def.type === 'mutation' ? mutationContext : queryContext,
+    resolve: def.resolver,
+    serialize,
+    rate: route.rate,
+    status: route.success,
+  };
+}
+
+/** The serializer of a `z.void()` output: a 204 has no body, and a handler returning one is our bug (500). */
+function nothing(value: unknown): undefined {
+  if (value !== undefined) throw new ResponseShapeError('response: expected no value');
+  return undefined;
+}
+
+/** Every procedure route, taken apart at start-up. */
+const PROCEDURES = new Map(
+  API_ROUTES.flatMap((r) => (r.procedure ? [[r.procedure, compileProcedure(r.procedure, r)] as const] : [])),
+);
+
+/** Query parameters as the adapter reads them: a repeated key gives an array. */
+function queryOf(search: string): Record<string, unknown> {
+  const query: Record<string, string | string[]> = {};
+  if (search === '') return query;
+  for (const [key, value] of new URLSearchParams(search)) {
+    const seen = query[key];
+    query[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+  }
+  return query;
+}
+
+/**
+ * The raw input as trpc-to-openapi built it: the query (GET, DELETE) or the JSON body (the
+ * other methods), then the path parameters over it, so a body field named like a path
+ * parameter (`id`) never wins over the path. Path parameters are passed as the path has them:
+ * every one of them is a UUID, which no percent-encoding can produce.
+ */
+function rawInput(proc: CompiledProcedure, call: ProcedureCall): unknown {
+  if (!proc.takesInput) return undefined;
+  const method = call.matched.route.method;
+  if (method !== 'GET' && method !== 'DELETE') return { ...(call.body as object), ...call.matched.params };
+  const raw = queryOf(call.query);
+  for (const key of proc.arrayFields) if (raw[key] !== undefined && !Array.isArray(raw[key])) raw[key] = [raw[key]];
+  return Object.assign(raw, call.matched.params);
+}
+
+/** tRPC's parse: synchronous unless the schema has asynchronous checks. */
+async function parseInput(schema: z.ZodType, raw: unknown): Promise<unknown> {
+  let parsed;
+  try {
+    parsed = schema.safeParse(raw);
+  } catch {
+    parsed = await schema.safeParseAsync(raw);
+  }
+  if (!parsed.success) throw invalid(describeZodError(parsed.error));
+  return parsed.data;
+}
+
+/** One procedure call as rest-api.ts asks for it; a HEAD arrives here as its GET. */
+export interface ProcedureCall {
+  /** The route, matched once (api-path.ts `matchApiRoute`). */
+  matched: MatchedRoute;
+  /** The query string without its `?` (api-path.ts). */
+  query: string;
+  headers: RequestHeaders;
+  /** The parsed JSON body (`{}` when empty) of a POST or PATCH; undefined otherwise. */
+  body?: unknown;
+  /** The caller, when identified before the body was read. */
+  identified?: Authenticated;
+}
+
+/** Runs the procedure the matched route names; its outcome, failure included, lands in `outcome`. */
+export async function runProcedure(call: ProcedureCall, outcome: ProcedureOutcome): Promise<void> {
+  const proc = PROCEDURES.get(call.matched.route.procedure!)!;
+  try {
+    const raw = rawInput(proc, call);
+    const ctx = await proc.context({ headers: call.headers, res: outcome, identified: call.identified }, proc.rate);
+    const input = proc.input ? await parseInput(proc.input, raw) : undefined;
+    outcome.body = proc.serialize(await proc.resolve({ ctx, input }));
+    outcome.statusCode = proc.status;
+  } catch (err) {
+    outcome.error = err;
+  }
+}

@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { createPostHandler } from '../../server/api/posts/create.handler';
+import { deletePostHandler } from '../../server/api/posts/delete.handler';
+import { publishPostHandler } from '../../server/api/posts/publish.handler';
+import { unpublishPostHandler } from '../../server/api/posts/unpublish.handler';
+import { updatePostHandler } from '../../server/api/posts/update.handler';
+import type { AuthorContext } from '../../server/api/trpc';
+import { closeContentPool } from '../../server/content';
+import { createAccount } from '../../server/services/accounts';
+import { AuthorPostSchema, AuthorPostWriteSchema } from '../../server/services/author-post.schema';
+import type { Rehoster } from '../../server/services/rehost-port';
+import { expectExactly, unknownKeys } from './exact-shape';
+import { domainDatabase } from './support';
+
+vi.hoisted(() => {
+  process.env.SESSION_SECRET = 'domain-test-secret-of-at-least-32-bytes!';
+});
+
+/**
+ * Writes, like reads, are written by a serializer compiled from their output schema
+ * (server/http/rest-procedures.ts) rather than validated by zod on every call. So what the write
+ * resolvers return is held to those schemas here, exactly: POST /posts and PATCH /posts/{id} to
+ * AuthorPostWriteSchema (with and without `rehost_failed` and `warnings`), publish to
+ * AuthorPostSchema, unpublish and delete to nothing (204). A field added to the write view
+ * without its schema field, a missing one, or `rehost_failed: []` fails here. (POST
+ * /media/from-url returns the Media that POST /media writes as is: the integration suite holds
+ * both to the OpenAPI document, which allows no other field.)
+ */
+const db = domainDatabase();
+afterAll(async () => {
+  await closeContentPool();
+});
+
+/** Every external image fails to be stored and rehost stops early: both optional fields appear. */
+const failingRehoster: Rehoster = {
+  async rehost(_accountId, urls) {
+    const causes = Object.fromEntries(urls.map((u) => [u, 'address not allowed']));
+    return { stored: {}, failed: urls, causes, warnings: ['media minute limit reached'] };
+  },
+};
+
+async function authorContext(rehoster?: Rehoster) {
+  const { account } = await createAccount(db.em(), `wshape-${randomUUID().slice(0, 8)}`, {});
+  const headers = new Map<string, string>();
+  return (em: EntityManager = db.em()) =>
+    ({
+      headers: { get: (name: string) => headers.get(name) ?? null },
+      res: { setHeader() {}, chargedTo() {} },
+      auth: { account },
+      em,
+      scope: { em, write: { em, accountId: account.id, rehoster } },
+    }) as unknown as AuthorContext;
+}
+
+/** The write view carries one console-only field, `rehostCauses`, that the REST output leaves out by design. */
+function restFields(result: unknown) {
+  const { rehostCauses: _consoleOnly, ...rest } = result as Record<string, unknown>;
+  return rest;
+}
+
+describe('write results match their REST schemas exactly', () => {
+  it('POST /posts, PATCH /posts/{id}, publish, unpublish, delete', async () => {
+    const ctx = await authorContext();
+    const created = await createPostHandler({
+      ctx: ctx(),
+      input: { title: 'Shape', markdown: '# Hi\n\nBody', subtitle: 'Sub', tags: ['Alpha'] },
+    });
+    expect(created).not.toHaveProperty('rehost_failed');
+    expectExactly(AuthorPostWriteSchema, restFields(created));
+    const updated = await updatePostHandler({ ctx: ctx(), input: { id: created.id, title: 'Shape, edited' } });
+    expectExactly(AuthorPostWriteSchema, restFields(updated));
+    const published = await publishPostHandler({ ctx: ctx(), input: { id: created.id } });
+    expectExactly(AuthorPostSchema, published);
+    expect(await unpublishPostHandler({ ctx: ctx(), input: { id: created.id } })).toBeUndefined();
+    expect(await deletePostHandler({ ctx: ctx(), input: { id: created.id } })).toBeUndefined();
+  });
+
+  it('with rehost_failed and warnings, on create and on update', async () => {
+    const ctx = await authorContext(failingRehoster);
+    const markdown = 'Text.\n\n![a](https://images.example/a.png)';
+    const created = await createPostHandler({ ctx: ctx(), input: { title: 'Images', markdown } });
+    expect(created.rehost_failed).toEqual(['https://images.example/a.png']);
+    expect(created.warnings).toEqual(['media minute limit reached']);
+    expectExactly(AuthorPostWriteSchema, restFields(created));
+    const updated = await updatePostHandler({
+      ctx: ctx(),
+      input: { id: created.id, markdown: `${markdown}\n\n![b](https://images.example/b.png)` },
+    });
+    expect(updated.rehost_failed?.length).toBeGreaterThan(0);
+    expectExactly(AuthorPostWriteSchema, restFields(updated));
+  });
+
+  it('notices a write field too many, one missing, or an empty rehost_failed (the check itself)', async () => {
+    const ctx = await authorContext();
+    const post = restFields(await createPostHandler({ ctx: ctx(), input: { title: 'T', markdown: 'x' } }));
+    expect(unknownKeys(AuthorPostWriteSchema, { ...post, html: '<p>x</p>' })).toEqual(['html']);
+    const { created_at: _dropped, ...missing } = post;
+    expect(AuthorPostWriteSchema.safeParse(missing).success).toBe(false);
+    expect(AuthorPostWriteSchema.safeParse({ ...post, rehost_failed: [] }).success).toBe(false);
+  });
+});
