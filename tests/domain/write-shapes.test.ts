@@ -50,7 +50,7 @@ async function authorContext(rehoster?: Rehoster) {
       res: { setHeader() {}, chargedTo() {} },
       auth: { account },
       em,
-      scope: { em, write: { em, accountId: account.id, rehoster } },
+      scope: { em, write: { em, db: db.statements(), accountId: account.id, rehoster } },
     }) as unknown as AuthorContext;
 }
 
