@@ -8,8 +8,7 @@
  * fixed for every other status.
  */
 import type { ServerResponse } from 'node:http';
-import { TRPCError } from '@trpc/server';
-import { ZodError } from 'zod';
+import type { ZodError } from 'zod';
 import { isDatabaseUnavailable } from '../../db/errors';
 import { DomainError, type ErrorKind, type LimitWindow } from '../errors';
 
@@ -37,13 +36,11 @@ export interface HttpFailure {
 const INTERNAL: HttpFailure = { status: 500, body: { error: 'Internal server error' }, headers: {} };
 
 /**
- * What `error` is in HTTP. tRPC wraps whatever a procedure threw in a TRPCError whose `cause`
- * is the original; trpc-to-openapi's own failures (unknown route, bad JSON, wrong content type)
- * arrive as TRPCError codes. Anything unknown is a 500 that says nothing of its cause.
+ * What `error` is in HTTP: a DomainError's kind, or an unreachable database (503). Anything
+ * else is a 500 that says nothing of its cause.
  */
 export function httpFailure(error: unknown): HttpFailure {
-  const cause = error instanceof TRPCError ? (error.cause ?? error) : error;
-  const domain = cause instanceof DomainError ? cause : domainErrorOf(error, cause);
+  const domain = error instanceof DomainError ? error : unavailableOf(error);
   if (!domain) return INTERNAL;
   const { status, code } = HTTP_OF_KIND[domain.kind];
   const headers = domain.window ? rateLimitHeaders(domain.window, true) : {};
@@ -51,30 +48,10 @@ export function httpFailure(error: unknown): HttpFailure {
   return { status, body: code ? { error: domain.message, code } : { error: domain.message }, headers };
 }
 
-/** Failures that are not DomainErrors but have a kind all the same. */
-function domainErrorOf(error: unknown, cause: unknown): DomainError | undefined {
-  // Input validation is the caller's 400; a response that fails its own schema (tRPC's
-  // "Output validation failed", an INTERNAL_SERVER_ERROR) is our bug and stays a 500.
-  const isZod = cause instanceof ZodError || (cause instanceof Error && cause.name === 'ZodError');
-  if (isZod && error instanceof TRPCError && error.code === 'BAD_REQUEST')
-    return new DomainError('invalid', describeZodError(cause as ZodError));
-  if (isDatabaseUnavailable(cause))
-    return new DomainError('unavailable', 'Database temporarily unavailable; retry shortly');
-  if (!(error instanceof TRPCError)) return undefined;
-  switch (error.code) {
-    case 'NOT_FOUND':
-      return new DomainError('not_found', 'Not found');
-    case 'PARSE_ERROR':
-      return new DomainError('invalid', 'body: invalid JSON');
-    case 'UNSUPPORTED_MEDIA_TYPE':
-      return new DomainError('invalid', 'Content-Type: must be application/json');
-    case 'PAYLOAD_TOO_LARGE':
-      return new DomainError('invalid', 'body: request body too large');
-    case 'BAD_REQUEST':
-      return new DomainError('invalid', error.message || 'Bad request');
-    default:
-      return undefined;
-  }
+function unavailableOf(error: unknown): DomainError | undefined {
+  return isDatabaseUnavailable(error)
+    ? new DomainError('unavailable', 'Database temporarily unavailable; retry shortly')
+    : undefined;
 }
 
 /** "title: must not be empty": a 400 carries no code, so the message must name the field. */
