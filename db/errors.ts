@@ -32,6 +32,7 @@ const MESSAGE_UNAVAILABLE = new RegExp(
     'terminating connection',
     'the database system is (starting up|shutting down)',
     'Client has encountered a connection error',
+    'Client was closed and is not queryable',
     // knex, for a statement on a transaction that its own BEGIN (or an earlier transaction
     // statement) ended because the connection failed: the connection error itself goes to the
     // transaction's promise, and the caller sees only this. Nothing here queries a transaction

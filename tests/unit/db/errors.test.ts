@@ -44,6 +44,8 @@ describe('isDatabaseUnavailable', () => {
     new Error('wrapped', { cause: Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }) }),
     // knex, when the transaction's BEGIN failed on a connection PostgreSQL had just closed.
     new Error('Transaction query already complete, run with DEBUG=knex:tx for more info'),
+    // pg, for a statement on a client whose connection was already closed.
+    new Error('Client was closed and is not queryable'),
     Object.assign(new Error('update "posts" set … - Client has encountered a connection error and is not queryable'), {
       name: 'DriverException',
     }),
