@@ -15,7 +15,7 @@ function metric<T>(name: string, make: () => T): T {
   return (registry.getSingleMetric(name) as T | undefined) ?? make();
 }
 
-export const httpRequests = metric(
+const httpRequests = metric(
   'http_requests_total',
   () =>
     new client.Counter({
@@ -25,7 +25,7 @@ export const httpRequests = metric(
     }),
 );
 
-export const httpDuration = metric(
+const httpDuration = metric(
   'http_request_duration_seconds',
   () =>
     new client.Histogram({
@@ -35,6 +35,28 @@ export const httpDuration = metric(
       buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     }),
 );
+
+/** The label objects of each request series, by `method status route` (a bounded set, as the labels are). */
+const requestSeries = new Map<
+  string,
+  { counted: { method: string; route: string; status: string }; timed: { method: string; route: string } }
+>();
+
+/**
+ * Counts one answered HTTP request in `http_requests_total` and `http_request_duration_seconds`.
+ * The label objects of a series are made once and kept, so a request allocates none and
+ * formats no status.
+ */
+export function countRequest(method: string, route: string, status: number, seconds: number): void {
+  const key = `${method} ${status} ${route}`;
+  let labels = requestSeries.get(key);
+  if (labels === undefined) {
+    labels = { counted: { method, route, status: String(status) }, timed: { method, route } };
+    requestSeries.set(key, labels);
+  }
+  httpRequests.inc(labels.counted);
+  httpDuration.observe(labels.timed, seconds);
+}
 
 export const rateLimitRefusals = metric(
   'rate_limit_refusals_total',

@@ -21,6 +21,7 @@
  * such an output keeps the generic path (see rest-reads.ts).
  */
 import type { z } from 'zod';
+import { jsonString } from '../json-string';
 
 export class ResponseShapeError extends Error {
   override name = 'ResponseShapeError';
@@ -41,12 +42,6 @@ function mismatch(path: string, expected: string, value: unknown): never {
   if (value === undefined) throw new ResponseShapeError(`response field ${path || '(root)'}: missing`);
   const got = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
   throw new ResponseShapeError(`response field ${path || '(root)'}: expected ${expected}, got ${got}`);
-}
-
-/** Characters JSON must escape; a short string without them is written as is (as fast-json-stringify does). */
-const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
-function quote(text: string): string {
-  return text.length < 42 && !NEEDS_ESCAPE.test(text) ? `"${text}"` : JSON.stringify(text);
 }
 
 /**
@@ -79,9 +74,10 @@ class Compiler {
       case 'nullable':
         return `(${v} === null ? 'null' : ${this.write(def.innerType!, v, path)})`;
       case 'enum': {
-        const allowed = new Set(Object.values(def.entries!));
-        const names = JSON.stringify(`one of ${[...allowed].join(', ')}`);
-        return `(${this.bind(allowed)}.has(${v}) ? JSON.stringify(${v}) : mismatch(${path}, ${names}, ${v}))`;
+        // Each allowed value's JSON text, written once here rather than per response.
+        const allowed = new Map(Object.values(def.entries!).map((value) => [value, JSON.stringify(value)]));
+        const names = JSON.stringify(`one of ${[...allowed.keys()].join(', ')}`);
+        return `(${this.bind(allowed)}.get(${v}) ?? mismatch(${path}, ${names}, ${v}))`;
       }
       case 'array':
         return `${this.arrayFunction(def)}(${v}, ${path})`;
@@ -156,7 +152,7 @@ class Compiler {
     const factory = new Function('quote', 'mismatch', ...names, source) as (
       ...args: unknown[]
     ) => (v: unknown) => string;
-    return factory(quote, mismatch, ...this.bindings);
+    return factory(jsonString, mismatch, ...this.bindings);
   }
 }
 

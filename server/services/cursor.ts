@@ -13,8 +13,15 @@ export interface CursorPosition {
   id: string;
 }
 
+/**
+ * The signing key, derived from the application secret once: deriving it is an HMAC of its
+ * own, and a page request signs twice (the cursor it was given, the one it returns).
+ */
+let key: Buffer | undefined;
+
 function sign(accountId: string, payload: string): string {
-  return createHmac('sha256', derivedKey('cursor')).update(`${accountId}\n${payload}`).digest('base64url').slice(0, 22);
+  key ??= derivedKey('cursor');
+  return createHmac('sha256', key).update(`${accountId}\n${payload}`).digest('base64url').slice(0, 22);
 }
 
 export function encodeCursor(accountId: string, pos: CursorPosition): string {

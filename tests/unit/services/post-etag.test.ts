@@ -1,4 +1,5 @@
 /** Conditional requests: the article ETag and the If-Match / If-None-Match rules (RFC 9110). */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ifMatchHolds, ifNoneMatchMatches, parseEntityTags } from '../../../server/entity-tags';
 import { assertIfMatch, postEtag } from '../../../server/services/post-etag';
@@ -19,6 +20,24 @@ describe('postEtag', () => {
     expect(tag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
     expect(postEtag({ ...post })).toBe(tag);
     expect(postEtag({ ...post, updated_at: new Date(post.updated_at) })).toBe(tag);
+  });
+  it('is the same for a timestamp given as a Date, as its ISO text, or as other text for that instant', () => {
+    const instant = fc.date({
+      min: new Date('1970-01-01T00:00:00Z'),
+      max: new Date('2999-12-31T23:59:59Z'),
+      noInvalidDate: true,
+    });
+    fc.assert(
+      fc.property(instant, fc.option(instant, { nil: null }), (updated, published) => {
+        const tag = postEtag({ ...post, updated_at: updated, published_at: published });
+        expect(
+          postEtag({ ...post, updated_at: updated.toISOString(), published_at: published?.toISOString() ?? null }),
+        ).toBe(tag);
+        // PostgreSQL's own text of a timestamptz, as a row might carry it.
+        const pgText = updated.toISOString().replace('T', ' ').replace('Z', '+00');
+        expect(postEtag({ ...post, updated_at: pgText, published_at: published })).toBe(tag);
+      }),
+    );
   });
   it('changes with the working version and with the publication state, not with anything else', () => {
     const tag = postEtag(post);
