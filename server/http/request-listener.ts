@@ -48,7 +48,7 @@ export function createRequestListener(next: NextHandler) {
         method,
         route,
         status,
-        duration_ms: Math.round(seconds * 1e6) / 1000,
+        duration_us: Math.round(seconds * 1e6),
         request_id: requestId,
       });
     });

@@ -29,9 +29,11 @@ const requestLine = fc.record({
   method: fc.constantFrom('GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'OPTIONS'),
   route: fc.oneof(fc.string({ unit: 'binary' }), fc.webPath()),
   status: fc.integer({ min: 100, max: 599 }),
-  duration_ms: fc.oneof(
+  duration_us: fc.oneof(
+    fc.nat({ max: 10_000 }),
+    fc.nat(),
+    fc.maxSafeNat(),
     fc.double({ noNaN: true, noDefaultInfinity: true }),
-    fc.nat().map((n) => n / 1000),
   ),
   request_id: fc.oneof(fc.uuid(), fc.stringMatching(/^[A-Za-z0-9._:-]{1,128}$/)),
 });
@@ -46,14 +48,26 @@ describe('the per-request line', () => {
         const [text, ...rest] = lines();
         expect(rest).toEqual([]);
         const time = (JSON.parse(text!) as { time: string }).time;
-        expect(text).toBe(JSON.stringify({ time, level: 'info', msg: 'request', ...line }));
+        const { method, route, status, duration_us, request_id } = line;
+        const fields = { method, route, status, duration_ms: duration_us / 1000, request_id };
+        expect(text).toBe(JSON.stringify({ time, level: 'info', msg: 'request', ...fields }));
       }),
     );
   });
 
+  it('writes duration_ms as JSON writes us / 1000, for every small duration and at the edges', () => {
+    const edges = [999_999_999_999_999, 1e15, 1e15 + 1, 123_456_789_012_345];
+    for (const us of [...Array.from({ length: 20_001 }, (_, i) => i), ...edges]) {
+      written = [];
+      logRequest({ method: 'GET', route: '/', status: 200, duration_us: us, request_id: 'r' });
+      flushLog();
+      expect((/"duration_ms":([^,]+),/.exec(lines()[0]!) ?? [])[1]).toBe(JSON.stringify(us / 1000));
+    }
+  });
+
   it('carries the time it was written', () => {
     const before = Date.now();
-    logRequest({ method: 'GET', route: '/api/health', status: 200, duration_ms: 1.5, request_id: 'r' });
+    logRequest({ method: 'GET', route: '/api/health', status: 200, duration_us: 1500, request_id: 'r' });
     flushLog();
     const after = Date.now();
     const time = Date.parse((JSON.parse(lines()[0]!) as { time: string }).time);
@@ -64,7 +78,7 @@ describe('the per-request line', () => {
 
 describe('writing', () => {
   it('gathers info lines, and writes them before a notice, which is written at once', () => {
-    logRequest({ method: 'GET', route: '/a', status: 200, duration_ms: 1, request_id: 'one' });
+    logRequest({ method: 'GET', route: '/a', status: 200, duration_us: 1000, request_id: 'one' });
     logLine({ level: 'info', msg: 'two' });
     expect(written).toEqual([]);
     logLine({ level: 'notice', msg: 'three' });
@@ -89,7 +103,7 @@ describe('writing', () => {
   });
 
   it('writes as soon as a large batch is waiting', () => {
-    const line = { method: 'GET', route: `/${'x'.repeat(1000)}`, status: 200, duration_ms: 1, request_id: 'r' };
+    const line = { method: 'GET', route: `/${'x'.repeat(1000)}`, status: 200, duration_us: 1000, request_id: 'r' };
     for (let i = 0; i < 100; i++) logRequest(line);
     expect(written.length).toBeGreaterThan(0);
     flushLog();
