@@ -22,6 +22,7 @@
  * server at start-up (rest-procedures.ts) rather than answering with a wrong shape.
  */
 import type { z } from 'zod';
+import { jsonString } from '../json-string';
 
 export class ResponseShapeError extends Error {
   override name = 'ResponseShapeError';
@@ -42,12 +43,6 @@ function mismatch(path: string, expected: string, value: unknown): never {
   if (value === undefined) throw new ResponseShapeError(`response field ${path || '(root)'}: missing`);
   const got = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
   throw new ResponseShapeError(`response field ${path || '(root)'}: expected ${expected}, got ${got}`);
-}
-
-/** Characters JSON must escape; a short string without them is written as is (as fast-json-stringify does). */
-const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
-function quote(text: string): string {
-  return text.length < 42 && !NEEDS_ESCAPE.test(text) ? `"${text}"` : JSON.stringify(text);
 }
 
 /**
@@ -80,9 +75,10 @@ class Compiler {
       case 'nullable':
         return `(${v} === null ? 'null' : ${this.write(def.innerType!, v, path)})`;
       case 'enum': {
-        const allowed = new Set(Object.values(def.entries!));
-        const names = JSON.stringify(`one of ${[...allowed].join(', ')}`);
-        return `(${this.bind(allowed)}.has(${v}) ? JSON.stringify(${v}) : mismatch(${path}, ${names}, ${v}))`;
+        // Each allowed value's JSON text, written once here rather than per response.
+        const allowed = new Map(Object.values(def.entries!).map((value) => [value, JSON.stringify(value)]));
+        const names = JSON.stringify(`one of ${[...allowed.keys()].join(', ')}`);
+        return `(${this.bind(allowed)}.get(${v}) ?? mismatch(${path}, ${names}, ${v}))`;
       }
       case 'array':
         return `${this.arrayFunction(def)}(${v}, ${path})`;
@@ -157,7 +153,7 @@ class Compiler {
     const factory = new Function('quote', 'mismatch', ...names, source) as (
       ...args: unknown[]
     ) => (v: unknown) => string;
-    return factory(quote, mismatch, ...this.bindings);
+    return factory(jsonString, mismatch, ...this.bindings);
   }
 }
 

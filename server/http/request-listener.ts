@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { checkHealth } from '../health';
-import { logLine } from '../log';
-import { httpDuration, httpRequests, registry } from '../metrics';
+import { logLine, logRequest } from '../log';
+import { countRequest, registry } from '../metrics';
 import { env } from '../env';
 import { notFound, unauthenticated, unavailable } from '../errors';
 import { takeMediaRequest } from './media-node';
@@ -11,15 +11,12 @@ import { handleRestRequest } from './rest-api';
 import { isApiPath } from './api-path';
 import { isDirectLoopback } from './loopback';
 import { isDisguisedConsolePath } from './console-path';
-import { routeTemplate } from './route-template';
+import { maskIds, routeTemplate } from './route-template';
 import { sendFailure } from './errors';
 import { bearerMatches } from './bearer';
 import { serveReaderBeacon } from './reader-beacon';
 import { READER_BEACON_PREFIX } from '../public/reader-beacons';
 import { READER_EVENTS_PATH, serveReaderEvents } from './reader-events';
-import { UUID_SOURCE } from '../uuid';
-
-const UUID_ANYWHERE = new RegExp(UUID_SOURCE, 'g');
 
 /**
  * Every HTTP request of the process starts here: a request id, one log line and the metrics
@@ -44,16 +41,14 @@ export function createRequestListener(next: NextHandler) {
     const method = req.method ?? 'GET';
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = routeTemplate(method, pathname);
-      httpRequests.inc({ method, route, status: String(res.statusCode) });
-      httpDuration.observe({ method, route }, seconds);
-      logLine({
-        level: 'info',
-        msg: 'request',
+      const status = res.statusCode;
+      const route = maskIds(pathname);
+      countRequest(method, routeTemplate(method, pathname, route), status, seconds);
+      logRequest({
         method,
-        route: maskIds(pathname),
-        status: res.statusCode,
-        duration_ms: Math.round(seconds * 1e6) / 1000,
+        route,
+        status,
+        duration_us: Math.round(seconds * 1e6),
         request_id: requestId,
       });
     });
@@ -121,9 +116,4 @@ async function metrics(req: IncomingMessage, res: ServerResponse): Promise<void>
   res.setHeader('content-type', registry.contentType);
   res.setHeader('cache-control', 'no-store');
   res.end(text);
-}
-
-/** Paths with their ids masked, so logs group by route and carry no cursor or query. */
-function maskIds(pathname: string): string {
-  return pathname.replace(UUID_ANYWHERE, '{id}');
 }

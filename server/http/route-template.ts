@@ -1,6 +1,6 @@
 import { API_PREFIX, apiPath, apiRouteTemplate, isApiPath } from './api-path';
 import { canonicalSegment } from './public-page';
-import { isUuid } from '../uuid';
+import { isUuid, UUID_SOURCE } from '../uuid';
 
 /**
  * The route template of a request, for metric labels: a small, fixed set of values whatever
@@ -32,13 +32,35 @@ export const CONSOLE_ROUTES: readonly string[] = [
 ];
 const CONSOLE_ROUTE_SET = new Set(CONSOLE_ROUTES);
 
-export function routeTemplate(method: string, pathname: string): string {
+const UUID_ANYWHERE = new RegExp(UUID_SOURCE, 'g');
+
+/** The path with every id masked as `{id}`: what logs show, so they group by route and carry no id. */
+export function maskIds(pathname: string): string {
+  return pathname.replace(UUID_ANYWHERE, '{id}');
+}
+
+/**
+ * Templates of REST paths by method and masked path. Matching a REST path runs the routes'
+ * patterns; two paths that differ only in their ids always match the same route (an id is one
+ * whole `[^/]+` parameter or sits inside one, and no route has a literal segment shaped like a
+ * UUID), so the match is made once per shape of path, not once per request. Cleared when full:
+ * paths with arbitrary words in them must not grow it without end.
+ */
+const apiTemplates = new Map<string, string>();
+const API_TEMPLATES_KEPT = 1000;
+
+/** `masked` is `maskIds(pathname)` when the caller has it already. */
+export function routeTemplate(method: string, pathname: string, masked?: string): string {
   if (FIXED.has(pathname)) return pathname;
   if (isApiPath(pathname)) {
-    // The routed form (api-path.ts), as the REST handler reads it: a refused form is `*` too.
-    const routed = apiPath(pathname);
-    if (routed && API_FIXED.has(routed.path)) return API_PREFIX + routed.path;
-    return (routed && apiRouteTemplate(method, routed.path)) ?? `${API_PREFIX}/*`;
+    const key = `${method} ${masked ?? maskIds(pathname)}`;
+    let template = apiTemplates.get(key);
+    if (template === undefined) {
+      if (apiTemplates.size >= API_TEMPLATES_KEPT) apiTemplates.clear();
+      template = apiTemplate(method, pathname);
+      apiTemplates.set(key, template);
+    }
+    return template;
   }
   if (pathname.startsWith('/api/media/')) return '/api/media/{id}';
   if (pathname.startsWith('/api/reader/')) return '/api/reader/{public_id}/{kind}';
@@ -53,4 +75,11 @@ export function routeTemplate(method: string, pathname: string): string {
   }
   if (canonicalSegment(pathname) !== null) return '/{slug}-{public_id}';
   return 'other';
+}
+
+/** The routed form (api-path.ts), as the REST handler reads it: a refused form is `*` too. */
+function apiTemplate(method: string, pathname: string): string {
+  const routed = apiPath(pathname);
+  if (routed && API_FIXED.has(routed.path)) return API_PREFIX + routed.path;
+  return (routed && apiRouteTemplate(method, routed.path)) ?? `${API_PREFIX}/*`;
 }

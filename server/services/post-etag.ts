@@ -22,8 +22,20 @@ export interface EtagFields {
   published_at: string | Date | null;
 }
 
+/**
+ * Timestamps as `toISOString()` writes them. Reads hand over text already in that form (the
+ * statements format timestamps so), which is kept as it is: parsing it into a Date to print it
+ * again gave the same text at a cost. Any other form goes through a Date.
+ */
+const ISO_FORM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const iso = (value: string | Date | null) =>
-  value === null ? '' : typeof value === 'string' ? new Date(value).toISOString() : value.toISOString();
+  value === null
+    ? ''
+    : typeof value === 'string'
+      ? ISO_FORM.test(value)
+        ? value
+        : new Date(value).toISOString()
+      : value.toISOString();
 
 export function postEtag(post: EtagFields): string {
   return strongEtag(

@@ -4,8 +4,11 @@
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CONSOLE_ROUTES, routeTemplate } from '../../../server/http/route-template';
+import { API_ROUTES } from '../../../server/api/routes';
+import { API_PREFIX, apiPath, apiRouteTemplate } from '../../../server/http/api-path';
+import { CONSOLE_ROUTES, maskIds, routeTemplate } from '../../../server/http/route-template';
 
 const APP = path.resolve(import.meta.dirname, '../../../app');
 
@@ -35,5 +38,51 @@ describe('route templates', () => {
     ['/api/v1/author/posts/abc/', '/api/v1/author/posts/{id}'],
   ])('%s is labelled %s', (pathname, template) => {
     expect(routeTemplate('GET', pathname)).toBe(template);
+  });
+});
+
+/**
+ * REST labels are remembered by the path with its ids masked, so the routes' patterns run once
+ * per shape of path. Whatever was asked before, the label of a path must stay the one its own
+ * route match gives.
+ */
+describe('REST route templates', () => {
+  const procedurePaths = API_ROUTES.filter((r) => r.procedure).map((r) => r.path);
+  const segment = fc.oneof(
+    fc.uuid(),
+    fc.uuid().map((id) => id.toUpperCase()),
+    fc.stringMatching(/^[A-Za-z0-9_-]{1,12}$/),
+    fc.uuid().map((id) => `${id}x`),
+  );
+  const restPath = fc
+    .tuple(
+      fc.constantFrom(...procedurePaths),
+      fc.array(segment, { minLength: 4, maxLength: 4 }),
+      fc.constantFrom('', '/', '//', '/extra', `/${'0b9d6c8e-0000-4000-8000-000000000000'}`),
+    )
+    .map(([template, values, tail]) => {
+      let i = 0;
+      return API_PREFIX + template.replace(/\{[^}]+\}/g, () => values[i++]!) + tail;
+    });
+  const UUID_ANYWHERE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+  const method = fc.constantFrom('GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE');
+
+  it('are the route the path itself matches, with or without a path of the same shape before it', () => {
+    fc.assert(
+      fc.property(method, restPath, fc.array(fc.uuid(), { minLength: 1, maxLength: 8 }), (m, pathname, ids) => {
+        const expected = (routed: string) => {
+          const path = apiPath(routed);
+          return (path && apiRouteTemplate(m, path.path)) ?? `${API_PREFIX}/*`;
+        };
+        expect(routeTemplate(m, pathname)).toBe(expected(pathname));
+        // A path of the same shape with other ids, then this one again (from memory now).
+        let i = 0;
+        const sibling = pathname.replace(UUID_ANYWHERE, () => ids[i++ % ids.length]!);
+        expect(maskIds(sibling)).toBe(maskIds(pathname));
+        expect(routeTemplate(m, sibling)).toBe(expected(sibling));
+        expect(routeTemplate(m, pathname, maskIds(pathname))).toBe(expected(pathname));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -1,7 +1,8 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import * as cursor from '../../../server/services/cursor';
+import { derivedKey } from '../../../server/secrets';
 import { windowState } from '../../../server/services/limits';
 import { rateLimitHeaders } from '../../../server/http/errors';
 
@@ -38,6 +39,18 @@ describe('cursors', () => {
         const i = at % issued.length;
         const changed = issued.slice(0, i) + ch + issued.slice(i + 1);
         if (changed !== issued) expect(cursor.decodeCursor(account, changed)).toBeNull();
+      }),
+    );
+  });
+
+  it('are HMAC-SHA256 of the account and the position (cursors issued before stay valid)', () => {
+    const key = derivedKey('cursor');
+    const mac = (account: string, payload: string) =>
+      createHmac('sha256', key).update(`${account}\n${payload}`).digest('base64url').slice(0, 22);
+    fc.assert(
+      fc.property(fc.uuid(), position, (account, pos) => {
+        const payload = Buffer.from(`${pos.createdAt.getTime()}.${pos.id}`, 'utf8').toString('base64url');
+        expect(cursor.encodeCursor(account, pos)).toBe(`${payload}.${mac(account, payload)}`);
       }),
     );
   });

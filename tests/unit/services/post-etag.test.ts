@@ -1,6 +1,8 @@
 /** Conditional requests: the article ETag and the If-Match / If-None-Match rules (RFC 9110). */
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ifMatchHolds, ifNoneMatchMatches, parseEntityTags } from '../../../server/entity-tags';
+import { ifMatchHolds, ifNoneMatchMatches, parseEntityTags, strongEtag } from '../../../server/entity-tags';
 import { assertIfMatch, postEtag } from '../../../server/services/post-etag';
 import { authorPostFromRow, toAuthorPost, type AuthorPostRow } from '../../../server/services/post-view';
 import type { Post } from '../../../db/entities';
@@ -19,6 +21,24 @@ describe('postEtag', () => {
     expect(tag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
     expect(postEtag({ ...post })).toBe(tag);
     expect(postEtag({ ...post, updated_at: new Date(post.updated_at) })).toBe(tag);
+  });
+  it('is the same for a timestamp given as a Date, as its ISO text, or as other text for that instant', () => {
+    const instant = fc.date({
+      min: new Date('1970-01-01T00:00:00Z'),
+      max: new Date('2999-12-31T23:59:59Z'),
+      noInvalidDate: true,
+    });
+    fc.assert(
+      fc.property(instant, fc.option(instant, { nil: null }), (updated, published) => {
+        const tag = postEtag({ ...post, updated_at: updated, published_at: published });
+        expect(
+          postEtag({ ...post, updated_at: updated.toISOString(), published_at: published?.toISOString() ?? null }),
+        ).toBe(tag);
+        // PostgreSQL's own text of a timestamptz, as a row might carry it.
+        const pgText = updated.toISOString().replace('T', ' ').replace('Z', '+00');
+        expect(postEtag({ ...post, updated_at: pgText, published_at: published })).toBe(tag);
+      }),
+    );
   });
   it('changes with the working version and with the publication state, not with anything else', () => {
     const tag = postEtag(post);
@@ -180,5 +200,24 @@ describe('postEtag of a read row equals postEtag of the written entity', () => {
 
   it('a read row in capitals names the same article as the written one', () => {
     expect(postEtag({ ...post, id: post.id.toUpperCase() })).toBe(postEtag(post));
+  });
+});
+
+describe('strongEtag', () => {
+  it('is the SHA-256 of its parts as a hash updated part by part gives it (tags issued before stay valid)', () => {
+    const part = fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc.uint8Array().map((bytes) => Buffer.from(bytes)),
+    );
+    fc.assert(
+      fc.property(fc.array(part, { minLength: 1, maxLength: 5 }), (parts) => {
+        const hash = createHash('sha256');
+        for (const p of parts) hash.update(p);
+        expect(strongEtag(...parts)).toBe(`"${hash.digest('base64url').slice(0, 27)}"`);
+      }),
+    );
+    // A lone high surrogate ending one part and a lone low one starting the next stay two parts.
+    const split = createHash('sha256').update('a\ud800').update('\udc00b').digest('base64url').slice(0, 27);
+    expect(strongEtag('a\ud800', '\udc00b')).toBe(`"${split}"`);
   });
 });
