@@ -11,7 +11,7 @@ import { handleRestRequest } from './rest-api';
 import { isApiPath } from './api-path';
 import { isDirectLoopback } from './loopback';
 import { isDisguisedConsolePath } from './console-path';
-import { maskIds, routeTemplate } from './route-template';
+import { maskIds, requestRoute } from './route-template';
 import { sendFailure } from './errors';
 import { bearerMatches } from './bearer';
 import { serveReaderBeacon } from './reader-beacon';
@@ -43,7 +43,7 @@ export function createRequestListener(next: NextHandler) {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const status = res.statusCode;
       const route = maskIds(pathname);
-      countRequest(method, routeTemplate(method, pathname, route), status, seconds);
+      countRequest(method, requestRoute(res, method, pathname), status, seconds);
       logRequest({
         method,
         route,

@@ -28,6 +28,7 @@ import { ifNoneMatchMatches } from '../entity-tags';
 import { handleMediaUpload } from './media-upload';
 import { nodeHeaderView } from './node-headers';
 import { ODD_PATH_MESSAGE, apiPath, matchApiRoute } from './api-path';
+import { noteMatchedRoute } from './route-template';
 import { readJsonBody } from './json-body';
 import { ProcedureOutcome, runProcedure } from './rest-procedures';
 
@@ -59,6 +60,7 @@ export async function handleRestRequest(req: IncomingMessage, res: ServerRespons
     // The one route match; an unknown route is 404 before the token or the body is looked at.
     const matched = matchApiRoute(method, path);
     if (!matched) throw notFound();
+    noteMatchedRoute(res, matched.template);
     outcome = new ProcedureOutcome();
     const headers = nodeHeaderView(req);
     let identified: Authenticated | undefined;

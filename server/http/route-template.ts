@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { API_PREFIX, apiPath, apiRouteTemplate, isApiPath } from './api-path';
 import { canonicalSegment } from './public-page';
 import { isUuid, UUID_SOURCE } from '../uuid';
@@ -40,28 +41,24 @@ export function maskIds(pathname: string): string {
 }
 
 /**
- * Templates of REST paths by method and masked path. Matching a REST path runs the routes'
- * patterns; two paths that differ only in their ids always match the same route (an id is one
- * whole `[^/]+` parameter or sits inside one, and no route has a literal segment shaped like a
- * UUID), so the match is made once per shape of path, not once per request. Cleared when full:
- * paths with arbitrary words in them must not grow it without end.
+ * The route the REST handler matched for a response (rest-api.ts notes it when it matches): the
+ * request's label comes from that one match instead of a second one here.
  */
-const apiTemplates = new Map<string, string>();
-const API_TEMPLATES_KEPT = 1000;
+const matchedRoutes = new WeakMap<ServerResponse, string>();
 
-/** `masked` is `maskIds(pathname)` when the caller has it already. */
-export function routeTemplate(method: string, pathname: string, masked?: string): string {
+export function noteMatchedRoute(res: ServerResponse, template: string): void {
+  matchedRoutes.set(res, template);
+}
+
+/** The label of a finished request: the route matched for it, or the template of its path. */
+export function requestRoute(res: ServerResponse, method: string, pathname: string): string {
+  return matchedRoutes.get(res) ?? routeTemplate(method, pathname);
+}
+
+export function routeTemplate(method: string, pathname: string): string {
   if (FIXED.has(pathname)) return pathname;
-  if (isApiPath(pathname)) {
-    const key = `${method} ${masked ?? maskIds(pathname)}`;
-    let template = apiTemplates.get(key);
-    if (template === undefined) {
-      if (apiTemplates.size >= API_TEMPLATES_KEPT) apiTemplates.clear();
-      template = apiTemplate(method, pathname);
-      apiTemplates.set(key, template);
-    }
-    return template;
-  }
+  // A REST path no procedure took (a refusal before any route, /openapi.json, /media).
+  if (isApiPath(pathname)) return apiTemplate(method, pathname);
   if (pathname.startsWith('/api/media/')) return '/api/media/{id}';
   if (pathname.startsWith('/api/reader/')) return '/api/reader/{public_id}/{kind}';
   if (pathname.startsWith('/_next/')) return '/_next/*';

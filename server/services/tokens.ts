@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from '../../db/sql';
 import { ApiTokenEntity, type Account, type ApiToken } from '../../db/entities';
@@ -31,8 +31,9 @@ function newSecret(): string {
   return TOKEN_PREFIX + base62(randomBytes(32), 43);
 }
 
+/** SHA-256 of the secret (UTF-8), one-shot: every authenticated request hashes its token. */
 export function hashSecret(secret: string): Buffer {
-  return createHash('sha256').update(secret, 'utf8').digest();
+  return hash('sha256', secret, 'buffer') as unknown as Buffer;
 }
 
 /** Shape check before touching the database: the prefix and the base62 body. */

@@ -3,12 +3,20 @@
  * pages and route handlers under app/console, and any other path is `*`.
  */
 import { readdirSync } from 'node:fs';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { API_ROUTES } from '../../../server/api/routes';
 import { API_PREFIX, apiPath, apiRouteTemplate } from '../../../server/http/api-path';
-import { CONSOLE_ROUTES, maskIds, routeTemplate } from '../../../server/http/route-template';
+import {
+  CONSOLE_ROUTES,
+  maskIds,
+  noteMatchedRoute,
+  requestRoute,
+  routeTemplate,
+} from '../../../server/http/route-template';
 
 const APP = path.resolve(import.meta.dirname, '../../../app');
 
@@ -67,7 +75,7 @@ describe('REST route templates', () => {
   const UUID_ANYWHERE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
   const method = fc.constantFrom('GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE');
 
-  it('are the route the path itself matches, with or without a path of the same shape before it', () => {
+  it('are the route the path itself matches, and paths of the same shape with other ids match alike', () => {
     fc.assert(
       fc.property(method, restPath, fc.array(fc.uuid(), { minLength: 1, maxLength: 8 }), (m, pathname, ids) => {
         const expected = (routed: string) => {
@@ -75,14 +83,26 @@ describe('REST route templates', () => {
           return (path && apiRouteTemplate(m, path.path)) ?? `${API_PREFIX}/*`;
         };
         expect(routeTemplate(m, pathname)).toBe(expected(pathname));
-        // A path of the same shape with other ids, then this one again (from memory now).
+        // A path of the same shape with other ids: the same log route, the same label.
         let i = 0;
         const sibling = pathname.replace(UUID_ANYWHERE, () => ids[i++ % ids.length]!);
         expect(maskIds(sibling)).toBe(maskIds(pathname));
         expect(routeTemplate(m, sibling)).toBe(expected(sibling));
-        expect(routeTemplate(m, pathname, maskIds(pathname))).toBe(expected(pathname));
+        expect(routeTemplate(m, sibling)).toBe(routeTemplate(m, pathname));
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('the label of a finished request', () => {
+  it('is the route the REST handler matched when it noted one, else the template of the path', () => {
+    const noted = new ServerResponse(new IncomingMessage(new Socket()));
+    noteMatchedRoute(noted, `${API_PREFIX}/posts/{id}`);
+    // The path alone would be `*`: the noted match wins.
+    expect(requestRoute(noted, 'GET', `${API_PREFIX}/nowhere`)).toBe(`${API_PREFIX}/posts/{id}`);
+    const other = new ServerResponse(new IncomingMessage(new Socket()));
+    expect(requestRoute(other, 'GET', `${API_PREFIX}/nowhere`)).toBe(`${API_PREFIX}/*`);
+    expect(requestRoute(other, 'GET', '/api/health')).toBe('/api/health');
   });
 });
