@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 /**
  * Four projects: `unit` (plain modules, no server), `domain` (the services against a real
  * PostgreSQL, no HTTP), `integration` (HTTP against the real service on a real PostgreSQL,
- * started once by the global setup) and `deployment` (deploy/'s nginx, PostgreSQL and two
+ * started once by the global setup) and `deployment` (deploy/'s Varnish, PostgreSQL and two
  * instances, started from the Debian packages).
  */
 const alias = { '@': path.resolve(import.meta.dirname) };
@@ -31,6 +31,8 @@ export default defineConfig({
           include: ['tests/domain/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/domain/global-setup.ts'],
+          setupFiles: ['tests/domain/setup.ts'],
+          env: { SESSION_SECRET: 'domain-test-secret-of-at-least-32-bytes!' },
           testTimeout: 60_000,
           hookTimeout: 120_000,
           sequence: { groupOrder: 0 },

@@ -1,23 +1,13 @@
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isDomainError } from '../../server/errors';
 import { approvePost, listPending, rejectPost } from '../../server/services/moderation';
 import { createPost, publishPost, unpublishPost, updatePost } from '../../server/services/posts';
 import { postEtag } from '../../server/services/post-etag';
 import { readPostPage } from '../../server/services/post-reads';
-import { closeContentPool } from '../../server/content';
 import { newAccount, domainDatabase } from './support';
-
-// Paging cursors are signed with the application secret: a fixed one keeps the test off DATA_DIR.
-vi.hoisted(() => {
-  process.env.SESSION_SECRET = 'domain-test-secret-of-at-least-32-bytes!';
-});
 
 /** Article rules that need the database: slugs per author, conflicts, versions, moderation, paging. */
 const db = domainDatabase();
-afterAll(async () => {
-  await closeContentPool();
-});
-
 const write = (accountId: string) => ({ em: db.em(), db: db.statements(), accountId });
 
 async function refusal(work: Promise<unknown>) {

@@ -4,21 +4,12 @@
  * `post_tags` rows always follow the article's tags, in order.
  */
 import fc from 'fast-check';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { closeContentPool } from '../../server/content';
+import { describe, expect, it } from 'vitest';
 import { publishPost, createPost, updatePost } from '../../server/services/posts';
 import { readForEdit, updatePostRow } from '../../server/services/post-write-statements';
 import { domainDatabase, newAccount } from './support';
 
-vi.hoisted(() => {
-  process.env.SESSION_SECRET = 'domain-test-secret-of-at-least-32-bytes!';
-});
-
 const db = domainDatabase();
-afterAll(async () => {
-  await closeContentPool();
-});
-
 const write = (accountId: string) => ({ em: db.em(), db: db.statements(), accountId });
 
 async function postTagSlugs(postId: string): Promise<string[]> {

@@ -1,21 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { meHandler } from '../../server/api/me/me.handler';
 import { MeOutput } from '../../server/api/me/me.schema';
 import { ListPostsOutput } from '../../server/api/posts/list.schema';
 import type { AuthorContext } from '../../server/api/trpc';
-import { closeContentPool } from '../../server/content';
 import { createAccount } from '../../server/services/accounts';
 import { AuthorPostWithHtmlSchema } from '../../server/services/author-post.schema';
 import { readPost, readPostPage } from '../../server/services/post-reads';
 import { createPost, publishPost, updatePost } from '../../server/services/posts';
 import { expectExactly, unknownKeys } from './exact-shape';
 import { domainDatabase } from './support';
-
-// Paging cursors are signed with the application secret: a fixed one keeps the test off DATA_DIR.
-vi.hoisted(() => {
-  process.env.SESSION_SECRET = 'domain-test-secret-of-at-least-32-bytes!';
-});
 
 /**
  * The REST reads no longer pass their results through zod (server/http/rest-procedures.ts
@@ -25,10 +19,6 @@ vi.hoisted(() => {
  * schema field (or the reverse) fails this test.
  */
 const db = domainDatabase();
-afterAll(async () => {
-  await closeContentPool();
-});
-
 async function author() {
   const em = db.em();
   const { account } = await createAccount(em, `shape-${randomUUID().slice(0, 8)}`, {});

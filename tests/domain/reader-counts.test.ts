@@ -1,6 +1,5 @@
 import fc from 'fast-check';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { closeContentPool } from '../../server/content';
+import { describe, expect, it } from 'vitest';
 import { createPost, deletePost, publishPost, unpublishPost, updatePost } from '../../server/services/posts';
 import { readPost } from '../../server/services/post-reads';
 import { popularitySql } from '../../server/services/popularity';
@@ -10,16 +9,8 @@ import { oldestDayFlushed, ReaderTally, utcDay, type ReaderKind } from '../../se
 import { statement } from '../../db/statements';
 import { domainDatabase, newAccount } from './support';
 
-vi.hoisted(() => {
-  process.env.SESSION_SECRET = 'domain-test-secret-of-at-least-32-bytes!';
-});
-
 /** Reader counts in PostgreSQL: the flush, the shared salt, the operator's batches, popularity. */
 const db = domainDatabase();
-afterAll(async () => {
-  await closeContentPool();
-});
-
 async function publishedArticle() {
   const account = await newAccount(db.em());
   const post = await createPost(

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createPostHandler } from '../../server/api/posts/create.handler';
 import { deletePostHandler } from '../../server/api/posts/delete.handler';
@@ -7,16 +7,11 @@ import { publishPostHandler } from '../../server/api/posts/publish.handler';
 import { unpublishPostHandler } from '../../server/api/posts/unpublish.handler';
 import { updatePostHandler } from '../../server/api/posts/update.handler';
 import type { AuthorContext } from '../../server/api/trpc';
-import { closeContentPool } from '../../server/content';
 import { createAccount } from '../../server/services/accounts';
 import { AuthorPostSchema, AuthorPostWriteSchema } from '../../server/services/author-post.schema';
 import type { Rehoster } from '../../server/services/rehost-port';
 import { expectExactly, unknownKeys } from './exact-shape';
 import { domainDatabase } from './support';
-
-vi.hoisted(() => {
-  process.env.SESSION_SECRET = 'domain-test-secret-of-at-least-32-bytes!';
-});
 
 /**
  * Writes, like reads, are written by a serializer compiled from their output schema
@@ -29,10 +24,6 @@ vi.hoisted(() => {
  * both to the OpenAPI document, which allows no other field.)
  */
 const db = domainDatabase();
-afterAll(async () => {
-  await closeContentPool();
-});
-
 /** Every external image fails to be stored and rehost stops early: both optional fields appear. */
 const failingRehoster: Rehoster = {
   async rehost(_accountId, urls) {
