@@ -29,6 +29,12 @@ export function statement(name: string, text: string): Statement {
 export interface StatementRunner {
   run<T>(st: Statement, values: unknown[]): Promise<T[]>;
   /**
+   * A write that may wait for another transaction's lock (an article's row, a key being
+   * inserted): it runs on the connections of transactions, so a writer that waits never holds
+   * one that authentication and reads need. Inside a transaction, the transaction's connection.
+   */
+  runWrite<T>(st: Statement, values: unknown[]): Promise<T[]>;
+  /**
    * `work` in one transaction on one connection (BEGIN … COMMIT; ROLLBACK when it throws). Its
    * statements run on the runner `work` is given; inside a transaction, another `transaction`
    * call runs within it.
@@ -63,14 +69,21 @@ export function isoTimestamp(pgText: string): string {
 const query = (st: Statement, values: unknown[]) => ({ name: st.name, text: st.text, values, types }) as pg.QueryConfig;
 
 class PgStatementRunner implements StatementRunner {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly transactions: pg.Pool,
+  ) {}
 
   async run<T>(st: Statement, values: unknown[]): Promise<T[]> {
     return (await this.pool.query(query(st, values))).rows as T[];
   }
 
+  async runWrite<T>(st: Statement, values: unknown[]): Promise<T[]> {
+    return (await this.transactions.query(query(st, values))).rows as T[];
+  }
+
   async transaction<T>(work: (tx: StatementRunner) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
+    const client = await this.transactions.connect();
     let broken: Error | undefined;
     try {
       await client.query('BEGIN');
@@ -95,6 +108,10 @@ class TransactionRunner implements StatementRunner {
     return (await this.client.query(query(st, values))).rows as T[];
   }
 
+  runWrite<T>(st: Statement, values: unknown[]): Promise<T[]> {
+    return this.run<T>(st, values);
+  }
+
   transaction<T>(work: (tx: StatementRunner) => Promise<T>): Promise<T> {
     return work(this);
   }
@@ -109,26 +126,40 @@ export interface StatementPool {
 }
 
 /**
- * A statement pool of at most `max` connections for `url`. Short timeouts as for the ORM's pool:
+ * A statement pool of at most `max` connections for `url`, and as many again for transactions
+ * and writes (`runWrite`): those may wait for a row lock (an edit's transaction even converts
+ * under it), and writers waiting so must never hold the connections that authentication and
+ * reads need. Short timeouts as for the ORM's pool:
  * with PostgreSQL down, or every connection busy, a request fails within seconds (503, see
  * errors.ts), and connections are opened again on demand, so the service recovers by itself.
  * `TimeZone=UTC` makes `isoTimestamp` valid.
  */
 export function openStatementPool(url: string, max = 10): StatementPool {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max,
-    idleTimeoutMillis: 10_000,
-    connectionTimeoutMillis: 2_000,
-    statement_timeout: 15_000,
-    options: '-c TimeZone=UTC',
-  });
-  // An idle client whose server went away emits 'error' on the pool; without a listener it
-  // would crash the process. The next query opens a fresh connection.
-  pool.on('error', () => {});
+  const open = () => {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max,
+      idleTimeoutMillis: 10_000,
+      connectionTimeoutMillis: 2_000,
+      statement_timeout: 15_000,
+      options: '-c TimeZone=UTC',
+    });
+    // An idle client whose server went away emits 'error' on the pool; without a listener it
+    // would crash the process. The next query opens a fresh connection.
+    pool.on('error', () => {});
+    return pool;
+  };
+  const pool = open();
+  const transactions = open();
   return {
-    runner: new PgStatementRunner(pool),
-    stats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-    close: () => pool.end(),
+    runner: new PgStatementRunner(pool, transactions),
+    stats: () => ({
+      total: pool.totalCount + transactions.totalCount,
+      idle: pool.idleCount + transactions.idleCount,
+      waiting: pool.waitingCount + transactions.waitingCount,
+    }),
+    close: async () => {
+      await Promise.all([pool.end(), transactions.end()]);
+    },
   };
 }

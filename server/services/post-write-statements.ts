@@ -150,7 +150,7 @@ const INSERT_POST = statement(
 /** The new article's row, or null when it was not inserted (see INSERT_POST). */
 export async function insertPost(db: StatementRunner, post: NewPost): Promise<AuthorPostRow | null> {
   const stored = Object.entries(post.stored);
-  const [row] = await db.run<AuthorPostRow>(INSERT_POST, [
+  const [row] = await db.runWrite<AuthorPostRow>(INSERT_POST, [
     post.id,
     post.accountId,
     post.publicId,
@@ -241,7 +241,7 @@ export async function updatePostRow(
   seen: VersionSeen,
 ): Promise<AuthorPostRow | null> {
   const { cover, tags } = changes;
-  const [row] = await db.run<AuthorPostRow>(UPDATE_POST, [
+  const [row] = await db.runWrite<AuthorPostRow>(UPDATE_POST, [
     id,
     accountId,
     changes.title ?? null,

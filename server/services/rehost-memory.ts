@@ -44,7 +44,7 @@ export async function rememberRehosts(
 ): Promise<void> {
   const entries = Object.entries(stored);
   if (entries.length === 0) return;
-  await db.run(REMEMBER_REHOSTS, [postId, entries.map(([url]) => url), entries.map(([, image]) => image.id)]);
+  await db.runWrite(REMEMBER_REHOSTS, [postId, entries.map(([url]) => url), entries.map(([, image]) => image.id)]);
 }
 
 /** The memory as the content pipeline takes it: source URL -> `/api/media/<uuid>`. */

@@ -53,7 +53,7 @@ export async function findOrCreateTags(
 ): Promise<TagRef[]> {
   if (wanted.length === 0) return [];
   const slugs = wanted.map((t) => t.slug);
-  let rows = await db.run<TagRef>(FIND_OR_CREATE_TAGS, [
+  let rows = await db.runWrite<TagRef>(FIND_OR_CREATE_TAGS, [
     wanted.map(() => randomUUID()),
     slugs,
     wanted.map((t) => t.name),

@@ -172,4 +172,29 @@ describe('a saturated prepared-statement pool (STATEMENT_POOL_SIZE=1)', () => {
     expect((await held).status).toBe(200);
     expect((await me(other.token)).status).toBe(200);
   });
+
+  it('an edit waiting for its article’s row lock holds none of the connections reads need', async () => {
+    const author = await newAccount();
+    const reader = await newAccount();
+    const created = await extra.call('POST', '/posts', {
+      token: author.token,
+      json: { title: 'Locked', markdown: 'x' },
+    });
+    expect(created.status).toBe(201);
+    const id = (created.body as { id: string }).id;
+
+    await db.query('BEGIN');
+    await db.query('SELECT 1 FROM posts WHERE id = $1 FOR UPDATE', [id]);
+    const edit = extra.call('PATCH', `/posts/${id}`, { token: author.token, json: { title: 'Edited meanwhile' } });
+    await sleep(1000); // read, converted, and now waiting for the lock
+    // With one connection for reads, a read waits its 2 s for it and is 503 if the edit holds it.
+    const read = await fetch(`${extra.service.baseUrl}/api/v1/author/me`, {
+      headers: { authorization: `Bearer ${reader.token}` },
+    });
+    expect(read.status).toBe(200);
+    await db.query('COMMIT');
+    const edited = await edit;
+    expect(edited.status).toBe(200);
+    expect((edited.body as { title: string }).title).toBe('Edited meanwhile');
+  });
 });
