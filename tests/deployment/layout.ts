@@ -12,6 +12,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { freePort } from '../support/ports';
 import { ROOT, startService, type RunningService } from '../support/service';
 
 const PG_BIN = '/usr/lib/postgresql/15/bin';
@@ -24,14 +25,6 @@ const CONSOLE_HOST = 'console.example.com';
 /** Whether the Debian packages are here (.ci/run installs them when missing). */
 export function debianPackagesPresent(): string[] {
   return [`${PG_BIN}/initdb`, VARNISHD].filter((file) => !existsSync(file));
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
