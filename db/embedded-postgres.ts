@@ -29,8 +29,9 @@ const DATABASE = 'publishing';
 export async function startEmbeddedPostgres(
   dataDir: string,
   log: (msg: string) => void,
-  opts: { port?: number } = {},
+  opts: { port?: number; choosePort?: () => Promise<number> } = {},
 ): Promise<EmbeddedDatabase & { port: number }> {
+  const choosePort = opts.choosePort ?? freePort;
   const clusterDir = path.join(dataDir, 'postgres');
   fs.mkdirSync(dataDir, { recursive: true });
   const password = readOrCreatePassword(dataDir);
@@ -44,26 +45,35 @@ export async function startEmbeddedPostgres(
   const asRoot = process.getuid?.() === 0;
   if (asRoot) grantPostgresTraversal([clusterDir, await binariesDir()], log);
 
-  const port = opts.port ?? (await freePort());
-  const output: string[] = [];
   const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const pg = new EmbeddedPostgres({
-    databaseDir: clusterDir,
-    port,
-    user: USER,
-    password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    createPostgresUser: asRoot,
-    initdbFlags: ['--encoding=UTF8'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'unix_socket_directories='],
-    onLog: (m) => {
-      output.push(String(m));
-      if (output.length > 200) output.shift();
-    },
-    onError: (e) => output.push(String(e)),
-  });
+  const output: string[] = [];
+  const cluster = (port: number) =>
+    new EmbeddedPostgres({
+      databaseDir: clusterDir,
+      port,
+      user: USER,
+      password,
+      authMethod: 'scram-sha-256',
+      persistent: true,
+      createPostgresUser: asRoot,
+      initdbFlags: ['--encoding=UTF8'],
+      postgresFlags: [
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'max_connections=200',
+        '-c',
+        'unix_socket_directories=',
+      ],
+      onLog: (m) => {
+        output.push(String(m));
+        if (output.length > 200) output.shift();
+      },
+      onError: (e) => output.push(String(e)),
+    });
 
+  let port = opts.port ?? (await choosePort());
+  let pg = cluster(port);
   if (!fs.existsSync(path.join(clusterDir, 'PG_VERSION'))) {
     log(`initialising PostgreSQL cluster in ${clusterDir}`);
     await pg.initialise();
@@ -71,12 +81,26 @@ export async function startEmbeddedPostgres(
     // A cluster copied from another machine may belong to another uid.
     chownRecursive(clusterDir);
   }
-  try {
-    await pg.start();
-  } catch (err) {
-    throw new Error(
-      `embedded PostgreSQL failed to start: ${err instanceof Error ? err.message : ''}\n${output.join('').slice(-4000)}`,
-    );
+  // The port was free when chosen, but PostgreSQL binds it only now (after initdb, seconds
+  // later for a new cluster): another process may have taken it meanwhile. A port we chose
+  // ourselves is then chosen again; one the caller asked for is its own.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await pg.start();
+      break;
+    } catch (err) {
+      const taken = /Address already in use/i.test(output.join(''));
+      if (taken && opts.port === undefined && attempt < 5) {
+        log(`port ${port} was taken before PostgreSQL could bind it; trying another`);
+        output.length = 0;
+        port = await choosePort();
+        pg = cluster(port);
+        continue;
+      }
+      throw new Error(
+        `embedded PostgreSQL failed to start: ${err instanceof Error ? err.message : ''}\n${output.join('').slice(-4000)}`,
+      );
+    }
   }
   const url = urlFor(port, password);
   await ensureDatabase(port, password);
