@@ -34,10 +34,12 @@ const EnvSchema = z.object({
   /** Open connections the HTTP server accepts at once; more are closed as they arrive. */
   MAX_CONNECTIONS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(1_000_000).default(4096)),
   /**
-   * When set, GET /api/metrics requires `Authorization: Bearer <METRICS_TOKEN>`; unset, it answers
-   * only direct loopback connections that carry no forwarding header.
+   * When set, GET /api/metrics answers `Authorization: Bearer <METRICS_TOKEN>` on the service's
+   * listener; unset, /api/metrics there is 404 (see METRICS_PORT).
    */
   METRICS_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(16).optional()),
+  /** When set, a listener of its own on 127.0.0.1 serves GET /metrics without a token (this machine only). */
+  METRICS_PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(65535).optional()),
   /** When set (16+ characters), enables POST /api/reader-events for `Authorization: Bearer <it>`. */
   READER_EVENTS_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(16).optional()),
   /**
@@ -51,8 +53,23 @@ const EnvSchema = z.object({
       .default('')
       .refine((v) => v.split(',').every((a) => a.trim() === '' || isIP(a.trim()) !== 0), 'exact IP addresses only'),
   ),
+  /**
+   * Readers one client address adds to one article's open, read or full-read count per UTC day,
+   * whatever user agents it sends (a household or an office behind one address still counts).
+   */
+  READERS_PER_ADDRESS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(100_000).default(20)),
   DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./.data')),
   DATABASE_URL: z.preprocess(emptyAsUndefined, z.string().url().optional()),
+  /**
+   * What DATABASE_URL points at: `auto` finds out (a server refusing this service's start-up
+   * parameters is a pooler); `none`: PostgreSQL itself; `transaction`: a transaction-mode pooler
+   * without prepared statements (PgBouncer before 1.21); `transaction-prepared`: one that maps
+   * them (PgBouncer 1.21+ with max_prepared_statements).
+   */
+  DATABASE_POOLER: z.preprocess(
+    emptyAsUndefined,
+    z.enum(['auto', 'none', 'transaction', 'transaction-prepared']).default('auto'),
+  ),
   ALLOWED_PRIVATE_ADDRESSES: z.preprocess(emptyAsUndefined, z.string().default('')),
   /** Ports public addresses may be fetched on besides 80 and 443 (comma-separated). */
   ALLOWED_OUTBOUND_PORTS: z.preprocess(emptyAsUndefined, z.string().default('')),
@@ -93,6 +110,8 @@ const EnvSchema = z.object({
     emptyAsUndefined,
     z.coerce.number().int().min(100).max(600_000).default(15_000),
   ),
+  /** Longest time (ms) for the whole JSON body of a REST write, however steadily it trickles in. */
+  JSON_BODY_TIMEOUT_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(100).max(600_000).default(30_000)),
   /** Connections of the prepared-statement pool (authentication and the reads) per process. */
   STATEMENT_POOL_SIZE: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(1000).default(10)),
   /** After SIGTERM, how long /api/health answers 503 while requests are still served (proxy health checks). */

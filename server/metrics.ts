@@ -185,7 +185,7 @@ export const readerBeacons = metric(
   () =>
     new client.Counter({
       name: 'reader_beacons_total',
-      help: 'Reader beacons received, by kind and outcome (pending: to be flushed; duplicate; ignored: not a reader; dropped)',
+      help: 'Reader beacons received, by kind and outcome (pending: to be flushed; duplicate; ignored: not a reader; limited: past the per-address bound; dropped: the tally is full)',
       labelNames: ['kind', 'outcome'] as const,
     }),
 );

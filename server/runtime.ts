@@ -15,6 +15,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { allEntities } from '../db/entities';
 import { openOrm } from '../db/orm';
 import { openStatementPool, type StatementPool, type StatementRunner } from '../db/statements';
+import type { PoolerMode } from '../db/connection-mode';
 import { createPurgeQueue, type PurgeQueue } from './cache-purge';
 
 /** What a prepared-statement read runs on; the procedures get it from here, not from db/. */
@@ -29,6 +30,7 @@ import { createMediaStorage, mediaStorageConfigFromEnv, type MediaStorage } from
 import { sweepOldWindows } from './services/limits';
 import { readerFlushes } from './metrics';
 import { flushReaderTally } from './services/reader-counts';
+import { pruneReaderEventBatches } from './services/reader-events';
 import { ReaderTally } from './services/reader-tally';
 import type { MediaDeps } from './services/media';
 import type { WriteContext } from './services/posts';
@@ -38,6 +40,8 @@ import type { Authenticated } from './services/tokens';
 
 interface Parts {
   databaseUrl?: string;
+  /** Direct, or behind a transaction-mode pooler (db/connection-mode.ts), as the launcher found. */
+  poolerMode?: PoolerMode;
   orms: WeakMap<object, Promise<MikroORM>>;
   /** Every ORM opened, of every module copy, to close them all. */
   opened: Promise<MikroORM>[];
@@ -67,8 +71,9 @@ function parts(): Parts {
  * The launcher says which database it provided (DATABASE_URL, or the embedded cluster it
  * started) before anything connects; without it, DATABASE_URL is used.
  */
-export function configureRuntime(config: { databaseUrl: string }): void {
+export function configureRuntime(config: { databaseUrl: string; poolerMode: PoolerMode }): void {
   parts().databaseUrl = config.databaseUrl;
+  parts().poolerMode = config.poolerMode;
 }
 
 function databaseUrl(): string {
@@ -82,7 +87,7 @@ export function orm(): Promise<MikroORM> {
   const { orms, opened } = parts();
   const existing = orms.get(allEntities);
   if (existing) return existing;
-  const opening = openOrm(databaseUrl()).catch((err: unknown) => {
+  const opening = openOrm(databaseUrl(), parts().poolerMode).catch((err: unknown) => {
     orms.delete(allEntities); // the database may be back by the next request
     throw err;
   });
@@ -99,7 +104,15 @@ export async function entityManager(): Promise<EntityManager> {
 /** Prepared statements for the hot reads (db/statements.ts). */
 export function statements(): StatementRunner {
   const p = parts();
-  p.statements ??= openStatementPool(databaseUrl(), env.STATEMENT_POOL_SIZE);
+  p.statements ??= openStatementPool(databaseUrl(), {
+    max: env.STATEMENT_POOL_SIZE,
+    mode: p.poolerMode,
+    onUnnamed: () =>
+      logLine({
+        level: 'notice',
+        msg: 'a named statement was refused as only a transaction-mode pooler refuses it: statements are sent unnamed from now on (set DATABASE_POOLER to say so at start)',
+      }),
+  });
   return p.statements.runner;
 }
 
@@ -149,7 +162,8 @@ export async function requestScope(auth: Authenticated): Promise<RequestScope> {
 
 /**
  * Work that runs beside the requests, started once by the launcher: minute windows are
- * useless after their minute, so one sweep every five minutes keeps `rate_windows` small.
+ * useless after their minute, so one sweep every five minutes keeps `rate_windows` small, and
+ * prunes operator batches past their replay window.
  */
 export function startBackgroundWork(): void {
   const p = parts();
@@ -158,6 +172,7 @@ export function startBackgroundWork(): void {
     entityManager()
       .then((em) => sweepOldWindows(em))
       .catch(() => {});
+    pruneReaderEventBatches(statements()).catch(() => {});
   }, 5 * 60_000);
   p.background.unref();
   // Loads today's salt at once, so the first readers are hashed on arrival.
@@ -169,7 +184,7 @@ export function startBackgroundWork(): void {
 /** Beacons counted in memory since the last flush (server/http/reader-beacon.ts records into it). */
 export function readerTally(): ReaderTally {
   const p = parts();
-  p.readerTally ??= new ReaderTally();
+  p.readerTally ??= new ReaderTally({ readersPerAddress: env.READERS_PER_ADDRESS });
   return p.readerTally;
 }
 

@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
 import { env } from '../env';
 import { readerBeacons } from '../metrics';
 import { readerTally } from '../runtime';
-import { READER_BEACON_PREFIX } from '../public/reader-beacons';
+import { READER_BEACON_PREFIX } from '../content/urls';
 import { PUBLIC_ID_PATTERN } from '../services/public-id';
 import { isKnownBot, type ReaderKind } from '../services/reader-tally';
 
@@ -29,7 +30,7 @@ export function serveReaderBeacon(req: IncomingMessage, res: ServerResponse, pat
     return;
   }
   const kind = match[2] as ReaderKind;
-  if (method === 'GET' && looksLikeAReader(req)) {
+  if (method === 'GET' && looksLikeAReader(req, match[1]!)) {
     const outcome = readerTally().record({
       address: clientAddress(req),
       userAgent: req.headers['user-agent'] ?? '',
@@ -50,22 +51,42 @@ export function serveReaderBeacon(req: IncomingMessage, res: ServerResponse, pat
 
 /**
  * Not a reader: a known bot, a prefetch or prerender (the reader may never look at the page),
- * or a request a browser did not make for an image in a page.
+ * a request a browser did not make for an image in a page, or an image on another page than
+ * the article's own: another site's (`Sec-Fetch-Site` says the page was not ours) or another
+ * article's (its `Referer` path names another public id), so a beacon planted elsewhere counts
+ * nothing. A request that sends neither header (privacy settings strip them) still counts.
  */
-function looksLikeAReader(req: IncomingMessage): boolean {
+function looksLikeAReader(req: IncomingMessage, publicId: string): boolean {
   const h = req.headers;
   if (isKnownBot(h['user-agent'])) return false;
   const purpose = `${h['sec-purpose'] ?? ''} ${h['purpose'] ?? ''} ${h['x-moz'] ?? ''}`.toLowerCase();
   if (purpose.includes('prefetch') || purpose.includes('prerender')) return false;
   const dest = h['sec-fetch-dest'];
   if (typeof dest === 'string' && dest !== 'image') return false;
-  return true;
+  const site = h['sec-fetch-site'];
+  if (typeof site === 'string' && site !== 'same-origin') return false;
+  return refererAllows(h.referer, publicId);
+}
+
+/** A `Referer` naming an article page counts only for that article; any other (or none) is not held against the beacon. */
+function refererAllows(referer: string | undefined, publicId: string): boolean {
+  if (!referer) return true;
+  let path: string;
+  try {
+    path = new URL(referer).pathname;
+  } catch {
+    return true;
+  }
+  const dash = path.lastIndexOf('-');
+  const named = dash === -1 ? '' : path.slice(dash + 1);
+  return !PUBLIC_ID_PATTERN.test(named) || named === publicId;
 }
 
 /**
  * The reader's address: the connection's peer, unless that peer is one of TRUSTED_PROXIES, in
- * which case the last X-Forwarded-For entry added by a proxy not in that list. It only ever
- * goes into the day's hash; it is never stored.
+ * which case the last X-Forwarded-For entry added by a proxy not in that list (an entry that is
+ * not an IP address is not an address: the proxy's own is used). It only ever goes into the
+ * day's hash; it is never stored.
  */
 function clientAddress(req: IncomingMessage): string {
   const peer = req.socket.remoteAddress ?? '';
@@ -76,8 +97,11 @@ function clientAddress(req: IncomingMessage): string {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  for (let i = hops.length - 1; i >= 0; i--) if (!trusted.has(hops[i]!)) return hops[i]!;
-  return hops[0] ?? peer;
+  for (let i = hops.length - 1; i >= 0; i--) {
+    if (trusted.has(hops[i]!)) continue;
+    return isIP(hops[i]!) !== 0 ? hops[i]! : peer;
+  }
+  return hops[0] !== undefined && isIP(hops[0]) !== 0 ? hops[0] : peer;
 }
 
 let trusted: Set<string> | undefined;

@@ -26,12 +26,13 @@ export async function loadDaySalt(db: StatementRunner, day: string): Promise<str
 }
 
 /**
- * Deletes the salts and seen hashes of days before `$1` (oldestDayKept): after that nothing
- * links a hash of those days to an address.
+ * Deletes the salts, seen hashes and sources of days before `$1` (oldestDayKept): after that
+ * nothing links a hash of those days to an address.
  */
 const FORGET_DAYS = statement(
   'reader_forget_days',
-  `WITH gone AS (DELETE FROM reader_salts WHERE day < $1::date)
+  `WITH gone AS (DELETE FROM reader_salts WHERE day < $1::date),
+        sources AS (DELETE FROM reader_sources WHERE day < $1::date)
    DELETE FROM reader_seen WHERE day < $1::date`,
 );
 
@@ -52,7 +53,7 @@ export async function flushReaderTally(db: StatementRunner, tally: ReaderTally, 
   const batch = tally.take(oldest);
   if (batch.hashes.length === 0) return 0;
   try {
-    await flushTally(db, batch);
+    await flushTally(db, batch, tally.limits.readersPerAddress);
   } catch (err) {
     tally.giveBack(batch);
     throw err;
@@ -61,29 +62,49 @@ export async function flushReaderTally(db: StatementRunner, tally: ReaderTally, 
 }
 
 /**
- * One flush, one statement: keep only the hashes no instance has counted on their day
- * (`reader_seen`, ON CONFLICT DO NOTHING), count them per published article, day and kind, add
- * them to the daily rows of the day each beacon arrived on and to the article's totals (and
- * its popularity). Additive, so instances flush into the same rows in any order. A hash naming
- * no published article (a draft, an unpublished or deleted one, a made-up id) is remembered as
- * seen and counts nothing. An entry of a day whose salt is gone (so are its seen hashes: a
- * clock far off, a flush held too long) counts nothing rather than perhaps twice.
+ * One flush, one statement. In order:
+ * 1. `ev`: the entries of a day whose salt is still kept that name a published article; the
+ *    rest (a draft, an unpublished or deleted article, a made-up id; a day whose salt is gone:
+ *    a clock far off, a flush held too long) is dropped here, before anything is stored.
+ * 2. `candidates`: those not counted yet on their day (`reader_seen`), ranked within their source.
+ * 3. `granted`: each source's grant for this flush, taken from its `reader_sources` row under the
+ *    row's lock (`ON CONFLICT DO UPDATE`), so that flushes of several instances together never
+ *    give one address more than `$6` readers of one article, kind and day. Rows are taken in
+ *    (day, source) order, so two flushes lock them in the same order.
+ * 4. `fresh`: the candidates within their source's grant, inserted into `reader_seen`
+ *    (`ON CONFLICT DO NOTHING` keeps only hashes no other flush inserted meanwhile).
+ * 5. The new readers are added per article, day and kind to the daily rows of the day each
+ *    beacon arrived on, and to the article's totals and popularity. Additive, so instances flush
+ *    into the same rows in any order.
  */
 const FLUSH = statement(
   'reader_flush',
   `WITH ev AS (
-     SELECT e.* FROM unnest($1::date[], $2::text[], $3::text[], $4::text[]) AS e(day, hash, public_id, kind)
+     SELECT e.day, e.hash, e.source, e.kind, p.id AS post_id
+       FROM unnest($1::date[], $2::text[], $3::text[], $4::text[], $5::text[]) AS e(day, hash, source, public_id, kind)
        JOIN reader_salts s ON s.day = e.day
+       JOIN posts p ON p.public_id = e.public_id AND p.deleted_at IS NULL AND p.published_version IS NOT NULL
+   ), candidates AS (
+     SELECT ev.*, row_number() OVER (PARTITION BY ev.day, ev.source ORDER BY ev.hash) AS rank
+       FROM ev WHERE NOT EXISTS (SELECT 1 FROM reader_seen r WHERE r.day = ev.day AND r.hash = ev.hash)
+   ), granted AS (
+     INSERT INTO reader_sources AS q (day, source, readers, previous)
+     SELECT day, source, least(count(*), $6::int), 0 FROM candidates GROUP BY day, source ORDER BY day, source
+     ON CONFLICT (day, source) DO UPDATE
+       SET previous = q.readers, readers = least($6::int, q.readers + excluded.readers)
+     RETURNING day, source, readers - previous AS grant
    ), fresh AS (
-     INSERT INTO reader_seen (day, hash) SELECT day, hash FROM ev ON CONFLICT DO NOTHING RETURNING day, hash
+     INSERT INTO reader_seen (day, hash)
+     SELECT c.day, c.hash FROM candidates c JOIN granted g ON g.day = c.day AND g.source = c.source
+      WHERE c.rank <= g.grant ORDER BY c.day, c.hash
+     ON CONFLICT DO NOTHING RETURNING day, hash
    ), counted AS (
-     SELECT p.id AS post_id, ev.day,
+     SELECT ev.post_id, ev.day,
             count(*) FILTER (WHERE ev.kind = 'open')::int AS opens,
             count(*) FILTER (WHERE ev.kind = 'read')::int AS reads,
             count(*) FILTER (WHERE ev.kind = 'complete')::int AS completes
        FROM fresh JOIN ev ON ev.day = fresh.day AND ev.hash = fresh.hash
-       JOIN posts p ON p.public_id = ev.public_id AND p.deleted_at IS NULL AND p.published_version IS NOT NULL
-      GROUP BY p.id, ev.day
+      GROUP BY ev.post_id, ev.day
    ), daily AS (
      INSERT INTO reader_daily AS d (post_id, day, opens, reads, completes)
      SELECT post_id, day, opens, reads, completes FROM counted
@@ -108,7 +129,7 @@ const FLUSH = statement(
 );
 
 /** Exported for tests that write a tally directly; the runtime calls flushReaderTally. */
-export async function flushTally(db: StatementRunner, batch: TallyBatch): Promise<void> {
+export async function flushTally(db: StatementRunner, batch: TallyBatch, readersPerAddress: number): Promise<void> {
   if (batch.hashes.length === 0) return;
-  await db.run(FLUSH, [batch.days, batch.hashes, batch.publicIds, batch.kinds]);
+  await db.run(FLUSH, [batch.days, batch.hashes, batch.sources, batch.publicIds, batch.kinds, readersPerAddress]);
 }

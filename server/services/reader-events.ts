@@ -12,6 +12,11 @@ const READER_EVENT_KINDS = [
   'open',
   'read',
   'complete',
+  // Corrections: the platform's fraud detection takes back what it judged not to be readers.
+  'unimpression',
+  'unopen',
+  'unread',
+  'uncomplete',
   'like',
   'unlike',
   'comment',
@@ -72,18 +77,20 @@ const APPLY_BATCH = statement(
      ON CONFLICT (batch_id) DO NOTHING RETURNING result
    ), d AS (
      SELECT post_id,
-            ${delta('impression')} AS impressions, ${delta('open')} AS opens, ${delta('read')} AS reads,
-            ${delta('complete')} AS completes, ${delta('like', 'unlike')} AS likes,
+            ${delta('impression', 'unimpression')} AS impressions, ${delta('open', 'unopen')} AS opens,
+            ${delta('read', 'unread')} AS reads, ${delta('complete', 'uncomplete')} AS completes, ${delta('like', 'unlike')} AS likes,
             ${delta('comment', 'uncomment')} AS comments, ${delta('save', 'unsave')} AS saves
        FROM ev WHERE EXISTS (SELECT 1 FROM claim) AND post_id IN (SELECT id FROM known)
       GROUP BY post_id
    ), daily AS (
      INSERT INTO reader_daily AS r (post_id, day, opens, reads, completes)
      SELECT post_id, current_date, ${clamp('opens')}, ${clamp('reads')}, ${clamp('completes')} FROM d
-      WHERE opens + reads + completes > 0
+      WHERE opens <> 0 OR reads <> 0 OR completes <> 0
      ON CONFLICT (post_id, day) DO UPDATE
-       SET opens = ${clamp('r.opens::bigint + excluded.opens')}, reads = ${clamp('r.reads::bigint + excluded.reads')},
-           completes = ${clamp('r.completes::bigint + excluded.completes')}
+       -- The signed change (a correction takes away), not the proposed row's, which is clamped at 0.
+       SET opens = ${clamp('r.opens + (SELECT opens FROM d WHERE d.post_id = excluded.post_id)')},
+           reads = ${clamp('r.reads + (SELECT reads FROM d WHERE d.post_id = excluded.post_id)')},
+           completes = ${clamp('r.completes + (SELECT completes FROM d WHERE d.post_id = excluded.post_id)')}
    ), updated AS (
      UPDATE posts p
         SET impression_count = ${clamp('p.impression_count + d.impressions')},
@@ -104,6 +111,19 @@ const APPLY_BATCH = statement(
    )
    SELECT result FROM claim UNION ALL SELECT result FROM reader_event_batches WHERE batch_id = $1`,
 );
+
+/**
+ * A replayed batch id applies nothing for this long; older answers are deleted (the background
+ * sweep), so the table holds about a month of the operator's batches.
+ */
+const PRUNE_BATCHES = statement(
+  'reader_events_prune',
+  `DELETE FROM reader_event_batches WHERE created_at < now() - interval '30 days'`,
+);
+
+export async function pruneReaderEventBatches(db: StatementRunner): Promise<void> {
+  await db.run(PRUNE_BATCHES, []);
+}
 
 export async function applyReaderEvents(db: StatementRunner, batch: ReaderEventBatch): Promise<ReaderEventsResult> {
   const ids = batch.events.map((e) => e.post_id.toLowerCase());

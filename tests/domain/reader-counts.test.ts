@@ -53,7 +53,7 @@ describe('flush', () => {
     // Readers 20–39 also reach the other instance: 20–29 are the same people again.
     for (let r = 20; r < 40; r++) two.record(beacon(a.publicId, 'open', r));
     two.record(beacon(a.publicId, 'read', 3));
-    await Promise.all([flushTally(db.statements(), one.take()), flushTally(db.statements(), two.take())]);
+    await Promise.all([flushTally(db.statements(), one.take(), 20), flushTally(db.statements(), two.take(), 20)]);
     const after = await counters(a);
     expect(after.open_count).toBe(40);
     expect(after.read_count).toBe(1);
@@ -64,7 +64,7 @@ describe('flush', () => {
     // The same readers the same day, flushed again: nothing more.
     const three = await instanceTally();
     for (let r = 0; r < 40; r++) three.record(beacon(a.publicId, 'open', r));
-    await flushTally(db.statements(), three.take());
+    await flushTally(db.statements(), three.take(), 20);
     expect((await counters(a)).open_count).toBe(40);
   });
 
@@ -80,7 +80,7 @@ describe('flush', () => {
     tally.record(beacon(draft.public_id, 'open', 1));
     tally.record(beacon(gone.publicId, 'open', 1));
     tally.record(beacon('zzzzzzzzzz', 'open', 1));
-    await flushTally(db.statements(), tally.take());
+    await flushTally(db.statements(), tally.take(), 20);
     expect((await counters({ accountId: account.id, id: draft.id })).open_count).toBe(0);
     const [daily] = await db.statements().run<{ opens: number }>(DAILY, [gone.id]);
     expect(daily!.opens).toBe(0);
@@ -139,6 +139,54 @@ describe('flush', () => {
   });
 });
 
+describe('what one address can add', () => {
+  const STORED = statement(
+    'test_reader_rows',
+    `SELECT (SELECT count(*) FROM reader_seen)::int AS seen, (SELECT count(*) FROM reader_sources)::int AS sources`,
+  );
+  const stored = async () => (await db.statements().run<{ seen: number; sources: number }>(STORED, []))[0]!;
+  const agent = (address: string, r: number, publicId: string, kind: ReaderKind = 'open') => ({
+    address,
+    userAgent: `Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 variant-${r}`,
+    publicId,
+    kind,
+    at: Date.now(),
+  });
+
+  it('counts at most readersPerAddress readers per article, kind and day from one address, over flushes and instances', async () => {
+    const a = await publishedArticle();
+    const instances = [await instanceTally(), await instanceTally(), await instanceTally()];
+    // 300 user agents from one address, spread over three instances and two rounds of flushes.
+    for (let round = 0; round < 2; round++) {
+      for (let r = 0; r < 150; r++) instances[r % 3]!.record(agent('203.0.113.9', round * 150 + r, a.publicId));
+      await Promise.all(instances.map((t) => flushTally(db.statements(), t.take(), 20)));
+    }
+    // Another address and another kind have bounds of their own.
+    for (let r = 0; r < 30; r++) instances[0]!.record(agent('198.51.100.4', r, a.publicId));
+    for (let r = 0; r < 30; r++) instances[1]!.record(agent('203.0.113.9', r, a.publicId, 'read'));
+    await Promise.all(instances.map((t) => flushTally(db.statements(), t.take(), 20)));
+    const after = await counters(a);
+    expect([after.open_count, after.read_count]).toEqual([40, 20]);
+    const [daily] = await db.statements().run<{ opens: number; reads: number }>(DAILY, [a.id]);
+    expect([daily!.opens, daily!.reads]).toEqual([40, 20]);
+  });
+
+  it('stores nothing for beacons of made-up ids, drafts or deleted articles', async () => {
+    const account = await newAccount(db.em());
+    const draft = await createPost(
+      { em: db.em(), db: db.statements(), accountId: account.id },
+      { title: 'Draft', markdown: 'Body.' },
+    );
+    const before = await stored();
+    const tally = await instanceTally();
+    tally.record(agent('203.0.113.10', 1, draft.public_id));
+    for (let i = 0; i < 500; i++)
+      tally.record(agent(`10.9.${i >> 8}.${i & 255}`, i, `zz${String(i).padStart(8, '0')}`));
+    await flushTally(db.statements(), tally.take(), 20);
+    expect(await stored()).toEqual(before);
+  });
+});
+
 describe('an article changing between a view and its flush', () => {
   it('counts a beacon of an article whose slug changed and that was published again: its public id stays', async () => {
     const a = await publishedArticle();
@@ -149,7 +197,7 @@ describe('an article changing between a view and its flush', () => {
     });
     await publishPost(db.em(), a.accountId, a.id, false);
     tally.record(beacon(a.publicId, 'open', 2));
-    await flushTally(db.statements(), tally.take());
+    await flushTally(db.statements(), tally.take(), 20);
     const post = await counters(a);
     expect(post.slug).toBe(`renamed-${a.publicId}`);
     expect(post.public_id).toBe(a.publicId);
@@ -162,7 +210,7 @@ describe('an article changing between a view and its flush', () => {
     tally.record(beacon(a.publicId, 'open', 1));
     tally.record(beacon(a.publicId, 'read', 1));
     await unpublishPost(db.em(), a.accountId, a.id);
-    await flushTally(db.statements(), tally.take());
+    await flushTally(db.statements(), tally.take(), 20);
     expect((await counters(a)).open_count).toBe(0);
     const [daily] = await db.statements().run<{ opens: number; reads: number }>(DAILY, [a.id]);
     expect([daily!.opens, daily!.reads]).toEqual([0, 0]);
@@ -204,6 +252,36 @@ describe('operator batches', () => {
     });
     const post = await counters(a);
     expect([post.like_count, post.save_count, post.comment_count, post.popularity]).toEqual([0, 0, 0, 0]);
+  });
+});
+
+describe('corrections', () => {
+  it('takes back opens, reads, full reads and impressions, in the totals and in the day, never below 0', async () => {
+    const a = await publishedArticle();
+    await applyReaderEvents(db.statements(), {
+      batch_id: `c1-${a.id}`,
+      events: [
+        { post_id: a.id, kind: 'open', count: 50 },
+        { post_id: a.id, kind: 'read', count: 40 },
+        { post_id: a.id, kind: 'complete', count: 30 },
+        { post_id: a.id, kind: 'impression', count: 100 },
+      ],
+    });
+    const counted = await counters(a);
+    await applyReaderEvents(db.statements(), {
+      batch_id: `c2-${a.id}`,
+      events: [
+        { post_id: a.id, kind: 'unopen', count: 20 },
+        { post_id: a.id, kind: 'unread', count: 40 },
+        { post_id: a.id, kind: 'uncomplete', count: 99 },
+        { post_id: a.id, kind: 'unimpression', count: 1 },
+      ],
+    });
+    const after = await counters(a);
+    expect([after.open_count, after.read_count, after.complete_count, after.impression_count]).toEqual([30, 0, 0, 99]);
+    expect(after.popularity).toBeLessThan(counted.popularity);
+    const [daily] = await db.statements().run<{ opens: number; reads: number; completes: number }>(DAILY, [a.id]);
+    expect(daily).toEqual({ opens: 30, reads: 0, completes: 0 });
   });
 });
 

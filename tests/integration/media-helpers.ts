@@ -174,3 +174,21 @@ export async function countMediaRows(accountId: string): Promise<number> {
     await client.end();
   }
 }
+
+/**
+ * A new, empty database on the shared server (named for the test), for a test that counts rows
+ * other tests would also write: an extra service started on it migrates it and has it alone.
+ */
+export async function freshDatabaseUrl(name: string): Promise<string> {
+  const shared = new URL(await sharedDatabaseUrl());
+  const database = `${name}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`.toLowerCase();
+  const client = new pg.Client({ connectionString: shared.href });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE "${database}"`);
+  } finally {
+    await client.end();
+  }
+  shared.pathname = `/${database}`;
+  return shared.href;
+}

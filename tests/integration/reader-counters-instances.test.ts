@@ -1,5 +1,6 @@
 /**
  * Two instances on one PostgreSQL count into the same rows: 20,000 distinct readers' beacons
+ * (each from its own address, as a trusted proxy forwards it: one address adds at most 20)
  * spread over both, both stopped with SIGTERM right after the last answer (so most counts are
  * still in memory then) → the article's open_count is exactly 20,000, and so is its daily row.
  */
@@ -20,7 +21,10 @@ it('counts 20,000 beacons spread over two instances exactly once each, with noth
   const account = await newAccount();
   const post = await createPost(account.token);
   expect((await api('POST', `/posts/${post.id}/publish`, { token: account.token })).status).toBe(200);
-  instances = await Promise.all([startExtraService({}), startExtraService({})]);
+  instances = await Promise.all([
+    startExtraService({ TRUSTED_PROXIES: '127.0.0.1' }),
+    startExtraService({ TRUSTED_PROXIES: '127.0.0.1' }),
+  ]);
   const dispatcher = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 10_000 });
   let next = 0;
   const statuses = new Map<number, number>();
@@ -29,7 +33,10 @@ it('counts 20,000 beacons spread over two instances exactly once each, with noth
       for (let r = next++; r < READERS; r = next++) {
         const base = instances[r % 2]!.service.baseUrl;
         const res = await fetch(`${base}/api/reader/${post.public_id}/open.gif`, {
-          headers: { 'user-agent': `Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 reader-${r}` },
+          headers: {
+            'user-agent': `Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 reader-${r}`,
+            'x-forwarded-for': `10.${r >> 16}.${(r >> 8) & 255}.${r & 255}`,
+          },
           dispatcher,
         } as RequestInit);
         await res.arrayBuffer();

@@ -3,13 +3,15 @@ import { describe, expect, it } from 'vitest';
 import {
   isKnownBot,
   oldestDayFlushed,
-  readerHash,
+  readerDigests,
+  readerHash as hashOfDigests,
   ReaderTally,
   utcDay,
   type Beacon,
 } from '../../../server/services/reader-tally';
 
 /** The pure parts of reader counting: the day, the hash, bots, and what a flush receives. */
+const readerHash = (salt: string, b: Beacon) => hashOfDigests(salt, readerDigests(b));
 const DAY = Date.UTC(2026, 10, 24, 12);
 const beacon = (over: Partial<Beacon> = {}): Beacon => ({
   address: '203.0.113.7',
@@ -84,7 +86,7 @@ describe('ReaderTally', () => {
           { maxLength: 200 },
         ),
         (events) => {
-          const tally = new ReaderTally();
+          const tally = new ReaderTally({ readersPerAddress: 1000 });
           tally.setSalt(utcDay(DAY), 'salt', utcDay(DAY));
           for (const e of events) tally.record(beacon({ userAgent: `ua ${e.reader}`, kind: e.kind }));
           const batch = tally.take();
@@ -126,7 +128,7 @@ describe('ReaderTally', () => {
   });
 
   it('drops beacons past its capacity instead of growing', () => {
-    const tally = new ReaderTally(3);
+    const tally = new ReaderTally({ capacity: 3 });
     tally.setSalt(utcDay(DAY), 'salt', utcDay(DAY));
     const outcomes = [0, 1, 2, 3, 4].map((r) => tally.record(beacon({ userAgent: `ua ${r}` })));
     expect(outcomes).toEqual(['pending', 'pending', 'pending', 'dropped', 'dropped']);
@@ -174,6 +176,62 @@ describe('ReaderTally', () => {
       expect(tally.take(oldestDayFlushed(MIDNIGHT + 31 * 60_000)).hashes).toEqual([]);
       // Its salt is forgotten too: a late beacon of that day is not hashed with it any more.
       expect(tally.daysNeedingSalt(MIDNIGHT + 31 * 60_000)).toEqual([after]);
+    });
+  });
+
+  describe('bounds', () => {
+    it('takes at most readersPerAddress readers of one address for one article and kind, whatever their user agents', () => {
+      fc.assert(
+        fc.property(
+          fc.integer({ min: 1, max: 40 }),
+          fc.integer({ min: 0, max: 300 }),
+          fc.boolean(),
+          (limit, agents, salted) => {
+            const tally = new ReaderTally({ readersPerAddress: limit });
+            if (salted) tally.setSalt(utcDay(DAY), 'salt', utcDay(DAY));
+            const outcomes = Array.from({ length: agents }, (_, r) =>
+              tally.record(beacon({ userAgent: `Mozilla/5.0 ${r}` })),
+            );
+            const taken = Math.min(limit, agents);
+            expect(outcomes.filter((o) => o === 'pending')).toHaveLength(taken);
+            expect(outcomes.filter((o) => o === 'limited')).toHaveLength(agents - taken);
+            // Another address, another article or another kind has its own bound.
+            expect(tally.record(beacon({ address: '198.51.100.1' }))).toBe('pending');
+            expect(tally.record(beacon({ publicId: 'zzzzzzzzzz' }))).toBe('pending');
+            expect(tally.record(beacon({ kind: 'read' }))).toBe('pending');
+            if (!salted) tally.setSalt(utcDay(DAY), 'salt', utcDay(DAY));
+            expect(tally.take().hashes).toHaveLength(taken + 3);
+          },
+        ),
+        { numRuns: 50 },
+      );
+    });
+
+    it('holds at most pendingPerAddress entries of one address between flushes (made-up ids included), then starts again', () => {
+      const tally = new ReaderTally({ pendingPerAddress: 100 });
+      tally.setSalt(utcDay(DAY), 'salt', utcDay(DAY));
+      const ids = Array.from({ length: 1000 }, (_, i) => `id${String(i).padStart(8, '0')}`);
+      const outcomes = ids.map((publicId) => tally.record(beacon({ publicId })));
+      expect(outcomes.filter((o) => o === 'pending')).toHaveLength(100);
+      expect(tally.size).toBe(100);
+      expect(tally.record(beacon({ address: '198.51.100.1', publicId: ids[500]! }))).toBe('pending');
+      expect(tally.take().hashes).toHaveLength(101);
+      expect(tally.record(beacon({ publicId: ids[999]! }))).toBe('pending');
+    });
+
+    it('holds the same bytes for a beacon whatever the length of its address and user agent, salted or not', () => {
+      for (const salted of [false, true]) {
+        const held = (userAgent: string, address: string) => {
+          const tally = new ReaderTally();
+          if (salted) tally.setSalt(utcDay(DAY), 'salt', utcDay(DAY));
+          tally.record(beacon({ userAgent, address }));
+          expect(tally.size).toBe(1);
+          return tally.heldCharacters;
+        };
+        const small = held('Mozilla/5.0', '203.0.113.7');
+        expect(held(`Mozilla/5.0 ${'x'.repeat(10_000)}`, '2001:db8:ffff:ffff:ffff:ffff:ffff:ffff')).toBe(small);
+        expect(small).toBeLessThan(300);
+      }
     });
   });
 });
