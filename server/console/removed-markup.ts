@@ -1,3 +1,4 @@
+import { absoluteHttpUrl, pointsAtThisService } from '../content';
 import { GENERIC_EMBED_HOSTS } from '../content/embed-allowlist';
 import { htmlTags, type HtmlTag } from '../content/html-tags';
 
@@ -49,6 +50,9 @@ function openTags(html: string): HtmlTag[] {
   return htmlTags(html).filter((t) => !t.closing);
 }
 
+const selfImageNote = (name: string, url: string) =>
+  `The image ${name} was removed: “${url}” is an address of this service other than a stored file (a page or a reader counter, which would count this article's readers for another). Store the file under Media and insert it.`;
+
 /** Markdown images and links whose address did not survive. */
 function removedLinks(text: string, kept: HtmlTag[]): RemovedMarkup[] {
   const keptSources = new Set(kept.filter((t) => t.name === 'img').map((t) => t.attributes.get('src') ?? ''));
@@ -59,6 +63,11 @@ function removedLinks(text: string, kept: HtmlTag[]): RemovedMarkup[] {
     const line = lineAt(text, m.index);
     const name = label?.trim() ? `“${label.trim()}”` : `(${url || 'no address'})`;
     if (bang) {
+      const absolute = absoluteHttpUrl(url);
+      if (absolute && pointsAtThisService(absolute)) {
+        notes.push({ text: selfImageNote(name, url), line });
+        continue;
+      }
       if (keptSources.has(url) || /^https?:\/\//i.test(url) || url.startsWith('/api/media/')) continue;
       notes.push({
         text: `The image ${name} was removed: ${url ? `“${url}” is not a full address` : 'it has no address'}. Use an https:// address, or store the file under Media and insert it.`,
@@ -109,6 +118,18 @@ export function removedMarkup(markdown: string, storedHtml: string): RemovedMark
         host && !EMBED_HOSTS.has(host)
           ? `An iframe from ${host} was removed: that host is not on the embed allowlist.`
           : `An iframe (${src || 'without a src'}) was removed: embeds need an https player address of an allowlisted host inside a video or embed island.`,
+      line: lineAt(text, t.index),
+    });
+  }
+
+  // A raw <img> of this service's own address (a reader counter, a page) is removed with its reason.
+  for (const t of written) {
+    if (t.name !== 'img') continue;
+    const src = absoluteHttpUrl(t.attributes.get('src') ?? '');
+    if (!src || !pointsAtThisService(src)) continue;
+    writtenCount.set('img', writtenCount.get('img')! - 1);
+    notes.push({
+      text: selfImageNote(`(${t.attributes.get('src')})`, t.attributes.get('src')!),
       line: lineAt(text, t.index),
     });
   }

@@ -15,6 +15,10 @@ export interface RenderContext {
   authored: Map<string, string[]>;
   /** Canonical external image URL -> the author's spellings of it, in document order. */
   writtenAs: Map<string, string[]>;
+  /** See RenderInput.selfOrigins. */
+  selfOrigins: readonly string[];
+  /** Images removed for pointing at this service outside its stored files, as the author wrote them. */
+  selfImages: string[];
 }
 
 interface FileLike {

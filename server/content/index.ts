@@ -11,3 +11,4 @@ export {
 } from './pool';
 export { rewriteImageSourcesSync, storedMediaReferences } from './rewrite';
 export { absoluteHttpUrl, localMediaPath, localMediaUuid } from './urls';
+export { pointsAtThisService } from './self-origins';

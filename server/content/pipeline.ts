@@ -106,13 +106,20 @@ export function renderArticleSync(input: RenderInput): RenderOutput {
     externalImages: [],
     authored: new Map(),
     writtenAs: new Map(),
+    selfOrigins: input.selfOrigins ?? [],
+    selfImages: [],
   };
   try {
     const file = { value: markdown, data: { render: context } };
     const tree = processor.runSync(processor.parse(file), file) as Root;
     const writtenAs: Record<string, string[]> = {};
     for (const url of context.externalImages) writtenAs[url] = context.writtenAs.get(url) ?? [url];
-    return { html: serializeTree(tree), externalImages: context.externalImages, writtenAs };
+    return {
+      html: serializeTree(tree),
+      externalImages: context.externalImages,
+      writtenAs,
+      selfImages: context.selfImages,
+    };
   } catch (error) {
     // Deep nesting the pre-scan does not model (raw HTML, emphasis) can still exhaust the stack
     // of the recursive tree walkers; that is a property of the document, not a server fault.

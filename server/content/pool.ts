@@ -25,6 +25,7 @@ import { conversionSeconds } from '../metrics';
 import { ContentRejectedError, ConversionBusyError, REJECT } from './errors';
 import { FairQueue, FairQueueFullError } from './fair-queue';
 import { timeBudgetMs } from './limits';
+import { SELF_ORIGINS } from './self-origins';
 import type { RenderInput, RenderOutput } from './types';
 import type { ArticleZones, ZonesDiff } from './block-diff';
 import type {
@@ -164,8 +165,9 @@ export function contentQueueDepth(): number {
  * without one share a single turn.
  */
 export async function renderArticle(input: RenderInput, owner = ''): Promise<RenderOutput> {
+  const withOrigins = input.selfOrigins ? input : { ...input, selfOrigins: SELF_ORIGINS };
   const result = (await runBudgeted(Buffer.byteLength(input.markdown ?? '', 'utf8'), owner, (started) => ({
-    input,
+    input: withOrigins,
     started,
   }))) as RenderResult;
   if (!result.ok) throw new ContentRejectedError(result.rejection);

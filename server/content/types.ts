@@ -5,6 +5,12 @@ export interface RenderInput {
   title: string;
   /** External image URL (as found) -> local '/api/media/<uuid>' to substitute in img src. */
   rehosted?: Record<string, string>;
+  /**
+   * Origins of this service's public pages (PUBLIC_ORIGIN): an image there outside
+   * `/api/media/` is removed (urls.ts `pointsAtServiceOutsideMedia`); reader beacon paths are
+   * removed on any host.
+   */
+  selfOrigins?: readonly string[];
 }
 
 export interface RenderOutput {
@@ -17,4 +23,6 @@ export interface RenderOutput {
    * `http://[::1]/x.png`, non-ASCII paths…), for reporting back in the author's own terms.
    */
   writtenAs: Record<string, string[]>;
+  /** Images removed because their address points at this service outside its stored files, as written. */
+  selfImages: string[];
 }

@@ -1,6 +1,7 @@
 /**
  * URL facts shared by the trusted post-plugins and the services: the one spelling of a stored
- * file's address, and absolute http(s) URLs. They never pass user strings through unparsed.
+ * file's address, where the reader beacons are answered, absolute http(s) URLs, and which of
+ * them point back at this service. They never pass user strings through unparsed.
  */
 import { UUID_SOURCE } from '../uuid';
 
@@ -49,4 +50,32 @@ function ipv6HostUnescaped(url: string): string {
   if (!match || !/%5b/i.test(match[2]!)) return url;
   const authority = match[2]!.replace(/%5b/gi, '[').replace(/%5d/gi, ']');
   return match[1] + authority + url.slice(match[0].length);
+}
+
+/** Where the reader beacons are answered (server/http/reader-beacon.ts, server/public/reader-beacons.ts). */
+export const READER_BEACON_PREFIX = '/api/reader/';
+
+/**
+ * Whether an absolute image address points back at this service outside its stored files: on
+ * one of `selfOrigins` (PUBLIC_ORIGIN: the public pages' own origin, whose `img-src 'self'` lets
+ * it load) anything but `/api/media/<uuid>`, and on any host a reader beacon path (the origin
+ * may be unset, or reached under another name). An article body must never show such an image:
+ * every reader of the page would count for the article its address names. The path is compared
+ * with unreserved percent-escapes decoded and case folded, so another spelling does not slip by.
+ */
+export function pointsAtServiceOutsideMedia(absolute: string, selfOrigins: readonly string[]): boolean {
+  let url: URL;
+  try {
+    url = new URL(absolute);
+  } catch {
+    return false;
+  }
+  const path = url.pathname
+    .replace(/%([0-9a-f]{2})/gi, (escape, hex: string) => {
+      const char = String.fromCharCode(parseInt(hex, 16));
+      return /[A-Za-z0-9\-._~/]/.test(char) ? char : escape;
+    })
+    .toLowerCase();
+  if (path.startsWith(READER_BEACON_PREFIX)) return true;
+  return selfOrigins.includes(url.origin) && localMediaUuid(url.pathname) === undefined;
 }

@@ -1,7 +1,5 @@
+import { READER_BEACON_PREFIX } from '../content/urls';
 import type { ReaderKind } from '../services/reader-tally';
-
-/** Where the beacons are answered (server/http/reader-beacon.ts). */
-export const READER_BEACON_PREFIX = '/api/reader/';
 
 /** The beacon's path for an article and a kind (what the page embeds). */
 function beaconPath(publicId: string, kind: ReaderKind): string {

@@ -8,6 +8,7 @@ import {
   absoluteHttpUrl,
   localMediaPath,
   localMediaUuid,
+  pointsAtThisService,
   renderArticle,
   rewriteImageSources,
   storedMediaReferences,
@@ -74,13 +75,22 @@ interface Rendered {
   html: string;
   externalImages: string[];
   writtenAs: Record<string, string[]>;
+  /** Images removed because they point at this service outside its stored files. */
+  selfImages: string[];
 }
 
 /** Converts with every remembered image substituted; what is left external is in `externalImages`. */
 /** `accountId` takes this account's turn in the conversion queue (shared fairly between accounts). */
 async function render(markdown: string, title: string, memory: RehostMemory, accountId: string): Promise<Rendered> {
   const out = await renderArticle({ markdown, title, rehosted: substitutions(memory) }, accountId);
-  return { markdown, title, html: out.html, externalImages: out.externalImages, writtenAs: out.writtenAs ?? {} };
+  return {
+    markdown,
+    title,
+    html: out.html,
+    externalImages: out.externalImages,
+    writtenAs: out.writtenAs ?? {},
+    selfImages: out.selfImages ?? [],
+  };
 }
 
 interface CoverChoice {
@@ -99,8 +109,11 @@ const coverOf = (image: StoredImage): CoverChoice => ({
 });
 
 /** What a write does to the cover: nothing, set it now, or set it once `url` is downloaded. */
+/** `keep` leaves the cover as it is; `refused` names a cover_url that is not used (it points at this service). */
 type CoverPlan =
-  { kind: 'keep' } | { kind: 'set'; cover: CoverChoice } | { kind: 'fetch'; url: string; written: string };
+  | { kind: 'keep'; refused?: string }
+  | { kind: 'set'; cover: CoverChoice }
+  | { kind: 'fetch'; url: string; written: string };
 
 /**
  * The one ownership rule for stored files a write shows (cover, body images, videos, GIF
@@ -147,6 +160,8 @@ async function planCover(
   const localId = localMediaUuid(input.cover_url);
   if (localId) return { kind: 'set', cover: await coverFromAsset(em, accountId, localId, 'cover_url') };
   const url = absoluteHttpUrl(input.cover_url) ?? input.cover_url;
+  // Never downloaded: this service's own pages and beacons are not images to store.
+  if (pointsAtThisService(url)) return { kind: 'keep', refused: input.cover_url };
   const known = memory.get(url);
   if (known) return { kind: 'set', cover: coverOf(known) };
   return { kind: 'fetch', url, written: input.cover_url };
@@ -167,6 +182,20 @@ async function rehostMissing(ctx: WriteContext, bodyUrls: string[], cover: Cover
   const urls = cover.kind === 'fetch' ? [...bodyUrls, cover.url] : bodyUrls;
   if (urls.length === 0) return NO_OUTCOME;
   return (ctx.rehoster ?? noRehost).rehost(ctx.accountId, [...new Set(urls)]);
+}
+
+/**
+ * The write's warnings: why rehost stopped early, and each address removed or refused for
+ * pointing at this service outside its stored files (an image of a page or a reader beacon
+ * would count every reader of this article for another one).
+ */
+function writeWarnings(outcome: RehostOutcome, rendered: Rendered | undefined, cover: CoverPlan): string[] {
+  const warnings = [...outcome.warnings];
+  for (const url of rendered?.selfImages ?? [])
+    warnings.push(`markdown: image "${url}" removed: it points at this service outside /api/media/`);
+  if (cover.kind === 'keep' && cover.refused !== undefined)
+    warnings.push(`cover_url: "${cover.refused}" not used: it points at this service outside /api/media/`);
+  return warnings;
 }
 
 /** `rehost_failed` names each URL as the author wrote it, not the canonical form fetched. */
@@ -261,7 +290,7 @@ export async function createPost(
   }
   return authorPostFromRow(row, {
     ...failedAsWritten(outcome, rendered, coverPlan),
-    warnings: outcome.warnings,
+    warnings: writeWarnings(outcome, rendered, coverPlan),
   });
 }
 
@@ -406,7 +435,7 @@ export async function updatePost(
       }));
     return authorPostFromRow(row, {
       ...failedAsWritten(outcome, rendered, coverPlan),
-      warnings: outcome.warnings,
+      warnings: writeWarnings(outcome, rendered, coverPlan),
     });
   } catch (err) {
     if (isUniqueViolation(err, 'posts_author_slug_live')) throw slugTaken(input.slug ?? '');

@@ -2,11 +2,14 @@
  * Images: `![alt](url)` keeps `alt`; an external http(s) `src` is rehosted at write time
  * (the caller passes the URL -> `/api/media/<uuid>` map) and otherwise reported in
  * `externalImages`. Any other `src` (relative path, no src) cannot be served: the image is dropped.
+ * So is an absolute address of this service outside its stored files (a reader beacon, a page):
+ * never downloaded, never kept, whether or not a rehost would have worked, and reported in
+ * `selfImages`.
  */
 import type { Element, Root } from '../hast';
 import { rewriteElements } from '../hast';
 import { isBuilt, renderContext, type RenderContext } from '../context';
-import { absoluteHttpUrl, localMediaPath, localMediaUuid } from '../urls';
+import { absoluteHttpUrl, localMediaPath, localMediaUuid, pointsAtServiceOutsideMedia } from '../urls';
 
 export function resolveImageSrc(raw: unknown, rehosted: RenderContext['rehosted']): string | undefined {
   if (typeof raw !== 'string') return undefined;
@@ -17,14 +20,32 @@ export function resolveImageSrc(raw: unknown, rehosted: RenderContext['rehosted'
   return external;
 }
 
+/** Relative sources are this service's by definition; reported only when they name a reader beacon. */
+const RELATIVE_BASE = 'http://relative.invalid/';
+
+function namesThisService(raw: unknown, src: string | undefined): boolean {
+  if (typeof raw !== 'string') return false;
+  if (src) return true; // absolute, and found pointing here by the caller
+  try {
+    return pointsAtServiceOutsideMedia(new URL(raw, RELATIVE_BASE).href, []);
+  } catch {
+    return false;
+  }
+}
+
 export default function rehypeImages() {
   return (tree: Root, file: { data: Record<string, unknown> }) => {
-    const { rehosted, authored, writtenAs } = renderContext(file);
+    const { rehosted, authored, writtenAs, selfOrigins, selfImages } = renderContext(file);
     rewriteElements(tree, (el) => {
       if (el.tagName !== 'img' || isBuilt(el)) return el; // link-card favicons are already rebuilt
       const raw = el.properties.src;
       const src = resolveImageSrc(raw, rehosted);
-      if (!src) return undefined;
+      if (!src || (!localMediaUuid(src) && pointsAtServiceOutsideMedia(src, selfOrigins))) {
+        if (namesThisService(raw, src))
+          for (const spelling of authored.get(raw as string) ?? [raw as string])
+            if (!selfImages.includes(spelling)) selfImages.push(spelling);
+        return undefined;
+      }
       if (typeof raw === 'string' && !localMediaUuid(src)) {
         const spellings = writtenAs.get(src) ?? [];
         for (const spelling of authored.get(raw) ?? [raw]) if (!spellings.includes(spelling)) spellings.push(spelling);
