@@ -1,13 +1,21 @@
 # Varnish (Debian: `apt-get install varnish`, 7.1) in front of two instances of the Author
-# Publishing API. Copy to /etc/varnish/default.vcl; start varnishd with
-# `-p backend_idle_timeout=3` (below the instances' 5 s keep-alive: a reused connection is never
-# one the instance is closing) — deploy/systemd/varnish.service.d/publishing.conf does.
+# Publishing API. Copy to /etc/varnish/default.vcl; start varnishd as
+# deploy/systemd/varnish.service.d/publishing.conf does, with three named listen sockets:
+#
+#   http   :80                   plain HTTP from clients (client.ip is the client)
+#   tls    127.0.0.1:8443,PROXY  from the TLS terminator on this machine (deploy/hitch/): the
+#                                PROXY protocol header names the client, so client.ip is the
+#                                reader's address, not 127.0.0.1
+#   purge  127.0.0.1:6091        PURGE from the instances (their CACHE_PURGE_URLS) only
+#
+# and `-p backend_idle_timeout=3` (below the instances' 5 s keep-alive: a reused connection is
+# never one the instance is closing).
 #
 #   blog.example.com     article pages (/<slug>-<public_id>) and /api/media/, cached
 #   console.example.com  the console, the REST API and media, never cached
-#   PURGE <path>         from this machine only: the instances' CACHE_PURGE_URLS
 #
-# tests/deployment/ starts exactly this file (only the backend ports rewritten).
+# tests/deployment/ starts exactly this file (only the backend ports rewritten) with the drop-in's
+# flags.
 vcl 4.1;
 
 import std;
@@ -56,11 +64,16 @@ sub vcl_init {
 sub vcl_recv {
     set req.backend_hint = instances.backend();
     if (req.method == "PURGE") {
-        if (client.ip !~ purgers) {
+        # Only on the purge socket, which only this machine reaches: with TLS terminated here
+        # every client arrives from 127.0.0.1 too, so the address alone proves nothing.
+        if (local.socket != "purge" || client.ip !~ purgers) {
             return (synth(405, "Not allowed"));
         }
         set req.url = regsub(req.url, "\?.*$", "");
         return (purge);
+    }
+    if (local.socket == "purge") {
+        return (synth(404, "Not Found"));
     }
     if (req.http.host ~ "^console\.example\.com(:[0-9]+)?$") {
         if (req.url ~ "^/(console|_next/|api/v1/author/|api/media/)") {
@@ -72,12 +85,18 @@ sub vcl_recv {
         if (req.method != "GET" && req.method != "HEAD") {
             return (synth(405, "Method Not Allowed"));
         }
-        # A query string never changes a page or a file: `?x=1` cannot plant a copy that a
-        # purge of the path would miss.
-        set req.url = regsub(req.url, "\?.*$", "");
+        # One key per page or file, the path the instances purge: a query string never changes
+        # a page or a file (`?x=1` cannot plant a copy a purge would miss), and every public
+        # path is lower case (slugs, public ids, media uuids), so another case is the same path.
+        set req.url = std.tolower(regsub(req.url, "\?.*$", ""));
         if (req.url ~ "^/[^/]+-[0-9a-z]{10}$" || req.url ~ "^/api/media/[^/]+$") {
             unset req.http.Cookie;
             unset req.http.Authorization;
+            # A percent-escape is another spelling of a path that has none: the instance answers
+            # it with a redirect to the canonical path (or 404), never stored under this key.
+            if (req.url ~ "%") {
+                return (pass);
+            }
             # While an instance is up, an expired copy is fetched again before it is shown (a
             # few seconds of stale-while-revalidate at most); while none is, the copy is served
             # as long as the page's Cache-Control allows (its grace, below).

@@ -9,6 +9,8 @@
  * The request listener calls `takeMediaRequest` before handing anything to Next.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { localMediaPath } from '../content/urls';
+import { isUuid } from '../uuid';
 import { serveMedia } from './media-serve';
 
 const MEDIA_PATH = /^\/api\/media\/([^/?#]*)$/;
@@ -24,12 +26,27 @@ export function takeMediaRequest(req: IncomingMessage, res: ServerResponse): boo
   return true;
 }
 
+/**
+ * A stored file has one address, `/api/media/<uuid in lower case>`: that is what a purge names.
+ * Another spelling of it (upper case, percent-escapes) is redirected there and kept by shared
+ * caches for seconds only, never answered with the file's year-long `immutable` copy, which a
+ * purge of the canonical path would not reach after the owner's account is deleted.
+ */
+const REDIRECT_CACHE_CONTROL = 'public, max-age=0, s-maxage=10';
+
 async function answer(req: IncomingMessage, res: ServerResponse, rawId: string): Promise<void> {
   let id: string;
   try {
     id = decodeURIComponent(rawId);
   } catch {
     id = ''; // malformed escapes: an unknown id (404)
+  }
+  if (isUuid(id) && rawId !== id.toLowerCase()) {
+    res.statusCode = 308;
+    res.setHeader('location', localMediaPath(id.toLowerCase()));
+    res.setHeader('cache-control', REDIRECT_CACHE_CONTROL);
+    res.end();
+    return;
   }
   await serveMedia(req, res, id);
 }

@@ -29,19 +29,39 @@ const MISSING_CACHE_CONTROL = 'public, max-age=0, s-maxage=10';
  */
 const PAGE_MARKUP_VERSION = 'reader-beacons-1';
 
-/** The path segment when `pathname` has the shape of a canonical article path, else null. */
+/**
+ * Redirects to the canonical path (another spelling of it, a stale slug) are kept by shared
+ * caches for seconds only: a copy under another key than the canonical path is one a purge of
+ * that path cannot reach, so it must go by itself, and soon.
+ */
+const REDIRECT_CACHE_CONTROL = 'public, max-age=0, s-maxage=10';
+
+/**
+ * The article segment `<slug>-<public_id>` that `pathname` names, percent-escapes decoded and
+ * the public id's case folded, or null when it cannot name one. Whether it is the canonical
+ * spelling is decided once the article is found: anything but the exact canonical path
+ * redirects there.
+ */
 export function canonicalSegment(pathname: string): string | null {
   if (pathname.length < 13 || pathname.indexOf('/', 1) !== -1) return null;
-  const dash = pathname.lastIndexOf('-');
-  if (dash <= 1 || !PUBLIC_ID_PATTERN.test(pathname.slice(dash + 1))) return null;
+  let segment: string;
   try {
-    return decodeURIComponent(pathname.slice(1));
+    segment = decodeURIComponent(pathname.slice(1));
   } catch {
     return null;
   }
+  const dash = segment.lastIndexOf('-');
+  if (dash <= 0 || segment.includes('/')) return null;
+  const publicId = segment.slice(dash + 1).toLowerCase();
+  return PUBLIC_ID_PATTERN.test(publicId) ? segment.slice(0, dash + 1) + publicId : null;
 }
 
-export async function servePublicPage(req: IncomingMessage, res: ServerResponse, segment: string): Promise<void> {
+export async function servePublicPage(
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+  segment: string,
+): Promise<void> {
   const head = req.method === 'HEAD';
   const found = await findPublishedArticle(statements(), segment);
   res.setHeader('content-security-policy', PUBLIC_PAGE_CSP);
@@ -51,10 +71,11 @@ export async function servePublicPage(req: IncomingMessage, res: ServerResponse,
     for (const [name, value] of Object.entries(cacheTagHeaders(`article-${publicIdOf(found.path)}`)))
       res.setHeader(name, value);
   }
-  if (found.kind === 'moved') {
+  // A stale slug, or another spelling of the path (percent-escapes, case): the canonical path.
+  if (found.kind === 'moved' || (found.kind === 'article' && pathname !== found.path)) {
     res.statusCode = 308;
     res.setHeader('location', found.path);
-    res.setHeader('cache-control', PUBLIC_CACHE_CONTROL);
+    res.setHeader('cache-control', REDIRECT_CACHE_CONTROL);
     res.end();
     return;
   }
