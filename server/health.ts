@@ -1,11 +1,14 @@
-import { isDraining } from './lifecycle';
+import { isDraining, isStarting } from './lifecycle';
 import { entityManager } from './runtime';
 
 const HEALTH_TIMEOUT_MS = 2000;
 
-/** Liveness and readiness in one: the process answers, and the database answers within 2 s. */
+/**
+ * Liveness and readiness in one: the process answers, it is neither starting (its console
+ * routes still loading) nor draining, and the database answers within 2 s.
+ */
 export async function checkHealth(): Promise<{ status: 'ok' | 'unavailable'; database: 'up' | 'down' }> {
-  if (isDraining()) return { status: 'unavailable', database: 'up' };
+  if (isDraining() || isStarting()) return { status: 'unavailable', database: 'up' };
   let timer: NodeJS.Timeout | undefined;
   try {
     const em = await entityManager();

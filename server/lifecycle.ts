@@ -3,7 +3,28 @@
  * one process but as separate module instances, so the registry lives on globalThis.
  */
 type Hook = () => Promise<void> | void;
-const registry = globalThis as unknown as { __publishingShutdownHooks?: Hook[]; __publishingDraining?: boolean };
+const registry = globalThis as unknown as {
+  __publishingShutdownHooks?: Hook[];
+  __publishingDraining?: boolean;
+  __publishingStarting?: boolean;
+};
+
+/**
+ * From the moment the listener opens until the console's routes are loaded (next-warm-up.ts):
+ * requests are served, but /api/health answers 503, so no proxy sends readers here while the
+ * first request of a route would still hold the event loop for seconds.
+ */
+export function beginStarting(): void {
+  registry.__publishingStarting = true;
+}
+
+export function endStarting(): void {
+  registry.__publishingStarting = false;
+}
+
+export function isStarting(): boolean {
+  return registry.__publishingStarting === true;
+}
 
 /**
  * From SIGTERM until the listener closes (SHUTDOWN_DRAIN_MS): requests are still served, but

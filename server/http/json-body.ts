@@ -1,24 +1,40 @@
 /**
- * The JSON body of a REST write, read with its cap, its Content-Type check and an idle timeout.
+ * The JSON body of a REST write (and of the operator route), read with its cap, its
+ * Content-Type check, an idle timeout and a deadline for the whole body.
  *
- * The idle timeout (JSON_BODY_IDLE_TIMEOUT_MS, like UPLOAD_IDLE_TIMEOUT_MS for uploads): a
- * client that announces a body and then sends it a byte at a time, or not at all, would
- * otherwise hold its connection, its request and the token check already spent until the
- * server's 120 s request timeout. Past the pause it is answered 400 and the connection closed.
+ * A client that announces a body and then sends it slowly would otherwise hold its connection,
+ * its request and the token check already spent until the server's 120 s request timeout:
+ * - the idle timeout (JSON_BODY_IDLE_TIMEOUT_MS, like UPLOAD_IDLE_TIMEOUT_MS for uploads) ends a
+ *   body that pauses;
+ * - the deadline (JSON_BODY_TIMEOUT_MS) ends one that never pauses long but never ends either,
+ *   a byte a second: the idle timer starts again with every chunk, the deadline does not.
+ * Past either, it is answered 400 and the connection closed.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { env } from '../env';
 import { invalid } from '../errors';
 
+export interface BodyTimeouts {
+  /** Longest pause between two chunks. */
+  idleMs: number;
+  /** Longest time for the whole body, from the moment reading starts. */
+  totalMs: number;
+}
+
+const DEFAULT_TIMEOUTS = (): BodyTimeouts => ({
+  idleMs: env.JSON_BODY_IDLE_TIMEOUT_MS,
+  totalMs: env.JSON_BODY_TIMEOUT_MS,
+});
+
 export async function readJsonBody(
   req: IncomingMessage,
   res: ServerResponse,
   maxBytes: number,
-  idleTimeoutMs = env.JSON_BODY_IDLE_TIMEOUT_MS,
+  timeouts: BodyTimeouts = DEFAULT_TIMEOUTS(),
 ): Promise<unknown> {
   const declared = Number(req.headers['content-length'] ?? '0');
   if (declared > maxBytes) throw tooLarge(maxBytes);
-  const text = (await readWithin(req, res, maxBytes, idleTimeoutMs)).toString('utf8');
+  const text = (await readWithin(req, res, maxBytes, timeouts)).toString('utf8');
   // Bodyless POSTs are normal here: publish and unpublish take no body.
   if (text.trim() === '') return {};
   const type = (req.headers['content-type'] ?? '').toLowerCase();
@@ -34,35 +50,37 @@ export async function readJsonBody(
   return body;
 }
 
-function readWithin(req: IncomingMessage, res: ServerResponse, maxBytes: number, idleTimeoutMs: number) {
+function readWithin(req: IncomingMessage, res: ServerResponse, maxBytes: number, timeouts: BodyTimeouts) {
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
     let idle: NodeJS.Timeout | undefined;
     const finish = (err: Error | null) => {
       clearTimeout(idle);
+      clearTimeout(deadline);
       req.off('data', onData).off('end', onEnd).off('error', onError);
       if (err) reject(err);
       else resolve(Buffer.concat(chunks, total));
     };
-    const stall = () => {
+    const refuse = (why: string) => {
       // The rest of the body is never read: the answer goes out now and the connection closes.
       req.pause();
       res.setHeader('connection', 'close');
-      finish(
-        invalid(`body: the request body stalled (no data for ${Math.ceil(idleTimeoutMs / 1000)} s); send it again`),
-      );
+      finish(invalid(`body: ${why}; send it again`));
     };
+    const stall = () => refuse(`the request body stalled (no data for ${Math.ceil(timeouts.idleMs / 1000)} s)`);
+    const late = () => refuse(`the request body was not complete within ${Math.ceil(timeouts.totalMs / 1000)} s`);
     const onData = (chunk: Buffer) => {
       total += chunk.byteLength;
       if (total > maxBytes) return finish(tooLarge(maxBytes));
       chunks.push(chunk);
       clearTimeout(idle);
-      idle = setTimeout(stall, idleTimeoutMs);
+      idle = setTimeout(stall, timeouts.idleMs);
     };
     const onEnd = () => finish(null);
     const onError = (err: Error) => finish(err);
-    idle = setTimeout(stall, idleTimeoutMs);
+    idle = setTimeout(stall, timeouts.idleMs);
+    const deadline = setTimeout(late, timeouts.totalMs);
     req.on('data', onData).on('end', onEnd).on('error', onError);
   });
 }

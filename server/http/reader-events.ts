@@ -5,6 +5,7 @@ import { statements } from '../runtime';
 import { applyReaderEvents, ReaderEventBatchSchema } from '../services/reader-events';
 import { bearerMatches } from './bearer';
 import { describeZodError, sendFailure } from './errors';
+import { readJsonBody } from './json-body';
 
 /**
  * `POST /api/reader-events`, the operator's way in for the platform's events (docs/api.md
@@ -28,7 +29,8 @@ export async function serveReaderEvents(req: IncomingMessage, res: ServerRespons
     return void sendFailure(res, notFound());
   }
   try {
-    const body = await readJson(req);
+    // The same reading as a REST write's body: its cap, Content-Type, idle timeout and deadline.
+    const body = await readJsonBody(req, res, MAX_BODY_BYTES);
     const parsed = ReaderEventBatchSchema.safeParse(body);
     if (!parsed.success) throw invalid(describeZodError(parsed.error));
     const result = await applyReaderEvents(statements(), parsed.data);
@@ -37,23 +39,5 @@ export async function serveReaderEvents(req: IncomingMessage, res: ServerRespons
     res.end(JSON.stringify(result));
   } catch (err) {
     sendFailure(res, err);
-  }
-}
-
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const type = (req.headers['content-type'] ?? '').toLowerCase();
-  if (!type.startsWith('application/json')) throw invalid('Content-Type: must be application/json');
-  if (Number(req.headers['content-length'] ?? '0') > MAX_BODY_BYTES) throw invalid('body: larger than 1 MiB');
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    total += chunk.byteLength;
-    if (total > MAX_BODY_BYTES) throw invalid('body: larger than 1 MiB');
-    chunks.push(chunk);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks, total).toString('utf8'));
-  } catch {
-    throw invalid('body: invalid JSON');
   }
 }
