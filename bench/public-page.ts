@@ -18,7 +18,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { cli, ROOT } from '../tests/support/service';
+import { cli, metricsOf, ROOT } from '../tests/support/service';
 import { runBench, startBenchService } from './support/bench-service';
 import { BENCH_MARKDOWN, BENCH_TITLE } from './support/article';
 import { mergeResults, runLoad, type LoadRequest, type LoadResult } from './load';
@@ -37,7 +37,8 @@ const SLICE_MS = Number(values['slice-seconds']) * 1000;
 const CONCURRENCY = Number(values.concurrency);
 
 async function main() {
-  const bench = await startBenchService('publishing-bench-public-');
+  // Readers are told apart by the address a trusted proxy forwards, as behind Varnish.
+  const bench = await startBenchService('publishing-bench-public-', { TRUSTED_PROXIES: '127.0.0.1' });
   const { db, service, env } = bench;
   const high = [
     '--limit',
@@ -81,7 +82,11 @@ async function main() {
     const publicId = post.canonical_path.slice(-10);
     const beacon = (): LoadRequest => ({
       path: `/api/reader/${publicId}/open.gif`,
-      headers: { 'user-agent': `Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 bench-reader-${reader++}` },
+      // A reader of its own: its own address (as the trusted proxy forwards it) and user agent.
+      headers: {
+        'user-agent': `Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 bench-reader-${reader}`,
+        'x-forwarded-for': `10.${(reader >> 16) & 255}.${(reader >> 8) & 255}.${reader++ & 255}`,
+      },
     });
     const scenarios: { name: string; base: string; request: LoadRequest | (() => LoadRequest); expect: number }[] = [
       {
@@ -162,7 +167,7 @@ async function main() {
 
 /** Beacons entered into the tally and successful flushes, from the service's metrics. */
 async function readerMetrics(base: string): Promise<{ pending: number; flushes: number }> {
-  const text = await (await fetch(`${base}/api/metrics`)).text();
+  const text = await (await metricsOf(base)).text();
   const sum = (re: RegExp) => [...text.matchAll(re)].reduce((n, m) => n + Number(m[1]), 0);
   return {
     pending: sum(/^reader_beacons_total\{[^}]*outcome="pending"[^}]*\} (\d+)/gm),

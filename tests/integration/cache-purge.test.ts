@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newAccount, serviceEnv } from '../support/api';
-import { cli } from '../support/service';
+import { cli, metricsOf } from '../support/service';
 import { mediaForm, solidPng, startExtraService, type ExtraService } from './media-helpers';
 
 let cache: { url: string; purged: string[]; status: number; server: http.Server };
@@ -128,7 +128,7 @@ describe('the service purges the caches after each change of a public path', () 
 });
 
 async function failedPurges(): Promise<number> {
-  const text = await (await fetch(`${instance.service.baseUrl}/api/metrics`)).text();
+  const text = await (await metricsOf(`${instance.service.baseUrl}`)).text();
   const line = text.split('\n').find((l) => l.startsWith('cache_purges_total{result="failed"}'));
   return line ? Number(line.split(' ')[1]) : 0;
 }

@@ -4,10 +4,12 @@
  * JSON but not objects, the cover's "not both", metric labels, the metrics endpoint's default
  * access, and what a request header may not change on a public page.
  */
+import { metricsOf } from '../support/service';
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { api, baseUrl, createPost, newAccount } from '../support/api';
-import { mediaForm, solidPng, startFileServer } from './media-helpers';
+import { mediaForm, solidPng, startExtraService, startFileServer } from './media-helpers';
+import { freePort } from '../support/ports';
 
 interface RawResponse {
   status: number;
@@ -41,7 +43,7 @@ const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
 async function metricsText(): Promise<string> {
-  const res = await fetch(`${baseUrl()}/api/metrics`);
+  const res = await metricsOf(baseUrl());
   expect(res.status).toBe(200);
   return res.text();
 }
@@ -227,14 +229,30 @@ describe('metrics', () => {
     expect(text).toMatch(/route="\/console\/account"/);
   });
 
-  it('without METRICS_TOKEN answer only a direct loopback connection, never one a proxy relayed', async () => {
-    expect((await fetch(`${baseUrl()}/api/metrics`)).status).toBe(200);
-    for (const header of ['x-forwarded-for', 'forwarded', 'x-real-ip']) {
-      const relayed = await fetch(`${baseUrl()}/api/metrics`, {
-        headers: { [header]: header === 'forwarded' ? 'for=203.0.113.9' : '203.0.113.9' },
-      });
-      expect(relayed.status, header).toBe(404);
-      expect(await relayed.json()).toEqual({ error: 'Not found', code: 'not_found' });
+  it('without METRICS_TOKEN are 404 on the service listener, however local or relayed; METRICS_PORT serves them on loopback', async () => {
+    const metricsPort = await freePort();
+    const bare = await startExtraService({ METRICS_TOKEN: '', METRICS_PORT: String(metricsPort) });
+    try {
+      // A TLS terminator or proxy on this machine connects from loopback, with or without
+      // forwarding headers: nothing on the service's listener tells it from an operator.
+      const variants: Record<string, string>[] = [
+        {},
+        { 'x-forwarded-for': '203.0.113.9' },
+        { authorization: 'Bearer anything-at-all-here' },
+      ];
+      for (const headers of variants) {
+        const res = await fetch(`${bare.service.baseUrl}/api/metrics`, { headers });
+        expect(res.status, JSON.stringify(headers)).toBe(404);
+        expect(await res.json()).toEqual({ error: 'Not found', code: 'not_found' });
+      }
+      for (const path of ['/metrics', '/api/metrics']) {
+        const res = await fetch(`http://127.0.0.1:${metricsPort}${path}`);
+        expect(res.status, path).toBe(200);
+        expect(await res.text()).toContain('# TYPE http_requests_total counter');
+      }
+      expect((await fetch(`http://127.0.0.1:${metricsPort}/api/health`)).status).toBe(404);
+    } finally {
+      await bare.stop();
     }
   });
 });

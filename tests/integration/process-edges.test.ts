@@ -3,6 +3,7 @@
  * public origin, a connection cap, a stalled JSON body, timers left by health checks, and a
  * saturated prepared-statement pool.
  */
+import { metricsOf } from '../support/service';
 import http from 'node:http';
 import { connect, type Socket } from 'node:net';
 import pg from 'pg';
@@ -124,7 +125,7 @@ describe('an instance with PUBLIC_ORIGIN, MAX_CONNECTIONS and JSON_BODY_IDLE_TIM
 
   it('leaves no timer behind a health check', async () => {
     const timers = async () => {
-      const text = await (await fetch(`${extra.service.baseUrl}/api/metrics`)).text();
+      const text = await (await metricsOf(`${extra.service.baseUrl}`)).text();
       const match = /^nodejs_active_timers (\d+)$/m.exec(text);
       expect(match, 'nodejs_active_timers gauge').not.toBeNull();
       return Number(match![1]);

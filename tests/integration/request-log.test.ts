@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { metricsOf } from '../support/service';
 import { createPost, newAccount } from '../support/api';
 import { startExtraService, type ExtraService } from './media-helpers';
 
@@ -20,7 +21,7 @@ afterAll(async () => {
 });
 
 async function metrics(): Promise<string> {
-  const res = await fetch(`${extra.service.baseUrl}/api/metrics`);
+  const res = await metricsOf(`${extra.service.baseUrl}`);
   expect(res.status).toBe(200);
   return res.text();
 }

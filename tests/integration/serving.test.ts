@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl, createPost, newAccount, serviceEnv } from '../support/api';
-import { startService, type RunningService } from '../support/service';
+import { metricsOf, startService, type RunningService } from '../support/service';
 import { GENERIC_EMBED_HOSTS } from '../../server/content/embed-allowlist';
 
 /**
@@ -18,7 +18,7 @@ describe('metrics', () => {
     expect((await api('GET', `/posts/${post.id}`, { token })).status).toBe(200);
     expect((await api('GET', '/posts/00000000-0000-4000-8000-000000000000', { token })).status).toBe(404);
 
-    const res = await fetch(`${baseUrl()}/api/metrics`);
+    const res = await metricsOf(baseUrl());
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = await res.text();
@@ -45,10 +45,10 @@ describe('metrics', () => {
 
   it('count rate-limit refusals by class', async () => {
     const { token } = await newAccount({ limits: { read_per_min: 1 } });
-    const before = refusals(await (await fetch(`${baseUrl()}/api/metrics`)).text(), 'read');
+    const before = refusals(await (await metricsOf(baseUrl())).text(), 'read');
     expect((await api('GET', '/me', { token })).status).toBe(200);
     expect((await api('GET', '/me', { token })).status).toBe(429);
-    const after = refusals(await (await fetch(`${baseUrl()}/api/metrics`)).text(), 'read');
+    const after = refusals(await (await metricsOf(baseUrl())).text(), 'read');
     expect(after).toBe(before + 1);
   });
 });

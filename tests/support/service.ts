@@ -18,6 +18,14 @@ export interface RunningService {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** Every test instance serves /api/metrics to this bearer (a test may start one without it). */
+const TEST_METRICS_TOKEN = 'metrics-token-of-the-test-instances';
+
+/** The metrics text of an instance, read as an operator with METRICS_TOKEN does. */
+export async function metricsOf(baseUrl: string): Promise<Response> {
+  return fetch(`${baseUrl}/api/metrics`, { headers: { authorization: `Bearer ${TEST_METRICS_TOKEN}` } });
+}
+
 export function tempDataDir(prefix = 'publishing-test-'): string {
   return mkdtempSync(path.join(os.tmpdir(), prefix));
 }
@@ -39,6 +47,7 @@ export async function startService(
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     ALLOWED_PRIVATE_ADDRESSES: '127.0.0.0/8',
+    METRICS_TOKEN: TEST_METRICS_TOKEN,
     ...extraEnv,
     NODE_ENV: 'production',
   };
