@@ -160,32 +160,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/reader-events": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Feed in the platform's reader events (operator route)
-         * @description Enabled only when the service runs with `READER_EVENTS_TOKEN` set (404 otherwise); `Authorization: Bearer <READER_EVENTS_TOKEN>`.
-         *
-         *     Adds impressions, opens, reads, full reads, likes, comments and saves (and takes back likes, comments and saves) to articles, and recomputes their `popularity`.
-         *
-         *     `applied` counts the events naming a live article; `unknown_posts` lists the ids naming none (unknown or deleted), which are not an error.
-         *
-         *     A `batch_id` already applied applies nothing and answers what it answered the first time. Counters never go below 0.
-         */
-        post: operations["reader-events"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1530,78 +1504,6 @@ export interface operations {
                      *       "code": "service_unavailable"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    "reader-events": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    batch_id: string;
-                    events: {
-                        /** Format: uuid */
-                        post_id: string;
-                        /** @enum {string} */
-                        kind: "impression" | "open" | "read" | "complete" | "like" | "unlike" | "comment" | "uncomment" | "save" | "unsave";
-                        count?: number;
-                    }[];
-                };
-            };
-        };
-        responses: {
-            /** @description Applied (or already applied by this batch id) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        applied: number;
-                        unknown_posts: string[];
-                    };
-                };
-            };
-            /** @description A malformed body; the message names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing or wrong operator token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The route is disabled (READER_EVENTS_TOKEN unset) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database is unavailable; retry the same batch later */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };

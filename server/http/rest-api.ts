@@ -18,14 +18,13 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { identify } from '../api/authenticate';
-import { openApiEtag, openApiJson } from '../api/openapi/document';
 import { ConversionBusyError, conversionQueueFull } from '../content';
 import { invalid, notFound } from '../errors';
 import type { Authenticated } from '../services/tokens';
 import { logLine } from '../log';
 import { sendFailure } from './errors';
-import { ifNoneMatchMatches } from '../entity-tags';
 import { handleMediaUpload } from './media-upload';
+import { AUTHOR_DOCUMENT, serveOpenApiDocument } from './openapi-documents';
 import { nodeHeaderView } from './node-headers';
 import { ODD_PATH_MESSAGE, apiPath, matchApiRoute } from './api-path';
 import { noteMatchedRoute } from './route-template';
@@ -34,9 +33,6 @@ import { ProcedureOutcome, runProcedure } from './rest-procedures';
 
 /** JSON bodies: a 1 MB article escapes to at most a few MB; the contract sets no limit of its own. */
 const MAX_JSON_BODY_BYTES = 8 * 1024 * 1024;
-
-/** The document only changes with a deploy: tools revalidate cheaply, never keep it long. */
-const OPENAPI_CACHE_CONTROL = 'public, max-age=300, must-revalidate';
 
 /**
  * A HEAD is answered as the GET of the same path without its body (Node sends none for a HEAD):
@@ -52,7 +48,8 @@ export async function handleRestRequest(req: IncomingMessage, res: ServerRespons
     if (!routed) throw invalid(ODD_PATH_MESSAGE);
     const { path } = routed;
     if (path === '') throw notFound();
-    if (path === '/openapi.json' && (method === 'GET' || method === 'HEAD')) return serveOpenApi(req, res, method);
+    if (path === '/openapi.json' && (method === 'GET' || method === 'HEAD'))
+      return serveOpenApiDocument(req, res, AUTHOR_DOCUMENT);
     if (path === '/media') {
       if (method !== 'POST') throw notFound();
       return await handleMediaUpload(req, res);
@@ -107,17 +104,4 @@ function settle(res: ServerResponse, outcome: ProcedureOutcome): void {
   }
   res.setHeader('content-type', 'application/json');
   res.end(outcome.body);
-}
-
-function serveOpenApi(req: IncomingMessage, res: ServerResponse, method: string): void {
-  res.setHeader('cache-control', OPENAPI_CACHE_CONTROL);
-  res.setHeader('etag', openApiEtag);
-  if (ifNoneMatchMatches(req.headers['if-none-match'], openApiEtag)) {
-    res.statusCode = 304;
-    res.end();
-    return;
-  }
-  res.statusCode = 200;
-  res.setHeader('content-type', 'application/json; charset=utf-8');
-  res.end(method === 'HEAD' ? undefined : openApiJson);
 }

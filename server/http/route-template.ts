@@ -8,7 +8,14 @@ import { isUuid, UUID_SOURCE } from '../uuid';
  * the paths clients send. Only routes the service has become labels; ids, slugs and any path it
  * does not know become `*` (unknown console words once each made a new series).
  */
-const FIXED = new Set(['/', '/api/health', '/api/metrics', '/favicon.ico', '/api/reader-events']);
+const FIXED = new Set([
+  '/',
+  '/api/health',
+  '/api/metrics',
+  '/favicon.ico',
+  '/api/reader-events',
+  '/api/operator/openapi.json',
+]);
 
 /** The REST routes that are not procedures, below the prefix. */
 const API_FIXED = new Set(['/openapi.json', '/media']);

@@ -6,7 +6,14 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres } from '../../db/embedded-postgres';
 import { api, baseUrl, createPost, newAccount } from '../support/api';
-import { buildChecker, checkAgainst, checkResponse, ConformanceError, DOCUMENT_PATH } from '../support/conformance';
+import {
+  buildChecker,
+  checkAgainst,
+  checkResponse,
+  ConformanceError,
+  DOCUMENT_PATH,
+  OPERATOR_DOCUMENT_PATH,
+} from '../support/conformance';
 import { cli, removeDataDir, startService, tempDataDir, type RunningService } from '../support/service';
 
 /**
@@ -46,13 +53,11 @@ beforeAll(async () => {
   doc = (await served.clone().json()) as Json;
 });
 
-/** The author API's operations (operator routes, with their own `servers`, are checked apart). */
+/** The author API's operations. */
 const operations = () =>
-  Object.entries<Json>(doc.paths)
-    .filter(([, item]) => !item.servers)
-    .flatMap(([path, item]) =>
-      Object.entries<Json>(item).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, path, method, op })),
-    );
+  Object.entries<Json>(doc.paths).flatMap(([path, item]) =>
+    Object.entries<Json>(item).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, path, method, op })),
+  );
 const op = (key: string) => operations().find((o) => o.key === key)!.op;
 const deref = (node: Json): Json =>
   node?.$ref
@@ -80,6 +85,21 @@ describe('the served OpenAPI document', () => {
     const validated = await SwaggerParser.validate(structuredClone(doc) as never);
     expect(validated.info.title).toBeTruthy();
     expect(doc.servers).toEqual([expect.objectContaining({ url: '/api/v1/author' })]);
+  });
+
+  it('lists only the author routes; the operator route is in a document of its own, also valid OpenAPI 3.1', async () => {
+    expect(Object.keys(doc.paths).every((p) => p === '/me' || p.startsWith('/posts') || p.startsWith('/media'))).toBe(
+      true,
+    );
+    expect(JSON.stringify(doc)).not.toMatch(/reader-events|operatorToken/);
+    const operator = await fetch(`${baseUrl()}${OPERATOR_DOCUMENT_PATH}`);
+    expect(operator.status).toBe(200);
+    expect(operator.headers.get('etag')).toMatch(/^".+"$/);
+    const operatorDoc = (await operator.json()) as Json;
+    await SwaggerParser.validate(structuredClone(operatorDoc) as never);
+    expect(operatorDoc.servers).toEqual([expect.objectContaining({ url: '/api' })]);
+    expect(Object.keys(operatorDoc.paths)).toEqual(['/reader-events']);
+    expect(operatorDoc.paths['/reader-events'].post.security).toEqual([{ operatorToken: [] }]);
   });
 
   it('describes exactly the routes of the contract with exactly their statuses', () => {
@@ -150,10 +170,8 @@ describe('the served OpenAPI document', () => {
   });
 
   it('secures every operation with an http bearer scheme for dp_live_ tokens', () => {
-    // Two schemes: authors' tokens, and the operator's for the operator routes (checked apart).
-    const schemes = Object.entries<Json>(doc.components.securitySchemes).filter(([n]) => n !== 'operatorToken');
+    const schemes = Object.entries<Json>(doc.components.securitySchemes);
     expect(schemes).toHaveLength(1);
-    expect(doc.paths['/reader-events'].post.security).toEqual([{ operatorToken: [] }]);
     const [name, scheme] = schemes[0]!;
     expect(scheme).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(scheme.description).toMatch(/dp_live_/);

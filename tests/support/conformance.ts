@@ -12,6 +12,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
  */
 export const CONFORMANCE_DIR_ENV = 'OPENAPI_CONFORMANCE_DIR';
 export const DOCUMENT_PATH = '/api/v1/author/openapi.json';
+export const OPERATOR_DOCUMENT_PATH = '/api/operator/openapi.json';
 export const COVERAGE_REPORT = path.resolve(import.meta.dirname, '..', '..', 'test-results', 'openapi-coverage.json');
 
 type Json = { [key: string]: any };
@@ -37,9 +38,7 @@ export class ConformanceError extends Error {
 /** Fetches the served document once and tells every worker where to record (env is inherited). */
 export async function startConformanceRun(baseUrl: string): Promise<string> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'openapi-conformance-'));
-  const res = await fetch(`${baseUrl}${DOCUMENT_PATH}`);
-  if (res.status !== 200) throw new Error(`OpenAPI document: ${res.status} ${await res.text()}`);
-  writeFileSync(path.join(dir, 'openapi.json'), await res.text());
+  writeFileSync(path.join(dir, 'openapi.json'), JSON.stringify(await servedDocuments(baseUrl)));
   process.env[CONFORMANCE_DIR_ENV] = dir;
   return dir;
 }
@@ -110,13 +109,31 @@ interface Checker {
 
 let checker: Promise<Checker> | undefined;
 
-/** The document as served; read from the run's directory, fetched when run outside it. */
+/**
+ * Both served documents as one for checking responses: the author document, with the operator
+ * document's paths added under their own server (`/api`) and its security scheme, so every
+ * response of either kind is held to what its own document declares.
+ */
+async function servedDocuments(baseUrl: string): Promise<Json> {
+  const get = async (documentPath: string) => {
+    const res = await fetch(`${baseUrl}${documentPath}`);
+    if (res.status !== 200) throw new Error(`OpenAPI document ${documentPath}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as Json;
+  };
+  const [author, operator] = await Promise.all([get(DOCUMENT_PATH), get(OPERATOR_DOCUMENT_PATH)]);
+  for (const [template, item] of Object.entries<Json>(operator.paths))
+    author.paths[template] = { servers: operator.servers, ...item };
+  Object.assign(author.components.securitySchemes, operator.components.securitySchemes);
+  return author;
+}
+
+/** The documents as served; read from the run's directory, fetched when run outside it. */
 function loadChecker(baseUrl?: string): Promise<Checker> {
   checker ??= (async () => {
     const dir = process.env[CONFORMANCE_DIR_ENV];
     let doc: Json;
     if (dir) doc = JSON.parse(readFileSync(path.join(dir, 'openapi.json'), 'utf8'));
-    else if (baseUrl) doc = (await (await fetch(`${baseUrl}${DOCUMENT_PATH}`)).json()) as Json;
+    else if (baseUrl) doc = await servedDocuments(baseUrl);
     else throw new Error(`conformance: set ${CONFORMANCE_DIR_ENV} or pass baseUrl`);
     return buildChecker(doc);
   })();

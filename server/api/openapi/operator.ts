@@ -1,13 +1,18 @@
 /**
  * Operator routes: served beside the author API by the same process but not part of it (not
- * under /api/v1/author, not an author's token). Described in the same document so one file
- * says everything the service answers; the path item's own `servers` entry puts them under
- * `/api`, and their own security scheme says which token they take. Schemas come from the zod
- * schemas the route validates with (server/services/reader-events.ts).
+ * under /api/v1/author, not an author's token). Described in a document of their own
+ * (`/api/operator/openapi.json`), so that clients generated from the author document never
+ * carry them. Schemas come from the zod schemas the route validates with
+ * (server/services/reader-events.ts) and the error body's from the author API's (the same shape).
  */
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { ReaderEventBatchSchema, ReaderEventsResultSchema } from '../../services/reader-events';
+import { ErrorSchema } from '../common.schema';
 import type { JsonObject } from './types';
+
+/** Where the operator document is served (server/http/request-listener.ts). */
+export const OPERATOR_OPENAPI_PATH = '/api/operator/openapi.json';
 
 const OPERATOR_SECURITY_SCHEME = 'operatorToken';
 
@@ -16,29 +21,51 @@ const jsonSchema = (schema: z.ZodType) => {
   return rest;
 };
 
+/** The shared error body, as the author document has it (its zod schema carries an id, so it comes back as `$defs`). */
+const errorBodySchema = (): JsonObject => {
+  const generated = jsonSchema(ErrorSchema);
+  return generated.$defs?.Error ?? generated;
+};
+
 const error = (description: string) => ({
   description,
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
 
-export function addOperatorRoutes(doc: JsonObject): void {
-  doc.tags = [...(doc.tags ?? []), { name: 'operator', description: 'Operator routes, not part of the author API' }];
-  doc.components.securitySchemes[OPERATOR_SECURITY_SCHEME] = {
-    type: 'http',
-    scheme: 'bearer',
-    description: 'READER_EVENTS_TOKEN, the operator secret set in the service environment (never an author token).',
+function operatorDocument(version: string): JsonObject {
+  const doc: JsonObject = {
+    openapi: '3.1.0',
+    info: {
+      title: 'Author Publishing API: operator routes',
+      version,
+      description:
+        "Routes for the platform's operators, not for authors' integrations: their own secret (set in the service environment), outside the author API.",
+    },
+    servers: [{ url: '/api', description: 'Operator routes of this service' }],
+    tags: [{ name: 'operator', description: 'Operator routes, not part of the author API' }],
+    paths: {},
+    components: {
+      securitySchemes: {
+        [OPERATOR_SECURITY_SCHEME]: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'READER_EVENTS_TOKEN, the operator secret set in the service environment (never an author token).',
+        },
+      },
+      schemas: { Error: errorBodySchema() },
+    },
   };
   doc.paths['/reader-events'] = {
-    servers: [{ url: '/api', description: 'Operator routes of this service' }],
     post: {
       operationId: 'reader-events',
       summary: "Feed in the platform's reader events (operator route)",
       tags: ['operator'],
       description: [
         'Enabled only when the service runs with `READER_EVENTS_TOKEN` set (404 otherwise); `Authorization: Bearer <READER_EVENTS_TOKEN>`.',
-        'Adds impressions, opens, reads, full reads, likes, comments and saves (and takes back likes, comments and saves) to articles, and recomputes their `popularity`.',
+        'Adds impressions, opens, reads, full reads, likes, comments and saves to articles, takes them back (`unimpression`, `unopen`, `unread`, `uncomplete`, `unlike`, `uncomment`, `unsave`: corrections, such as readers the platform judged fraudulent), and recomputes their `popularity`.',
         '`applied` counts the events naming a live article; `unknown_posts` lists the ids naming none (unknown or deleted), which are not an error.',
-        'A `batch_id` already applied applies nothing and answers what it answered the first time. Counters never go below 0.',
+        'A `batch_id` applied in the last 30 days applies nothing and answers what it answered the first time. Counters never go below 0.',
       ].join('\n\n'),
       security: [{ [OPERATOR_SECURITY_SCHEME]: [] }],
       requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(ReaderEventBatchSchema) } } },
@@ -54,4 +81,8 @@ export function addOperatorRoutes(doc: JsonObject): void {
       },
     },
   };
+  return doc;
 }
+
+export const operatorOpenApiJson = JSON.stringify(operatorDocument('1.0.0'));
+export const operatorOpenApiEtag = `"${createHash('sha256').update(operatorOpenApiJson).digest('base64url').slice(0, 27)}"`;

@@ -8,7 +8,6 @@
 import type { ApiRoute } from '../routes';
 import { ERROR_TEXT, RATE_CLASS_TEXT } from './error-text';
 import { uploadOperation } from './media';
-import { addOperatorRoutes } from './operator';
 import type { JsonObject } from './types';
 
 export const SECURITY_SCHEME = 'bearerAuth';
@@ -136,7 +135,6 @@ export function postProcess(generated: JsonObject, routes: readonly ApiRoute[]):
       ([a], [b]) => rank(groups, resource(a)) - rank(groups, resource(b)) || a.length - b.length,
     ),
   );
-  addOperatorRoutes(doc);
   // tRPC-shaped error bodies are gone from every response; drop their schemas.
   for (const name of Object.keys(schemas)) if (name.startsWith('error.')) delete schemas[name];
   return doc;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../../server/api/openapi/document';
+import { operatorOpenApiJson } from '../../../server/api/openapi/operator';
 import { route } from '../../../server/api/route-meta';
 import { API_ROUTES } from '../../../server/api/routes';
 import { authorProcedure, router } from '../../../server/api/trpc';
@@ -12,12 +13,12 @@ import { DEFAULT_LIMITS } from '../../../server/services/rate-classes';
  */
 describe('route facts', () => {
   it('give every operation of the document exactly its success status and documented errors', () => {
-    // The author API's operations: operator routes (their own `servers`) are not tRPC procedures.
-    const operations = Object.entries(openApiDocument.paths as Record<string, Record<string, { responses: object }>>)
-      .filter(([, item]) => !('servers' in item))
-      .flatMap(([path, item]) =>
-        Object.entries(item).map(([method, op]) => ({ path, method: method.toUpperCase(), op })),
-      );
+    // The author API's operations, and nothing else (operator routes have a document of their own).
+    const operations = Object.entries(
+      openApiDocument.paths as Record<string, Record<string, { responses: object }>>,
+    ).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => ({ path, method: method.toUpperCase(), op })),
+    );
     expect(operations.map((o) => `${o.method} ${o.path}`).sort()).toEqual(
       API_ROUTES.map((r) => `${r.method} ${r.path}`).sort(),
     );
@@ -71,15 +72,27 @@ describe('route facts', () => {
   });
 });
 
-describe('operator routes in the document', () => {
-  it('describe POST /api/reader-events outside the author API, with its own token and the batch schema', () => {
-    const item = (openApiDocument.paths as any)['/reader-events'];
-    expect(item.servers).toEqual([expect.objectContaining({ url: '/api' })]);
+describe('operator routes', () => {
+  it('are not in the author document, whose clients must not carry them', () => {
+    expect(Object.keys(openApiDocument.paths as object)).not.toContain('/reader-events');
+    expect(JSON.stringify(openApiDocument)).not.toMatch(/reader-events|operatorToken|READER_EVENTS_TOKEN/);
+  });
+
+  it('have a document of their own: POST /api/reader-events with its own token and the batch schema', () => {
+    const doc = JSON.parse(operatorOpenApiJson);
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.servers).toEqual([expect.objectContaining({ url: '/api' })]);
+    expect(Object.keys(doc.paths)).toEqual(['/reader-events']);
+    const item = doc.paths['/reader-events'];
     expect(item.post.security).toEqual([{ operatorToken: [] }]);
     expect(Object.keys(item.post.responses).sort()).toEqual(['200', '400', '401', '404', '503']);
     const body = item.post.requestBody.content['application/json'].schema;
     expect(body.properties.events.maxItems).toBe(1000);
     expect(body.properties.events.items.properties.count).toMatchObject({ minimum: 1, maximum: 1000000 });
+    expect(body.properties.events.items.properties.kind.enum).toEqual(
+      expect.arrayContaining(['unopen', 'unread', 'uncomplete', 'unimpression']),
+    );
     expect(body.properties.batch_id).toMatchObject({ minLength: 1, maxLength: 100 });
+    expect(doc.components.schemas.Error).toBeDefined();
   });
 });
