@@ -18,9 +18,11 @@ const NETWORK_CODES = new Set([
   'EHOSTUNREACH',
   'EAI_AGAIN',
 ]);
-// Connection exceptions, admin/crash shutdown, cannot connect now, too many connections, and
-// query_canceled (57014: only statement_timeout cancels statements here).
-const SQLSTATE_UNAVAILABLE = /^(08|57P0[1-3]|53300|57014)/;
+// Connection exceptions, admin/crash shutdown, cannot connect now, too many connections,
+// query_canceled (57014: only statement_timeout cancels statements here), and a named statement
+// refused as only a transaction-mode pooler refuses it (42P05, 26000: the statement did not run;
+// the pool sends the next ones unnamed, see statements.ts), so the client may simply retry.
+const SQLSTATE_UNAVAILABLE = /^(08|57P0[1-3]|53300|57014|42P05|26000)/;
 const MESSAGE_UNAVAILABLE = new RegExp(
   [
     'Connection terminated',

@@ -1,29 +1,63 @@
 import { MikroORM } from '@mikro-orm/postgresql';
+import { resolvePoolerMode, type PoolerMode, type PoolerSetting } from './connection-mode';
 import { startEmbeddedPostgres } from './embedded-postgres';
+import { isDatabaseUnavailable } from './errors';
 import { migrate, ormOptions } from './orm';
 
 /**
  * The database for a process that owns its lifecycle (the launcher, the CLI): DATABASE_URL
- * when set, otherwise the embedded cluster under DATA_DIR. Migrations are applied either way.
+ * when set, otherwise the embedded cluster under DATA_DIR. Migrations are applied either way
+ * (instances starting together take turns: orm.ts `migrate`). With DATABASE_URL, whether a
+ * transaction-mode pooler sits in front is the setting's, or found out (connection-mode.ts).
  */
 export async function provideDatabase(
-  where: { databaseUrl?: string; dataDir: string },
+  where: { databaseUrl?: string; dataDir: string; pooler?: PoolerSetting },
   log: (msg: string) => void,
-): Promise<{ url: string; stop(): Promise<void> }> {
+): Promise<{ url: string; mode: PoolerMode; stop(): Promise<void> }> {
   const db = where.databaseUrl
     ? { url: where.databaseUrl, stop: async () => {} }
     : await startEmbeddedPostgres(where.dataDir, log);
   try {
-    const orm = await MikroORM.init(ormOptions(db.url));
+    const mode = where.databaseUrl
+      ? await whenReachable(() => resolvePoolerMode(db.url, where.pooler ?? 'auto'), log)
+      : 'none';
+    if (mode !== 'none')
+      log(
+        mode === 'transaction'
+          ? 'DATABASE_URL is a transaction-mode pooler: statements are sent unnamed (PgBouncer 1.21+ with max_prepared_statements: set DATABASE_POOLER=transaction-prepared)'
+          : 'DATABASE_URL is a transaction-mode pooler that maps prepared statements',
+      );
+    const orm = await MikroORM.init(ormOptions(db.url, mode));
     try {
-      const applied = await migrate(orm);
+      const applied = await whenReachable(() => migrate(orm), log);
       if (applied.length > 0) log(`applied migrations: ${applied.join(', ')}`);
     } finally {
       await orm.close(true);
     }
+    return { url: db.url, mode, stop: () => db.stop() };
   } catch (err) {
     await db.stop();
     throw err;
   }
-  return db;
+}
+
+/** How long a start waits for a database that is not answering yet (booting, restarting). */
+const START_PATIENCE_MS = 30_000;
+
+/**
+ * `work`, tried again while the database is unreachable (a connection refused or timed out, as
+ * db/errors.ts tells them), for up to START_PATIENCE_MS: an instance started with its database
+ * (at boot, or on a busy machine) waits for it instead of failing its start.
+ */
+async function whenReachable<T>(work: () => Promise<T>, log: (msg: string) => void): Promise<T> {
+  const deadline = Date.now() + START_PATIENCE_MS;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (err) {
+      if (!isDatabaseUnavailable(err) || Date.now() > deadline) throw err;
+      if (attempt === 1) log(`waiting for the database: ${err instanceof Error ? err.message : String(err)}`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
 }

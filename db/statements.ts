@@ -1,7 +1,8 @@
 import pg from 'pg';
+import { startupParameters, TRANSACTION_PREAMBLE, usesNamedStatements, type PoolerMode } from './connection-mode';
 
 /**
- * Named prepared statements on a plain `pg` pool, for the requests that run most often
+ * Prepared statements on a plain `pg` pool, for the requests that run most often
  * (authentication with its rate-limit charge, the article reads, and the two article writes,
  * create and edit, in transactions of their own).
  *
@@ -10,6 +11,9 @@ import pg from 'pg';
  * mapping. Here each statement is parsed and planned once per connection (pg keeps the
  * prepared name per client), and rows come back as plain objects whose timestamps stay
  * PostgreSQL's text, turned into ISO 8601 by `isoTimestamp` without building a Date.
+ *
+ * Behind a transaction-mode pooler without prepared-statement support (connection-mode.ts) the
+ * same statements run unnamed: parsed and planned on every call, and correct.
  *
  * Every other write keeps using the ORM (transactions, entities); both pools share one database.
  * A statement on this pool costs one round trip and no query building: on a loopback
@@ -55,7 +59,7 @@ const types = {
 };
 
 /**
- * PostgreSQL prints a `timestamptz(3)` in a UTC session as `2026-11-22 14:36:01.123+00`,
+ * PostgreSQL prints a `timestamptz(3)` in a UTC session (every connection here is one) as `2026-11-22 14:36:01.123+00`,
  * dropping zero milliseconds (`…:01+00`) and trailing zeros (`…:01.12+00`). ISO 8601 with
  * exactly three fraction digits, as the API returns everywhere, is a few string operations.
  */
@@ -66,28 +70,66 @@ export function isoTimestamp(pgText: string): string {
   return `${pgText.slice(0, 10)}T${pgText.slice(11, 19)}.${fraction}Z`;
 }
 
-const query = (st: Statement, values: unknown[]) => ({ name: st.name, text: st.text, values, types }) as pg.QueryConfig;
+/** Whether statements are sent named (prepared once per connection) or unnamed; see connection-mode.ts. */
+interface Naming {
+  named: boolean;
+}
+
+const query = (naming: Naming, st: Statement, values: unknown[]) =>
+  (naming.named ? { name: st.name, text: st.text, values, types } : { text: st.text, values, types }) as pg.QueryConfig;
+
+/**
+ * A named statement refused for what only a transaction-mode pooler does (the Parse reached one
+ * server connection and the Bind another): "already exists" (42P05) or "does not exist" (26000).
+ * Either way the statement did not run.
+ */
+function refusedNamedStatement(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '42P05' || code === '26000';
+}
 
 class PgStatementRunner implements StatementRunner {
   constructor(
     private readonly pool: pg.Pool,
     private readonly transactions: pg.Pool,
+    private readonly naming: Naming & { onUnnamed?: () => void },
   ) {}
 
-  async run<T>(st: Statement, values: unknown[]): Promise<T[]> {
-    return (await this.pool.query(query(st, values))).rows as T[];
+  run<T>(st: Statement, values: unknown[]): Promise<T[]> {
+    return this.outside(this.pool, st, values);
   }
 
-  async runWrite<T>(st: Statement, values: unknown[]): Promise<T[]> {
-    return (await this.transactions.query(query(st, values))).rows as T[];
+  runWrite<T>(st: Statement, values: unknown[]): Promise<T[]> {
+    return this.outside(this.transactions, st, values);
+  }
+
+  /**
+   * A statement outside a transaction. When a named one is refused as only a pooler refuses it
+   * (a pooler told to ignore this service's start-up parameters, so `auto` did not see it), the
+   * process sends every statement unnamed from then on, and this one again: it never ran.
+   */
+  private async outside<T>(pool: pg.Pool, st: Statement, values: unknown[]): Promise<T[]> {
+    const sentNamed = this.naming.named;
+    try {
+      return (await pool.query(query(this.naming, st, values))).rows as T[];
+    } catch (err) {
+      // Statements sent named before the first refusal are refused too: each runs again unnamed.
+      if (!sentNamed || !refusedNamedStatement(err)) throw err;
+      if (this.naming.named) {
+        this.naming.named = false;
+        this.naming.onUnnamed?.();
+      }
+      return (await pool.query(query(this.naming, st, values))).rows as T[];
+    }
   }
 
   async transaction<T>(work: (tx: StatementRunner) => Promise<T>): Promise<T> {
     const client = await this.transactions.connect();
     let broken: Error | undefined;
     try {
-      await client.query('BEGIN');
-      const out = await work(new TransactionRunner(client));
+      // One round trip: the transaction and its timeout (a pooler passes SET LOCAL on).
+      await client.query(`BEGIN; ${TRANSACTION_PREAMBLE}`);
+      const out = await work(new TransactionRunner(client, this.naming));
       await client.query('COMMIT');
       return out;
     } catch (err) {
@@ -102,10 +144,22 @@ class PgStatementRunner implements StatementRunner {
 
 /** The statements of one open transaction, on its connection. */
 class TransactionRunner implements StatementRunner {
-  constructor(private readonly client: pg.PoolClient) {}
+  constructor(
+    private readonly client: pg.PoolClient,
+    private readonly naming: Naming & { onUnnamed?: () => void },
+  ) {}
 
+  /** A refused named statement aborts the transaction: the next ones, in any transaction, are unnamed. */
   async run<T>(st: Statement, values: unknown[]): Promise<T[]> {
-    return (await this.client.query(query(st, values))).rows as T[];
+    try {
+      return (await this.client.query(query(this.naming, st, values))).rows as T[];
+    } catch (err) {
+      if (this.naming.named && refusedNamedStatement(err)) {
+        this.naming.named = false;
+        this.naming.onUnnamed?.();
+      }
+      throw err;
+    }
   }
 
   runWrite<T>(st: Statement, values: unknown[]): Promise<T[]> {
@@ -126,23 +180,46 @@ export interface StatementPool {
 }
 
 /**
+ * `TimeZone=UTC` as a start-up parameter, which `isoTimestamp` and the UTC-day SQL rely on:
+ * PostgreSQL takes it, and a transaction-mode pooler too (PgBouncer re-applies it to each server
+ * connection it hands this client). pg's Client has no option for it, hence this one override.
+ */
+class UtcClient extends pg.Client {
+  getStartupConf(): Record<string, string> {
+    const conf = (pg.Client.prototype as unknown as { getStartupConf(): Record<string, string> }).getStartupConf.call(
+      this,
+    );
+    return { ...conf, TimeZone: 'UTC' };
+  }
+}
+
+export interface StatementPoolOptions {
+  /** Connections of each of the two pools. */
+  max?: number;
+  /** Direct, or behind a transaction-mode pooler (connection-mode.ts). */
+  mode?: PoolerMode;
+  /** Told once when a refused named statement turned this pool to unnamed statements. */
+  onUnnamed?: () => void;
+}
+
+/**
  * A statement pool of at most `max` connections for `url`, and as many again for transactions
  * and writes (`runWrite`): those may wait for a row lock (an edit's transaction even converts
  * under it), and writers waiting so must never hold the connections that authentication and
  * reads need. Short timeouts as for the ORM's pool:
  * with PostgreSQL down, or every connection busy, a request fails within seconds (503, see
  * errors.ts), and connections are opened again on demand, so the service recovers by itself.
- * `TimeZone=UTC` makes `isoTimestamp` valid.
  */
-export function openStatementPool(url: string, max = 10): StatementPool {
+export function openStatementPool(url: string, options: StatementPoolOptions = {}): StatementPool {
+  const { max = 10, mode = 'none', onUnnamed } = options;
   const open = () => {
     const pool = new pg.Pool({
       connectionString: url,
+      Client: UtcClient,
       max,
       idleTimeoutMillis: 10_000,
       connectionTimeoutMillis: 2_000,
-      statement_timeout: 15_000,
-      options: '-c TimeZone=UTC',
+      ...startupParameters(mode),
     });
     // An idle client whose server went away emits 'error' on the pool; without a listener it
     // would crash the process. The next query opens a fresh connection.
@@ -151,8 +228,9 @@ export function openStatementPool(url: string, max = 10): StatementPool {
   };
   const pool = open();
   const transactions = open();
+  const naming = { named: usesNamedStatements(mode), onUnnamed };
   return {
-    runner: new PgStatementRunner(pool, transactions),
+    runner: new PgStatementRunner(pool, transactions, naming),
     stats: () => ({
       total: pool.totalCount + transactions.totalCount,
       idle: pool.idleCount + transactions.idleCount,

@@ -13,9 +13,11 @@ import { fileURLToPath } from 'node:url';
 import next from 'next';
 import { env } from './env';
 import { provideDatabase } from '../db/provide-database';
-import { beginDraining, runShutdownHooks } from './lifecycle';
+import { beginDraining, beginStarting, endStarting, onShutdown, runShutdownHooks } from './lifecycle';
+import { appRoutePaths, warmUpRoutes } from './next-warm-up';
 import { flushLog, logLine } from './log';
 import { createRequestListener } from './http/request-listener';
+import { openMetricsListener } from './http/metrics-endpoint';
 import { observeRuntimeGauges } from './runtime-gauges';
 import { appSecret } from './secrets';
 import { configureRuntime, orm, startBackgroundWork } from './runtime';
@@ -32,12 +34,13 @@ let stopDatabase: (() => Promise<void>) | undefined;
 
 async function main() {
   appSecret(); // a short or unreadable session secret stops the start before anything runs
-  const db = await provideDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.dataDir }, (msg) =>
-    logLine({ level: 'notice', msg }),
+  const db = await provideDatabase(
+    { databaseUrl: env.DATABASE_URL, dataDir: env.dataDir, pooler: env.DATABASE_POOLER },
+    (msg) => logLine({ level: 'notice', msg }),
   );
   stopDatabase = () => db.stop();
   // Before anything connects: the ORM and the statement pool, in this code and in the code Next loads.
-  configureRuntime({ databaseUrl: db.url });
+  configureRuntime({ databaseUrl: db.url, poolerMode: db.mode });
 
   let stopping = false;
   // Declared before the signal handlers that read it; assigned once the listener exists.
@@ -77,12 +80,27 @@ async function main() {
   startBackgroundWork();
   observeRuntimeGauges();
 
+  // Metrics on a loopback listener of their own (METRICS_PORT), outside what any proxy relays.
+  const metricsServer = env.METRICS_PORT ? await openMetricsListener(env.METRICS_PORT) : undefined;
+  if (metricsServer) {
+    onShutdown(
+      () =>
+        new Promise<void>((resolve) => {
+          metricsServer.closeAllConnections();
+          metricsServer.close(() => resolve());
+        }),
+    );
+    logLine({ level: 'notice', msg: `metrics on http://127.0.0.1:${env.METRICS_PORT}/metrics` });
+  }
+
   server = http.createServer(createRequestListener((req, res) => handle(req, res)));
   server.keepAliveTimeout = 5_000;
   server.requestTimeout = 120_000;
   // Each open connection costs a descriptor and memory even when idle: past MAX_CONNECTIONS, new
   // ones are closed as they arrive rather than exhausting the process's file descriptors.
   server.maxConnections = env.MAX_CONNECTIONS;
+  // Health answers 503 until the console's routes are loaded (next-warm-up.ts).
+  beginStarting();
   // A port in use or an address this machine lacks is a failed start, not a hung process.
   await new Promise<void>((resolve, reject) => {
     server!.once('error', reject);
@@ -96,6 +114,13 @@ async function main() {
   const bound =
     typeof address === 'object' && address ? address : { address: env.HOST, port: env.PORT, family: 'IPv4' };
   const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
+  if (!dev) {
+    // Any address answers on loopback too; a specific one is asked directly.
+    const own = bound.address === '0.0.0.0' ? '127.0.0.1' : bound.address === '::' ? '::1' : bound.address;
+    await warmUpRoutes({ host: own, port: bound.port }, appRoutePaths(root), logLine);
+  }
+  endStarting();
+  if (stopping) return;
   logLine({ level: 'notice', msg: `serving on http://${host}:${bound.port}`, host: bound.address, port: bound.port });
 }
 

@@ -148,12 +148,15 @@ async function main() {
     process.stdout.write(USAGE + '\n');
     process.exit(argv.length === 0 ? 1 : 0);
   }
-  let db: { url: string; stop(): Promise<void> } | undefined;
+  let db: Awaited<ReturnType<typeof provideDatabase>> | undefined;
   let orm: MikroORM | undefined;
   let code = 0;
   try {
-    db = await provideDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.dataDir }, () => {});
-    orm = await MikroORM.init(ormOptions(db.url));
+    db = await provideDatabase(
+      { databaseUrl: env.DATABASE_URL, dataDir: env.dataDir, pooler: env.DATABASE_POOLER },
+      () => {},
+    );
+    orm = await MikroORM.init(ormOptions(db.url, db.mode));
     // Changes made here purge the shared caches as the server's would; outcomes go to stderr.
     const purges = startCachePurges((line) => process.stderr.write(JSON.stringify(line) + '\n'));
     const result = await run(orm.em.fork() as unknown as EntityManager, argv);

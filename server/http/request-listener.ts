@@ -2,21 +2,22 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { checkHealth } from '../health';
 import { logLine, logRequest } from '../log';
-import { countRequest, registry } from '../metrics';
-import { env } from '../env';
-import { notFound, unauthenticated, unavailable } from '../errors';
+import { countRequest } from '../metrics';
+import { notFound } from '../errors';
 import { takeMediaRequest } from './media-node';
 import { canonicalSegment, servePublicPage } from './public-page';
 import { handleRestRequest } from './rest-api';
 import { isApiPath } from './api-path';
-import { isDirectLoopback } from './loopback';
 import { isDisguisedConsolePath } from './console-path';
+import { neverStoreRedirectsOrErrors } from './next-responses';
 import { maskIds, requestRoute } from './route-template';
 import { sendFailure } from './errors';
-import { bearerMatches } from './bearer';
+import { serveMetricsWithToken } from './metrics-endpoint';
 import { serveReaderBeacon } from './reader-beacon';
-import { READER_BEACON_PREFIX } from '../public/reader-beacons';
+import { READER_BEACON_PREFIX } from '../content/urls';
 import { READER_EVENTS_PATH, serveReaderEvents } from './reader-events';
+import { OPERATOR_OPENAPI_PATH } from '../api/openapi/operator';
+import { OPERATOR_DOCUMENT, serveOpenApiDocument } from './openapi-documents';
 
 /**
  * Every HTTP request of the process starts here: a request id, one log line and the metrics
@@ -64,13 +65,15 @@ async function route(req: IncomingMessage, res: ServerResponse, pathname: string
   if (isApiPath(pathname)) return handleRestRequest(req, res);
   if (takeMediaRequest(req, res)) return;
   if (pathname === '/api/health') return health(req, res);
-  if (pathname === '/api/metrics') return metrics(req, res);
+  if (pathname === '/api/metrics') return serveMetricsWithToken(req, res);
   if (pathname.startsWith(READER_BEACON_PREFIX)) return serveReaderBeacon(req, res, pathname);
   if (pathname === READER_EVENTS_PATH) return serveReaderEvents(req, res);
+  if (pathname === OPERATOR_OPENAPI_PATH && (req.method === 'GET' || req.method === 'HEAD'))
+    return serveOpenApiDocument(req, res, OPERATOR_DOCUMENT);
   const method = req.method;
   if (method === 'GET' || method === 'HEAD') {
     const segment = canonicalSegment(pathname);
-    if (segment !== null) return servePublicPage(req, res, segment);
+    if (segment !== null) return servePublicPage(req, res, pathname, segment);
   }
   if (isDisguisedConsolePath(pathname)) {
     // Next would answer its 404 page cacheable for a year; the console's answers are never stored.
@@ -78,6 +81,7 @@ async function route(req: IncomingMessage, res: ServerResponse, pathname: string
     sendFailure(res, notFound());
     return;
   }
+  neverStoreRedirectsOrErrors(res);
   return next(req, res);
 }
 
@@ -88,32 +92,4 @@ async function health(_req: IncomingMessage, res: ServerResponse): Promise<void>
   res.setHeader('content-type', 'application/json; charset=utf-8');
   res.setHeader('cache-control', 'no-store');
   res.end(JSON.stringify(result));
-}
-
-/**
- * Prometheus text format; with METRICS_TOKEN set, only for `Authorization: Bearer <it>`. Without
- * it, only for a direct loopback connection (a scraper on the same machine): anything a proxy
- * relays is 404, so metrics are never public by default.
- */
-async function metrics(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (env.METRICS_TOKEN && !bearerMatches(req.headers.authorization, env.METRICS_TOKEN)) {
-    sendFailure(res, unauthenticated('Authorization: send "Bearer <METRICS_TOKEN>"'));
-    return;
-  }
-  if (!env.METRICS_TOKEN && !isDirectLoopback(req.socket.remoteAddress, req.headers)) {
-    res.setHeader('cache-control', 'no-store');
-    sendFailure(res, notFound());
-    return;
-  }
-  let text: string;
-  try {
-    text = await registry.metrics();
-  } catch {
-    sendFailure(res, unavailable());
-    return;
-  }
-  res.statusCode = 200;
-  res.setHeader('content-type', registry.contentType);
-  res.setHeader('cache-control', 'no-store');
-  res.end(text);
 }
