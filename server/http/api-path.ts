@@ -13,7 +13,6 @@
  * One rule for a trailing slash on every route: a single one is ignored (`/posts/` is `/posts`,
  * `POST /media/` is the upload), as trpc-to-openapi already did for the procedures.
  */
-import { getPathRegExp, normalizePath } from 'trpc-to-openapi';
 import { API_ROUTES, type ApiRoute } from '../api/routes';
 
 export const API_PREFIX = '/api/v1/author';
@@ -51,13 +50,24 @@ export function apiPath(url: string): ApiPath | null {
 }
 
 /**
- * Method, path pattern and template of every procedure (api/routes.ts): known before any body is
- * read. The patterns are trpc-to-openapi's own (`getPathRegExp`, tried in the same order, case
- * insensitive), so routes match as they did when its adapter served them.
+ * A route's path as an exact pattern: literal segments as written (case-sensitive: `/ME` is not
+ * `/me`, so no second spelling of a route exists), each `{param}` one segment.
  */
+function exactPattern(path: string): RegExp {
+  const source = path
+    .split('/')
+    .map((segment) => {
+      const param = /^\{(\w+)\}$/.exec(segment);
+      return param ? `(?<${param[1]}>[^/]+)` : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('/');
+  return new RegExp(`^${source}$`);
+}
+
+/** Method, path pattern and template of every procedure (api/routes.ts): known before any body is read. */
 const PROCEDURE_ROUTES = API_ROUTES.filter((r) => r.procedure).map((route) => ({
   route,
-  pattern: getPathRegExp(normalizePath(route.path)),
+  pattern: exactPattern(route.path),
   template: API_PREFIX + route.path,
 }));
 

@@ -83,6 +83,41 @@ describe('routes', () => {
     }
   });
 
+  it('are exact: another case of a route is 404, never the route', async () => {
+    const { token } = await newAccount();
+    const post = await createPost(token);
+    for (const [method, path] of [
+      ['GET', '/ME'],
+      ['GET', '/Me'],
+      ['GET', '/POSTS'],
+      ['GET', `/Posts/${post.id}`],
+      ['POST', `/posts/${post.id}/Publish`],
+      ['POST', '/Media/from-url'],
+    ] as const) {
+      const res = await api(method, path, { token, json: method === 'POST' ? {} : undefined });
+      expect(res.status, `${method} ${path}`).toBe(404);
+      expect(res.body, `${method} ${path}`).toEqual({ error: 'Not found', code: 'not_found' });
+    }
+    expect((await api('GET', '/me', { token })).status).toBe(200);
+  });
+
+  it('publish and unpublish take no body: none or {} is accepted, any field is a 400 naming it', async () => {
+    const { token } = await newAccount();
+    const post = await createPost(token);
+    for (const route of ['publish', 'unpublish']) {
+      const res = await api('POST', `/posts/${post.id}/${route}`, { token, json: { foo: 1 } });
+      expect(res.status, route).toBe(400);
+      expect(res.body.error, route).toMatch(/foo/);
+      expect(res.body.code, route).toBeUndefined();
+    }
+    // Nothing changed: still a draft. Then both work without a body and with {}.
+    expect((await api('GET', `/posts/${post.id}`, { token })).body.status).toBe('draft');
+    expect((await api('POST', `/posts/${post.id}/publish`, { token })).status).toBe(200);
+    expect((await api('POST', `/posts/${post.id}/unpublish`, { token, json: {} })).status).toBe(204);
+    expect((await api('POST', `/posts/${post.id}/publish`, { token, json: {} })).status).toBe(200);
+    expect((await api('POST', `/posts/${post.id}/unpublish`, { token })).status).toBe(204);
+  });
+
   it('a route without input ignores the query string', async () => {
     const { token, handle } = await newAccount();
     const me = await api('GET', '/me?handle=someone-else&limits=1', { token });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { route } from '../route-meta';
 import { AuthorPostSchema, AuthorPostWithHtmlSchema, AuthorPostWriteSchema } from '../../services/author-post.schema';
 import { authorProcedure, router } from '../trpc';
-import { PostIdInput } from './by-id.schema';
+import { PostIdInput, PostIdOnlyInput } from './by-id.schema';
 import { createPostHandler } from './create.handler';
 import { deletePostHandler } from './delete.handler';
 import { getPostHandler } from './get.handler';
@@ -96,7 +96,7 @@ export const postsRouter = router({
         conditional: { etag: true, write: true },
       }),
     )
-    .input(PostIdInput)
+    .input(PostIdOnlyInput)
     .output(AuthorPostSchema)
     .mutation(publishPostHandler),
   unpublish: authorProcedure
@@ -112,7 +112,7 @@ export const postsRouter = router({
         conditional: { etag: true, write: true },
       }),
     )
-    .input(PostIdInput)
+    .input(PostIdOnlyInput)
     .output(z.void())
     .mutation(unpublishPostHandler),
   delete: authorProcedure

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { publishPost } from '../../services/posts';
 import type { AuthorContext } from '../trpc';
-import type { PostIdInput } from './by-id.schema';
+import type { PostIdOnlyInput } from './by-id.schema';
 import { sendEtag, writePreconditions } from './conditional';
 
 export const publishPostHandler = async ({
@@ -9,7 +9,7 @@ export const publishPostHandler = async ({
   input,
 }: {
   ctx: AuthorContext;
-  input: z.infer<typeof PostIdInput>;
+  input: z.infer<typeof PostIdOnlyInput>;
 }) => {
   const post = await publishPost(
     ctx.em,

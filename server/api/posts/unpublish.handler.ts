@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { unpublishPost } from '../../services/posts';
 import type { AuthorContext } from '../trpc';
-import type { PostIdInput } from './by-id.schema';
+import type { PostIdOnlyInput } from './by-id.schema';
 import { sendEtag, writePreconditions } from './conditional';
 
 export const unpublishPostHandler = async ({
@@ -9,7 +9,7 @@ export const unpublishPostHandler = async ({
   input,
 }: {
   ctx: AuthorContext;
-  input: z.infer<typeof PostIdInput>;
+  input: z.infer<typeof PostIdOnlyInput>;
 }) => {
   const post = await unpublishPost(ctx.em, ctx.auth.account.id, input.id, writePreconditions(ctx));
   // 204 without a body, but the article still exists: its new version's tag lets the next
