@@ -28,6 +28,8 @@ const MESSAGE_UNAVAILABLE = new RegExp(
     'Connection terminated',
     'Timeout acquiring a connection',
     'timeout exceeded when trying to connect',
+    // pg's own Client (connectionTimeoutMillis) when a connection is not open in time.
+    '^timeout expired$',
     'Cannot use a pool after calling end on the pool',
     'connect ECONNREFUSED',
     'Connection ended',

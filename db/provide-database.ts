@@ -19,7 +19,7 @@ export async function provideDatabase(
     : await startEmbeddedPostgres(where.dataDir, log);
   try {
     const mode = where.databaseUrl
-      ? await whenReachable(() => resolvePoolerMode(db.url, where.pooler ?? 'auto'), log)
+      ? await untilDatabaseAnswers(() => resolvePoolerMode(db.url, where.pooler ?? 'auto'), log)
       : 'none';
     if (mode !== 'none')
       log(
@@ -29,7 +29,7 @@ export async function provideDatabase(
       );
     const orm = await MikroORM.init(ormOptions(db.url, mode));
     try {
-      const applied = await whenReachable(() => migrate(orm), log);
+      const applied = await untilDatabaseAnswers(() => migrate(orm), log);
       if (applied.length > 0) log(`applied migrations: ${applied.join(', ')}`);
     } finally {
       await orm.close(true);
@@ -47,9 +47,9 @@ const START_PATIENCE_MS = 30_000;
 /**
  * `work`, tried again while the database is unreachable (a connection refused or timed out, as
  * db/errors.ts tells them), for up to START_PATIENCE_MS: an instance started with its database
- * (at boot, or on a busy machine) waits for it instead of failing its start.
+ * (at boot, or several at once on a busy machine) waits for it instead of failing its start.
  */
-async function whenReachable<T>(work: () => Promise<T>, log: (msg: string) => void): Promise<T> {
+export async function untilDatabaseAnswers<T>(work: () => Promise<T>, log: (msg: string) => void): Promise<T> {
   const deadline = Date.now() + START_PATIENCE_MS;
   for (let attempt = 1; ; attempt++) {
     try {

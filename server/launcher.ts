@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
 import { env } from './env';
-import { provideDatabase } from '../db/provide-database';
+import { provideDatabase, untilDatabaseAnswers } from '../db/provide-database';
 import { beginDraining, beginStarting, endStarting, onShutdown, runShutdownHooks } from './lifecycle';
 import { appRoutePaths, warmUpRoutes } from './next-warm-up';
 import { flushLog, logLine } from './log';
@@ -76,7 +76,8 @@ async function main() {
   const app = next({ dev, dir: root, hostname: env.HOST, port: env.PORT });
   const handle = app.getRequestHandler();
   await app.prepare();
-  await orm(); // connect before the first request rather than during it
+  // Connect before the first request rather than during it (patiently: see provide-database.ts).
+  await untilDatabaseAnswers(orm, (msg) => logLine({ level: 'notice', msg }));
   startBackgroundWork();
   observeRuntimeGauges();
 

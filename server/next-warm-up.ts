@@ -7,7 +7,9 @@
  * list here); a dynamic segment gets a well-formed placeholder. Without a session, a page
  * answers a redirect to sign in and a preview 401, but the route's code is loaded by then.
  */
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { SESSION_COOKIE } from './console/session-cookie';
 import http from 'node:http';
 import path from 'node:path';
 
@@ -49,7 +51,11 @@ export async function warmUpRoutes(
 
 function get(listener: { host: string; port: number }, route: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: listener.host, port: listener.port, path: route }, (res) => {
+    // A session cookie that names no session: the console looks it up, which opens its own
+    // copy's database connections (an ORM per copy of the modules, runtime.ts) now rather
+    // than on the first maintainer's request; the answer is the sign-in page all the same.
+    const headers = { cookie: `${SESSION_COOKIE}=warm-up-${randomBytes(16).toString('hex')}` };
+    const req = http.get({ host: listener.host, port: listener.port, path: route, headers }, (res) => {
       res.resume();
       res.once('end', resolve);
       res.once('error', reject);

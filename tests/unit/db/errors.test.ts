@@ -29,6 +29,15 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(connecting)).toBe(true);
     expect(isDatabaseUnavailable(waiting)).toBe(true);
     await pool.end();
+    // A lone client (the start-up probe, the ORM's knex pool) says only "timeout expired".
+    const client = new pg.Client({ connectionTimeoutMillis: 100, host: '127.0.0.1', port });
+    client.on('error', () => {});
+    const alone = await client.connect().then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(alone?.message).toBe('timeout expired');
+    expect(isDatabaseUnavailable(alone)).toBe(true);
     silent.close();
   });
 
@@ -49,6 +58,12 @@ describe('isDatabaseUnavailable', () => {
     Object.assign(new Error('update "posts" set … - Client has encountered a connection error and is not queryable'), {
       name: 'DriverException',
     }),
+    // A named statement refused as only a transaction-mode pooler refuses it: it did not run.
+    Object.assign(new Error('prepared statement "authenticate" already exists'), { code: '42P05' }),
+    Object.assign(new Error('prepared statement "authenticate" does not exist'), { code: '26000' }),
+    // PgBouncer, when it cannot reach PostgreSQL or waited too long for a server connection.
+    Object.assign(new Error('pgbouncer cannot connect to server'), { code: '08P01' }),
+    Object.assign(new Error('query_wait_timeout'), { code: '08P01' }),
   ])('%s → unavailable', (err) => {
     expect(isDatabaseUnavailable(err)).toBe(true);
   });
@@ -57,6 +72,7 @@ describe('isDatabaseUnavailable', () => {
     new Error('duplicate key value violates unique constraint'),
     Object.assign(new Error('syntax error'), { code: '42601' }),
     new Error('something else timed out'),
+    new Error('the cursor timeout expired after 3 s'),
   ])('%s → not unavailable', (err) => {
     expect(isDatabaseUnavailable(err)).toBe(false);
   });
