@@ -34,6 +34,7 @@ import rehypeNormalize from './plugins/normalize';
 import rehypeNotEmpty from './plugins/not-empty';
 import rehypeH1 from './plugins/h1';
 import { serializeTree } from './serialize';
+import './micromark-edit-map';
 
 type Handler = (typeof defaultHandlers)['image'];
 type HandlerState = Parameters<Handler>[0];
