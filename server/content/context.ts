@@ -15,6 +15,8 @@ export interface RenderContext {
   authored: Map<string, string[]>;
   /** Canonical external image URL -> the author's spellings of it, in document order. */
   writtenAs: Map<string, string[]>;
+  /** Whether the document has raw HTML (set while converting to hast; pipeline.ts). */
+  rawHtml: boolean;
 }
 
 interface FileLike {

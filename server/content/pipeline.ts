@@ -1,15 +1,15 @@
 /**
  * Markdown (GFM + HTML islands) -> sanitized HTML, in-thread. Sanitizing comes after the last
  * step that handles untrusted markup; only trusted plugins run after it:
- * remark-parse -> remark-gfm -> remark-rehype -> rehype-raw -> rehype-sanitize(schema) ->
- * trusted post-plugins (they only delete, or rebuild from validated values) -> serialize.
+ * remark-parse -> remark-gfm -> remark-rehype -> rehype-raw (when the document has raw HTML) ->
+ * rehype-sanitize(schema) -> trusted post-plugins (they only delete, or rebuild from validated
+ * values) -> serialize.
  * Runs inside the worker pool in production (pool.ts); unit tests call it directly.
  */
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
 import remarkRehype, { defaultHandlers } from 'remark-rehype';
-import rehypeRaw from 'rehype-raw';
 import rehypeSanitize from 'rehype-sanitize';
 import type { Root } from './hast';
 import type { RenderInput, RenderOutput } from './types';
@@ -34,6 +34,7 @@ import rehypeNormalize from './plugins/normalize';
 import rehypeNotEmpty from './plugins/not-empty';
 import rehypeH1 from './plugins/h1';
 import { serializeTree } from './serialize';
+import rehypeRawWhenWritten from './raw-html';
 import './micromark-edit-map';
 
 type Handler = (typeof defaultHandlers)['image'];
@@ -53,7 +54,17 @@ function noteAuthored(state: HandlerState, result: unknown, authored: string | n
   else if (!known.includes(authored)) known.push(authored);
 }
 
+/** The document has raw HTML: rehype-raw must parse it (raw-html.ts). */
+function noteRawHtml(state: HandlerState) {
+  const file = (state.options as { file?: { data: Record<string, unknown> } }).file;
+  if (file) renderContext(file).rawHtml = true;
+}
+
 const handlers = {
+  html: ((state, node) => {
+    noteRawHtml(state);
+    return defaultHandlers.html(state, node);
+  }) as (typeof defaultHandlers)['html'],
   image: ((state, node) => {
     const result = defaultHandlers.image(state, node);
     noteAuthored(state, result, node.url);
@@ -70,7 +81,7 @@ const processor = unified()
   .use(remarkParse)
   .use(remarkGfm)
   .use(remarkRehype, { allowDangerousHtml: true, handlers })
-  .use(rehypeRaw)
+  .use(rehypeRawWhenWritten)
   .use(rehypeSanitize, sanitizeSchema)
   // Order matters: cards before links and images (their favicon is not a body image), figures
   // before galleries, video embeds before generic embeds (lone iframes), structure fixes last.
@@ -107,6 +118,7 @@ export function renderArticleSync(input: RenderInput): RenderOutput {
     externalImages: [],
     authored: new Map(),
     writtenAs: new Map(),
+    rawHtml: false,
   };
   try {
     const file = { value: markdown, data: { render: context } };
