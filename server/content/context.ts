@@ -17,6 +17,8 @@ export interface RenderContext {
   writtenAs: Map<string, string[]>;
   /** Whether the document has raw HTML (set while converting to hast; pipeline.ts). */
   rawHtml: boolean;
+  /** Tag names in the sanitized tree: the island plugins with nothing to do are skipped. */
+  tags: Set<string>;
 }
 
 interface FileLike {

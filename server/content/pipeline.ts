@@ -11,7 +11,7 @@ import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
 import remarkRehype, { defaultHandlers } from 'remark-rehype';
 import rehypeSanitize from 'rehype-sanitize';
-import type { Root } from './hast';
+import { tagNames, type Root } from './hast';
 import type { RenderInput, RenderOutput } from './types';
 import { ContentRejectedError, REJECT } from './errors';
 import { MAX_MARKDOWN_BYTES } from './limits';
@@ -77,25 +77,46 @@ const handlers = {
   }) as (typeof defaultHandlers)['imageReference'],
 };
 
+type FileLike = { data: Record<string, unknown> };
+type Transform = (tree: Root, file: FileLike) => void;
+
+/**
+ * An island or rule plugin, run only when the sanitized tree has an element it acts on (`tags`;
+ * no plugin before it makes such an element from nothing): each is a walk of the whole tree, and
+ * most documents have no figure, embed, GIF, video or spoiler at all.
+ */
+function onlyWith(tags: string[], plugin: () => Transform) {
+  return () => {
+    const transform = plugin();
+    return (tree: Root, file: FileLike) => {
+      const present = renderContext(file).tags;
+      if (tags.some((tag) => present.has(tag))) transform(tree, file);
+    };
+  };
+}
+
 const processor = unified()
   .use(remarkParse)
   .use(remarkGfm)
   .use(remarkRehype, { allowDangerousHtml: true, handlers })
   .use(rehypeRawWhenWritten)
   .use(rehypeSanitize, sanitizeSchema)
+  .use(() => (tree: Root, file) => {
+    renderContext(file).tags = tagNames(tree);
+  })
   // Order matters: cards before links and images (their favicon is not a body image), figures
   // before galleries, video embeds before generic embeds (lone iframes), structure fixes last.
-  .use(rehypeLinkCard)
-  .use(rehypeLinks)
-  .use(rehypeImages)
-  .use(rehypeFigure)
-  .use(rehypeGallery)
-  .use(rehypeGif)
-  .use(rehypeVideoEmbed)
-  .use(rehypeEmbed)
-  .use(rehypeVideo)
-  .use(rehypeDetails)
-  .use(rehypeTable)
+  .use(onlyWith(['a'], rehypeLinkCard))
+  .use(onlyWith(['a'], rehypeLinks))
+  .use(onlyWith(['img'], rehypeImages))
+  .use(onlyWith(['figure'], rehypeFigure))
+  .use(onlyWith(['figure'], rehypeGallery))
+  .use(onlyWith(['div'], rehypeGif))
+  .use(onlyWith(['div'], rehypeVideoEmbed))
+  .use(onlyWith(['div', 'iframe'], rehypeEmbed))
+  .use(onlyWith(['video'], rehypeVideo))
+  .use(onlyWith(['details'], rehypeDetails))
+  .use(onlyWith(['table'], rehypeTable))
   .use(rehypeNormalize)
   .use(rehypeNotEmpty)
   .use(rehypeH1)
@@ -119,6 +140,7 @@ export function renderArticleSync(input: RenderInput): RenderOutput {
     authored: new Map(),
     writtenAs: new Map(),
     rawHtml: false,
+    tags: new Set(),
   };
   try {
     const file = { value: markdown, data: { render: context } };
