@@ -90,6 +90,7 @@ async function throughput(): Promise<void> {
 async function shapes(): Promise<void> {
   const bytes = Number(process.env.BENCH_SHAPE_BYTES ?? 1_900_000);
   const rows: (string | number)[][] = [];
+  let unbudgeted: ConversionThread | undefined;
   await renderArticle({ markdown: '# warm', title: 'w' });
   for (const [name, build] of Object.entries(DOCUMENT_SHAPES)) {
     const markdown = build(bytes);
@@ -97,6 +98,14 @@ async function shapes(): Promise<void> {
     const cpu = process.cpuUsage();
     const { ms, result } = await pooled(markdown);
     const used = process.cpuUsage(cpu);
+    // A refused document's full cost: converted once more in a thread of its own, without a budget.
+    let needs = '-';
+    if (result !== 'converted') {
+      unbudgeted ??= await startConversionThread('ours', { pipeline: 'ours' });
+      const before = (await unbudgeted.ask({ kind: 'cpu' })).ms;
+      await unbudgeted.ask({ kind: 'convert', markdown });
+      needs = (((await unbudgeted.ask({ kind: 'cpu' })).ms - before) / 1000).toFixed(1);
+    }
     rows.push([
       name,
       (size / MB).toFixed(2),
@@ -104,10 +113,12 @@ async function shapes(): Promise<void> {
       (ms / 1000).toFixed(1),
       ((used.user + used.system) / 1e6).toFixed(1),
       result,
+      needs,
     ]);
   }
+  await unbudgeted?.close();
   console.log(`\n## Ordinary documents near 2 MB through the worker pool (renderArticle, its budget)\n`);
-  table(['shape', 'MB', 'budget s (CPU)', 'wall s', 'process CPU s', 'result'], rows);
+  table(['shape', 'MB', 'budget s (CPU)', 'wall s', 'process CPU s', 'result', 'unbudgeted thread CPU s'], rows);
 }
 
 // 3. Growth (the pathological corpus's recipes, built by the tests' own builder) -----------------
