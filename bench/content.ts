@@ -1,49 +1,33 @@
 /**
- * Content pipeline bench, run with `npx tsx bench/content.ts`:
- * 1. throughput (MB/s) over corpus articles: our pipeline vs a plain unified pipeline
- *    (remark-parse, remark-gfm, remark-rehype, rehype-raw, rehype-sanitize, rehype-stringify)
- *    measured in the same run, interleaved; target ours >= 0.7x plain;
- * 2. growth time(2n)/time(n) for every pathological corpus input and the adversarial patterns;
+ * Content pipeline bench, run with `npx tsx bench/content.ts [throughput|shapes|growth|latency|profile]`:
+ * 1. throughput (MB/s) over corpus articles: our pipeline, a plain unified pipeline
+ *    (remark-parse, remark-gfm, remark-rehype, rehype-raw, rehype-sanitize, rehype-stringify) and
+ *    micromark alone (the parser both are built on, the ceiling), each in a thread of its own
+ *    (bench/support/conversion-thread.ts), interleaved document by document; BENCH_BASELINE=DIR
+ *    adds the pipeline of another checkout (before/after in one run); target ours >= 2x plain;
+ * 2. documents of each ordinary shape near the contract's 2 MB limit (tests/unit/content/shapes.ts)
+ *    through the real worker pool with its real budget: time and result (target: all converted);
+ * 3. growth time(2n)/time(n) for every pathological corpus input and the adversarial patterns;
  *    target <= 2.5 for inputs that are converted (refused ones are answered by the pre-scan or
  *    the worker budget);
- * 3. p99 latency of a GET /me-like JSON endpoint under steady load, without and with 1 MB
- *    articles being converted alongside; target <= 2x.
+ * 4. p99 latency of a GET /me-like JSON endpoint under steady load, without and with 1 MB
+ *    articles being converted alongside; target <= 2x;
+ * 5. `profile` (not run by default): a CPU profile of our pipeline's thread over the corpus, its
+ *    top frames by self and inclusive time and the share of each part of the conversion
+ *    (BENCH_BASELINE=DIR: the other checkout's too).
  */
 import http from 'node:http';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { unified } from 'unified';
-import remarkParse from 'remark-parse';
-import remarkGfm from 'remark-gfm';
-import remarkRehype from 'remark-rehype';
-import rehypeRaw from 'rehype-raw';
-import rehypeSanitize from 'rehype-sanitize';
-import rehypeStringify from 'rehype-stringify';
-import { closeContentPool, ContentRejectedError, renderArticle, renderArticleSync } from '../server/content';
+import { closeContentPool, ContentRejectedError, renderArticle } from '../server/content';
+import { timeBudgetMs } from '../server/content/limits';
 import { corpusPath } from '../tests/support/corpus-files';
-import { buildRecipe, type RecipePart } from '../tests/unit/content/corpus';
+import { articles, buildRecipe, type RecipePart } from '../tests/unit/content/corpus';
+import { DOCUMENT_SHAPES } from '../tests/unit/content/shapes';
+import { startConversionThread, type ConversionThread } from './support/conversion-thread';
 
 const MB = 1_000_000;
-
-const plain = unified()
-  .use(remarkParse)
-  .use(remarkGfm)
-  .use(remarkRehype, { allowDangerousHtml: true })
-  .use(rehypeRaw)
-  .use(rehypeSanitize)
-  .use(rehypeStringify)
-  .freeze();
-
-const renderPlain = (markdown: string) => String(plain.processSync(markdown));
-const renderOurs = (markdown: string) => {
-  try {
-    return renderArticleSync({ markdown, title: 'Bench' }).html;
-  } catch (error) {
-    if (error instanceof ContentRejectedError) return '';
-    throw error;
-  }
-};
 
 function table(headers: string[], rows: (string | number)[][]): void {
   const cells = [headers, ...rows.map((r) => r.map(String))];
@@ -55,45 +39,89 @@ function table(headers: string[], rows: (string | number)[][]): void {
 }
 
 // 1. Throughput ------------------------------------------------------------------------------
-function throughput(): void {
-  const dir = corpusPath('articles');
-  const docs = readdirSync(dir)
-    .filter((f) => f.endsWith('.md'))
-    .map((f) => readFileSync(path.join(dir, f), 'utf8'));
-  const bytes = docs.reduce((sum, d) => sum + Buffer.byteLength(d), 0);
-  for (const d of docs) {
-    renderOurs(d);
-    renderPlain(d);
-  } // warm-up (JIT)
-  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-  let ours = 0;
-  let stock = 0;
-  for (let r = 0; r < rounds; r++) {
-    for (const d of docs) {
-      let t = performance.now();
-      renderOurs(d);
-      ours += performance.now() - t;
-      t = performance.now();
-      renderPlain(d);
-      stock += performance.now() - t;
-    }
-  }
-  const oursMBs = (bytes * rounds) / MB / (ours / 1000);
-  const plainMBs = (bytes * rounds) / MB / (stock / 1000);
-  console.log(
-    `\n## Throughput over ${docs.length} corpus articles (${(bytes / MB).toFixed(2)} MB x ${rounds} rounds)\n`,
-  );
-  table(
-    ['pipeline', 'MB/s'],
-    [
-      ['ours (renderArticleSync)', oursMBs.toFixed(2)],
-      ['plain unified', plainMBs.toFixed(2)],
-      ['ratio ours/plain (target >= 0.7)', (oursMBs / plainMBs).toFixed(2)],
-    ],
-  );
+const BASELINE = process.env.BENCH_BASELINE;
+
+async function pipelineThreads(): Promise<ConversionThread[]> {
+  const threads = [startConversionThread('ours', { pipeline: 'ours' })];
+  if (BASELINE) threads.push(startConversionThread(`ours at ${BASELINE}`, { pipeline: 'ours', root: BASELINE }));
+  threads.push(startConversionThread('plain unified', { pipeline: 'plain' }));
+  threads.push(startConversionThread('micromark only', { pipeline: 'micromark' }));
+  return Promise.all(threads);
 }
 
-// 2. Growth (the pathological corpus's recipes, built by the tests' own builder) -----------------
+async function throughput(): Promise<void> {
+  const docs = articles().map((a) => a.markdown);
+  const bytes = docs.reduce((sum, d) => sum + Buffer.byteLength(d), 0);
+  const threads = await pipelineThreads();
+  for (const d of docs) for (const t of threads) await t.ask({ kind: 'convert', markdown: d }); // warm-up (JIT)
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  const wall = threads.map(() => 0);
+  const cpu = await Promise.all(threads.map(async (t) => -(await t.ask({ kind: 'cpu' })).ms));
+  for (let r = 0; r < rounds; r++) {
+    for (const d of docs) {
+      // Each document through every pipeline, in turn, starting with a different one each round.
+      for (let k = 0; k < threads.length; k++) {
+        const i = (k + r) % threads.length;
+        wall[i]! += (await threads[i]!.ask({ kind: 'convert', markdown: d })).ms;
+      }
+    }
+  }
+  for (const [i, t] of threads.entries()) cpu[i]! += (await t.ask({ kind: 'cpu' })).ms;
+  await Promise.all(threads.map((t) => t.close()));
+  const mbs = (ms: number) => (bytes * rounds) / MB / (ms / 1000);
+  const plain = threads.findIndex((t) => t.name === 'plain unified');
+  console.log(
+    `\n## Throughput over ${docs.length} corpus articles (${(bytes / MB).toFixed(2)} MB x ${rounds} rounds, interleaved)\n`,
+  );
+  table(
+    ['pipeline', 'MB/s (wall)', 'MB/s (thread CPU)', 'x plain (wall)', 'x plain (CPU)'],
+    threads.map((t, i) => [
+      t.name,
+      mbs(wall[i]!).toFixed(3),
+      mbs(cpu[i]!).toFixed(3),
+      (wall[plain]! / wall[i]!).toFixed(2),
+      (cpu[plain]! / cpu[i]!).toFixed(2),
+    ]),
+  );
+  console.log('\ntarget: ours >= 2x plain; micromark only is the parser itself, the ceiling of both.');
+}
+
+// 2. Documents near the contract's 2 MB, through the worker pool --------------------------------
+async function shapes(): Promise<void> {
+  const bytes = Number(process.env.BENCH_SHAPE_BYTES ?? 1_900_000);
+  const rows: (string | number)[][] = [];
+  let unbudgeted: ConversionThread | undefined;
+  await renderArticle({ markdown: '# warm', title: 'w' });
+  for (const [name, build] of Object.entries(DOCUMENT_SHAPES)) {
+    const markdown = build(bytes);
+    const size = Buffer.byteLength(markdown);
+    const cpu = process.cpuUsage();
+    const { ms, result } = await pooled(markdown);
+    const used = process.cpuUsage(cpu);
+    // A refused document's full cost: converted once more in a thread of its own, without a budget.
+    let needs = '-';
+    if (result !== 'converted') {
+      unbudgeted ??= await startConversionThread('ours', { pipeline: 'ours' });
+      const before = (await unbudgeted.ask({ kind: 'cpu' })).ms;
+      await unbudgeted.ask({ kind: 'convert', markdown });
+      needs = (((await unbudgeted.ask({ kind: 'cpu' })).ms - before) / 1000).toFixed(1);
+    }
+    rows.push([
+      name,
+      (size / MB).toFixed(2),
+      (timeBudgetMs(size) / 1000).toFixed(1),
+      (ms / 1000).toFixed(1),
+      ((used.user + used.system) / 1e6).toFixed(1),
+      result,
+      needs,
+    ]);
+  }
+  await unbudgeted?.close();
+  console.log(`\n## Ordinary documents near 2 MB through the worker pool (renderArticle, its budget)\n`);
+  table(['shape', 'MB', 'budget s (CPU)', 'wall s', 'process CPU s', 'result', 'unbudgeted thread CPU s'], rows);
+}
+
+// 3. Growth (the pathological corpus's recipes, built by the tests' own builder) -----------------
 function scale(parts: RecipePart[], factor: number): RecipePart[] {
   return parts.map((p) =>
     'text' in p
@@ -248,7 +276,7 @@ async function growth(): Promise<void> {
   console.log(`\nworst ratio among converted inputs: ${worst.toFixed(2)}; inputs over 2.5: ${failures}`);
 }
 
-// 3. Event loop responsiveness -----------------------------------------------------------------
+// 4. Event loop responsiveness -----------------------------------------------------------------
 async function latencyUnderLoad(): Promise<void> {
   const server = http.createServer((_req, res) => {
     res.setHeader('content-type', 'application/json');
@@ -316,9 +344,57 @@ async function latencyUnderLoad(): Promise<void> {
   );
 }
 
+// 5. Where the time goes ------------------------------------------------------------------------
+/**
+ * The parts of a conversion, by the frames under which a profile sample falls (patterns on
+ * `function file:line`, as bench/support/cpu-profile.ts names frames).
+ */
+const PARTS: Record<string, string> = {
+  'prepare + pre-scan': String.raw`server/content/prepare\.ts|^assertNestingWithinLimit `,
+  'parse (remark-parse: micromark + mdast)': String.raw`^fromMarkdown `,
+  '  micromark tokenizer': String.raw`^(write|postprocess) micromark/lib/|^subtokenize micromark-util-subtokenize`,
+  '  gfm autolink literal transform': String.raw`^transformGfmAutolinkLiterals `,
+  'mdast -> hast (remark-rehype)': String.raw`^toHast `,
+  'HTML parser (rehype-raw)': String.raw`^raw hast-util-raw`,
+  'sanitize (rehype-sanitize)': String.raw`^sanitize hast-util-sanitize`,
+  'island and rule plugins': String.raw`server/content/plugins/`,
+  serialize: String.raw`^serializeTree `,
+  'garbage collector': String.raw`^\(garbage collector\)$`,
+};
+
+async function profileConversion(): Promise<void> {
+  const documents = articles().map((a) => a.markdown);
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
+  const runs = [startConversionThread('ours', { pipeline: 'ours' })];
+  if (BASELINE) runs.push(startConversionThread(`ours at ${BASELINE}`, { pipeline: 'ours', root: BASELINE }));
+  for (const thread of await Promise.all(runs)) {
+    const { profile } = await thread.ask({ kind: 'profile', documents, rounds, parts: PARTS });
+    await thread.close();
+    const pct = (x: number) => `${x.toFixed(1)} %`;
+    console.log(
+      `\n## CPU profile of ${thread.name} over the corpus (${rounds} rounds, ${(profile.busyMs / 1000).toFixed(1)} s busy)\n`,
+    );
+    table(
+      ['part', 'inclusive'],
+      Object.entries(profile.parts).map(([part, share]) => [part, pct(share)]),
+    );
+    const top = (key: 'selfPct' | 'inclusivePct', n: number) =>
+      [...profile.frames]
+        .sort((a, b) => b[key] - a[key])
+        .slice(0, n)
+        .map((f) => [f.frame, pct(f.selfPct), pct(f.inclusivePct)]);
+    console.log('\ntop frames by self time:\n');
+    table(['frame', 'self', 'inclusive'], top('selfPct', 15));
+    console.log('\ntop frames by inclusive time:\n');
+    table(['frame', 'self', 'inclusive'], top('inclusivePct', 25));
+  }
+}
+
 execFileSync(process.execPath, ['scripts/build-server.mjs'], { stdio: 'ignore' });
 const only = process.argv[2];
-if (!only || only === 'throughput') throughput();
+if (!only || only === 'throughput') await throughput();
+if (!only || only === 'shapes') await shapes();
 if (!only || only === 'growth') await growth();
 if (!only || only === 'latency') await latencyUnderLoad();
+if (only === 'profile') await profileConversion();
 await closeContentPool();

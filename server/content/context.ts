@@ -19,6 +19,10 @@ export interface RenderContext {
   selfOrigins: readonly string[];
   /** Images removed for pointing at this service outside its stored files, as the author wrote them. */
   selfImages: string[];
+  /** Whether the document has raw HTML (set while converting to hast; pipeline.ts). */
+  rawHtml: boolean;
+  /** Tag names in the sanitized tree: the island plugins with nothing to do are skipped. */
+  tags: Set<string>;
 }
 
 interface FileLike {

@@ -53,31 +53,47 @@ export function descendants(node: Parents, stopAt?: (el: Element) => boolean): E
   return found;
 }
 
+/** Every tag name in the tree, in one walk (which island plugins have anything to do; pipeline.ts). */
+export function tagNames(tree: Root): Set<string> {
+  const names = new Set<string>();
+  const walk = (parent: Parents) => {
+    for (const child of parent.children) {
+      if (child.type !== 'element') continue;
+      names.add(child.tagName);
+      walk(child);
+    }
+  };
+  walk(tree);
+  return names;
+}
+
 /**
  * Rewrite every element bottom-up: `fn` returns the replacement nodes for an element
  * (itself, several nodes, or none). Iterative over children so plugins stay simple.
+ * A parent's children are copied only once one of them changes: most walks change nothing.
  */
 export function rewriteElements(
   parent: Parents,
   fn: (el: Element, parent: Parents) => ElementContent[] | Element | undefined,
 ): void {
-  const next: RootContent[] = [];
-  let changed = false;
-  for (const child of parent.children) {
+  const children = parent.children;
+  let next: RootContent[] | undefined;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i]!;
     if (child.type !== 'element') {
-      next.push(child);
+      next?.push(child);
       continue;
     }
     rewriteElements(child, fn);
     const result = fn(child, parent);
     if (result === child) {
-      next.push(child);
-    } else {
-      changed = true;
-      if (result === undefined) continue;
-      if (Array.isArray(result)) next.push(...result);
-      else next.push(result);
+      next?.push(child);
+      continue;
     }
+    next ??= children.slice(0, i);
+    if (result === undefined) continue;
+    if (Array.isArray(result)) next.push(...result);
+    else next.push(result);
   }
-  if (changed) parent.children = next as typeof parent.children;
+  if (next) parent.children = next as typeof parent.children;
 }

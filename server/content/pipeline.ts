@@ -1,17 +1,17 @@
 /**
  * Markdown (GFM + HTML islands) -> sanitized HTML, in-thread. Sanitizing comes after the last
  * step that handles untrusted markup; only trusted plugins run after it:
- * remark-parse -> remark-gfm -> remark-rehype -> rehype-raw -> rehype-sanitize(schema) ->
- * trusted post-plugins (they only delete, or rebuild from validated values) -> serialize.
+ * remark-parse -> remark-gfm -> remark-rehype -> rehype-raw (when the document has raw HTML) ->
+ * rehype-sanitize(schema) -> trusted post-plugins (they only delete, or rebuild from validated
+ * values) -> serialize.
  * Runs inside the worker pool in production (pool.ts); unit tests call it directly.
  */
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
 import remarkRehype, { defaultHandlers } from 'remark-rehype';
-import rehypeRaw from 'rehype-raw';
 import rehypeSanitize from 'rehype-sanitize';
-import type { Root } from './hast';
+import { tagNames, type Root } from './hast';
 import type { RenderInput, RenderOutput } from './types';
 import { ContentRejectedError, REJECT } from './errors';
 import { MAX_MARKDOWN_BYTES } from './limits';
@@ -34,6 +34,8 @@ import rehypeNormalize from './plugins/normalize';
 import rehypeNotEmpty from './plugins/not-empty';
 import rehypeH1 from './plugins/h1';
 import { serializeTree } from './serialize';
+import rehypeRawWhenWritten from './raw-html';
+import './micromark-edit-map';
 
 type Handler = (typeof defaultHandlers)['image'];
 type HandlerState = Parameters<Handler>[0];
@@ -52,7 +54,17 @@ function noteAuthored(state: HandlerState, result: unknown, authored: string | n
   else if (!known.includes(authored)) known.push(authored);
 }
 
+/** The document has raw HTML: rehype-raw must parse it (raw-html.ts). */
+function noteRawHtml(state: HandlerState) {
+  const file = (state.options as { file?: { data: Record<string, unknown> } }).file;
+  if (file) renderContext(file).rawHtml = true;
+}
+
 const handlers = {
+  html: ((state, node) => {
+    noteRawHtml(state);
+    return defaultHandlers.html(state, node);
+  }) as (typeof defaultHandlers)['html'],
   image: ((state, node) => {
     const result = defaultHandlers.image(state, node);
     noteAuthored(state, result, node.url);
@@ -65,25 +77,46 @@ const handlers = {
   }) as (typeof defaultHandlers)['imageReference'],
 };
 
+type FileLike = { data: Record<string, unknown> };
+type Transform = (tree: Root, file: FileLike) => void;
+
+/**
+ * An island or rule plugin, run only when the sanitized tree has an element it acts on (`tags`;
+ * no plugin before it makes such an element from nothing): each is a walk of the whole tree, and
+ * most documents have no figure, embed, GIF, video or spoiler at all.
+ */
+function onlyWith(tags: string[], plugin: () => Transform) {
+  return () => {
+    const transform = plugin();
+    return (tree: Root, file: FileLike) => {
+      const present = renderContext(file).tags;
+      if (tags.some((tag) => present.has(tag))) transform(tree, file);
+    };
+  };
+}
+
 const processor = unified()
   .use(remarkParse)
   .use(remarkGfm)
   .use(remarkRehype, { allowDangerousHtml: true, handlers })
-  .use(rehypeRaw)
+  .use(rehypeRawWhenWritten)
   .use(rehypeSanitize, sanitizeSchema)
+  .use(() => (tree: Root, file) => {
+    renderContext(file).tags = tagNames(tree);
+  })
   // Order matters: cards before links and images (their favicon is not a body image), figures
   // before galleries, video embeds before generic embeds (lone iframes), structure fixes last.
-  .use(rehypeLinkCard)
-  .use(rehypeLinks)
-  .use(rehypeImages)
-  .use(rehypeFigure)
-  .use(rehypeGallery)
-  .use(rehypeGif)
-  .use(rehypeVideoEmbed)
-  .use(rehypeEmbed)
-  .use(rehypeVideo)
-  .use(rehypeDetails)
-  .use(rehypeTable)
+  .use(onlyWith(['a'], rehypeLinkCard))
+  .use(onlyWith(['a'], rehypeLinks))
+  .use(onlyWith(['img'], rehypeImages))
+  .use(onlyWith(['figure'], rehypeFigure))
+  .use(onlyWith(['figure'], rehypeGallery))
+  .use(onlyWith(['div'], rehypeGif))
+  .use(onlyWith(['div'], rehypeVideoEmbed))
+  .use(onlyWith(['div', 'iframe'], rehypeEmbed))
+  .use(onlyWith(['video'], rehypeVideo))
+  .use(onlyWith(['details'], rehypeDetails))
+  .use(onlyWith(['table'], rehypeTable))
   .use(rehypeNormalize)
   .use(rehypeNotEmpty)
   .use(rehypeH1)
@@ -108,6 +141,8 @@ export function renderArticleSync(input: RenderInput): RenderOutput {
     writtenAs: new Map(),
     selfOrigins: input.selfOrigins ?? [],
     selfImages: [],
+    rawHtml: false,
+    tags: new Set(),
   };
   try {
     const file = { value: markdown, data: { render: context } };
