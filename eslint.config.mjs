@@ -28,6 +28,8 @@ export default defineConfig([
     'next-env.d.ts',
     'docs/author-api.d.ts',
     'tests/fixtures/**',
+    // A developer's own scripts (gitignored).
+    'scratch/**',
   ]),
   {
     rules: {
