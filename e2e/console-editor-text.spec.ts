@@ -118,7 +118,7 @@ test('after Create: the problems of the text, "Draft created" once, and no API w
   await expect(page.getByText('Draft created.')).toBeVisible();
   const failed = page.locator('.warning-box').filter({ hasText: 'Images that could not be copied into storage' });
   await expect(failed).toContainText('http://203.0.113.9/tern.png');
-  const removed = page.locator('.warning-box').filter({ hasText: 'Removed from your text' });
+  const removed = page.locator('.warning-box').filter({ hasText: 'Removed from what readers see' });
   await expect(removed).toContainText('The onclick attribute on <p> was removed');
   await expect(removed).toContainText('The link “relative link” was removed');
   await expect(page.locator('#console-main')).not.toContainText(/rehost_failed|\b(GET|POST|PATCH) \//);

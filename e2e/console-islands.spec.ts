@@ -215,7 +215,7 @@ test('the insert menu writes every island at the cursor, and the pipeline keeps 
   expect(text).toContain('Green, &quot;quoted&quot; &amp; &lt;escaped&gt;');
 
   await saveEditor(page);
-  await expect(page.locator('.warning-box').filter({ hasText: 'Removed from your text' })).toHaveCount(0);
+  await expect(page.locator('.warning-box').filter({ hasText: 'Removed from what readers see' })).toHaveCount(0);
   const preview = page.frameLocator('iframe[title="Article preview"]');
   await expect(preview.locator('figure.dp-figure img[alt="A green square"]').first()).toBeVisible();
   await expect(preview.locator('figure.dp-figure figcaption').first()).toHaveText('Green, "quoted" & <escaped>');

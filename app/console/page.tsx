@@ -86,9 +86,7 @@ export default async function ConsoleHome({ searchParams }: { searchParams: Sear
       </nav>
       {page.items.length === 0 ? (
         <p className="empty">
-          {cursor
-            ? 'No more articles.'
-            : 'No articles here yet. Create one here, or let your integration create them through the API.'}
+          {cursor ? 'No more articles.' : emptyText(status)}
         </p>
       ) : (
         <ul className="article-list" aria-label="Articles">
@@ -110,6 +108,13 @@ export default async function ConsoleHome({ searchParams }: { searchParams: Sear
       </nav>
     </>
   );
+}
+
+/** What an empty list means depends on the filter: only "All" and "Drafts" invite creating one. */
+function emptyText(status: PostStatus | undefined): string {
+  if (status === 'pending_moderation') return 'Nothing is waiting for a moderator.';
+  if (status === 'published') return 'Nothing is published yet. Publish an article from its page.';
+  return 'No articles here yet. Create one with “New article”, or let your integration create them through the API.';
 }
 
 const SESSION_ENDED =

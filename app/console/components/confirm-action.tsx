@@ -28,7 +28,7 @@ export function ConfirmAction({
   detail?: string;
   confirmLabel: string;
   danger?: boolean;
-  /** An action that takes something away from readers (unpublish): its own colour, not the primary one. */
+  /** An action that takes something away (unpublish, reissue): its own colour, not the primary one. */
   caution?: boolean;
   /** Why the action does not apply right now; the button stays (with its last result) but is disabled. */
   unavailable?: string;
@@ -36,6 +36,9 @@ export function ConfirmAction({
   blocked?: string;
 }) {
   const tone = danger ? 'danger' : caution ? 'caution' : 'primary';
+  // A dialog that takes something away (delete, revoke, reissue, unpublish) or cannot be confirmed
+  // yet opens on Cancel, so Enter or a hurried Space never confirms it.
+  const cancelFirst = danger || caution || Boolean(blocked);
   const [state, formAction, pending] = useActionState(action, null);
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -73,10 +76,10 @@ export function ConfirmAction({
             </p>
           )}
           <div className="dialog__buttons">
-            <button type="button" onClick={() => dialog.current?.close()} autoFocus={Boolean(blocked)}>
+            <button type="button" onClick={() => dialog.current?.close()} autoFocus={cancelFirst}>
               Cancel
             </button>
-            <button type="submit" className={tone} autoFocus={!blocked} disabled={Boolean(blocked)}>
+            <button type="submit" className={tone} autoFocus={!cancelFirst} disabled={Boolean(blocked)}>
               {confirmLabel}
             </button>
           </div>

@@ -755,8 +755,11 @@ function SaveReport({
       )}
       {outcome.removed.length > 0 && (
         <div className="warning-box">
-          <h3>Removed from your text</h3>
-          <p>The sanitizer took these out of the saved article, so readers will not see them:</p>
+          <h3>Removed from what readers see</h3>
+          <p>
+            Your Markdown still has these, but the sanitizer took them out of the page readers get (delete them from
+            the text, or leave them: they will not show):
+          </p>
           <ul className="problem-list">
             {outcome.removed.map((r) => (
               <li key={`${r.line}:${r.text}`}>
