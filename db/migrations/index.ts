@@ -3,6 +3,7 @@ import { Migration20261123000000_unlogged_rate_windows } from './Migration202611
 import { Migration20261124000000_post_media_sources } from './Migration20261124000000_post_media_sources';
 import { Migration20261125000000_reader_counters } from './Migration20261125000000_reader_counters';
 import { Migration20261125010000_media_file_names } from './Migration20261125010000_media_file_names';
+import { Migration20261126100000_post_revisions } from './Migration20261126100000_post_revisions';
 
 /** Explicit list: the server is bundled, and file discovery cannot see into a bundle. Append new ones. */
 export const migrationsList = [
@@ -11,4 +12,5 @@ export const migrationsList = [
   { name: 'Migration20261124000000_post_media_sources', class: Migration20261124000000_post_media_sources },
   { name: 'Migration20261125000000_reader_counters', class: Migration20261125000000_reader_counters },
   { name: 'Migration20261125010000_media_file_names', class: Migration20261125010000_media_file_names },
+  { name: 'Migration20261126100000_post_revisions', class: Migration20261126100000_post_revisions },
 ];
