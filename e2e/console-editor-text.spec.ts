@@ -57,7 +57,7 @@ test('"Keep my text" keeps a field changed elsewhere that was not touched here',
   await page.getByLabel('Markdown').fill('Body typed in the console.');
   expect((await api(token, 'PATCH', `/posts/${post.id}`, { subtitle: 'Subtitle from the API' })).status).toBe(200);
   await page.getByRole('button', { name: 'Save', exact: true }).click();
-  const conflict = page.getByRole('alert').filter({ hasText: 'Not saved: this article changed elsewhere.' });
+  const conflict = page.getByRole('alert').filter({ hasText: 'This article was changed elsewhere' });
   await conflict.getByRole('button', { name: 'Compare with the current version' }).click();
   await conflict.getByRole('button', { name: /Keep my text/ }).click();
   await expect(page.getByLabel('Subtitle')).toHaveValue('Subtitle from the API');

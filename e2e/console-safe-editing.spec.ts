@@ -24,13 +24,13 @@ test('a save refused because the article changed elsewhere offers a comparison, 
   expect((await api(token, 'PATCH', `/posts/${post.id}`, { markdown: 'Rewritten through the API.' })).status).toBe(200);
   await page.getByLabel('Markdown').fill('Typed in the console.');
   await page.getByRole('button', { name: 'Save', exact: true }).click();
-  const conflict = page.getByRole('alert').filter({ hasText: 'Not saved: this article changed elsewhere.' });
+  const conflict = page.getByRole('alert').filter({ hasText: 'This article was changed elsewhere' });
   await expect(conflict).toBeVisible();
   await expect(conflict.getByRole('button', { name: 'Reload the current version' })).toBeVisible();
   expect((await api<{ html: string }>(token, 'GET', `/posts/${post.id}`)).body.html).toContain('Rewritten through');
 
   await conflict.getByRole('button', { name: 'Compare with the current version' }).click();
-  await expect(conflict.getByLabel('Current version (saved elsewhere)')).toHaveValue('Rewritten through the API.');
+  await expect(conflict.getByLabel('Current version', { exact: true })).toHaveValue('Rewritten through the API.');
   await expect(conflict.getByLabel('Your unsaved text')).toHaveValue('Typed in the console.');
   await screenshot(page, 'safe-editing-compare');
 

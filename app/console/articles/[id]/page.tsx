@@ -10,6 +10,7 @@ import { describeProblem } from '@/server/console/problems';
 import { UUID_PATTERN } from '@/server/uuid';
 import { isDomainError } from '@/server/errors';
 import { getPostForEditing } from '@/server/services/posts';
+import { listRevisions, REVISIONS_KEPT, type RevisionSummary } from '@/server/services/revisions';
 import { canonicalPath } from '@/server/services/post-view';
 import type { ArticleView } from '@/server/console/article-document';
 import { fieldChanges, type FieldChange } from '@/server/console/publish-diff';
@@ -36,12 +37,14 @@ export default async function ArticlePage({ params }: { params: Params }) {
   let data: Awaited<ReturnType<typeof getPostForEditing>>;
   let library: Media[];
   let quotaUsed: number;
+  let revisions: RevisionSummary[];
   try {
     // One read, like GET /posts/{id}; the preview frames this page embeds are part of it.
     await spend(em, session.auth, 'read');
     data = await getPostForEditing(em, session.auth.account.id, id);
     library = await recentMedia(em, session.auth.account.id);
     quotaUsed = await dailyMediaBytesUsed(em, session.auth.account.id);
+    revisions = await listRevisions(em, session.auth.account.id, id);
   } catch (err) {
     if (isDomainError(err, 'not_found')) notFound();
     return <Problem title="Article" message={describeProblem(err)} />;
@@ -151,6 +154,8 @@ export default async function ArticlePage({ params }: { params: Params }) {
           storedAt: m.createdAt.toISOString(),
         }))}
         quotaLeft={Math.max(0, session.auth.account.dailyMediaBytes - quotaUsed)}
+        revisions={revisions}
+        revisionsKept={REVISIONS_KEPT}
       />
 
       {showPublished && publishedVersion && (
