@@ -273,7 +273,6 @@ export function ArticleEditor({
       <PreviewPanel
         postId={postId}
         csrf={csrf}
-        fields={fields}
         state={preview.state}
         savedSrc={preview.savedSrc}
         savedKey={preview.savedKey}

@@ -1,6 +1,5 @@
 'use client';
 
-import type { EditorFields } from '@/server/console/editor-fields';
 import { PREVIEW_CURSOR_ID } from '@/server/console/preview-cursor';
 import { ReaderWidths } from '../../components/reader-widths';
 import type { PreviewState } from './use-live-preview';
@@ -19,7 +18,6 @@ const LABELS = {
 export function PreviewPanel({
   postId,
   csrf,
-  fields,
   state,
   savedSrc,
   savedKey,
@@ -28,7 +26,6 @@ export function PreviewPanel({
 }: {
   postId: string;
   csrf: string;
-  fields: EditorFields;
   state: PreviewState;
   /** The saved version's address (opening at the editing place) and the key that reloads it. */
   savedSrc: string;
@@ -63,10 +60,13 @@ export function PreviewPanel({
       >
         <input type="hidden" name="id" value={postId} />
         <input type="hidden" name="csrf" value={csrf} />
-        <input type="hidden" name="title" value={fields.title} />
-        <input type="hidden" name="subtitle" value={fields.subtitle} />
-        <input type="hidden" name="tags" value={fields.tags} />
-        <input type="hidden" name="markdown" value={fields.markdown} />
+        {/* Filled from the editor's fields just before each post (use-live-preview.ts), not rendered
+            with them: a copy of the Markdown here doubled the page of a large article and made
+            React update it on every keystroke. */}
+        <input type="hidden" name="title" />
+        <input type="hidden" name="subtitle" />
+        <input type="hidden" name="tags" />
+        <input type="hidden" name="markdown" />
         <input ref={cursorRef} type="hidden" name="cursor" defaultValue="" />
       </form>
     </>

@@ -2,6 +2,7 @@
 
 import { useEffect, useState } from 'react';
 import { nearText, PREVIEW_CURSOR_ID } from '@/server/console/preview-cursor';
+import type { EditorFields } from '@/server/console/editor-fields';
 
 const PREVIEW_DELAY_MS = 600;
 
@@ -28,7 +29,7 @@ export function useLivePreview({
 }: {
   postId: string;
   dirty: boolean;
-  fields: unknown;
+  fields: EditorFields;
   markdownField: React.RefObject<HTMLTextAreaElement | null>;
   /** The hidden form that posts the unsaved fields into the frame, and its cursor field. */
   previewForm: React.RefObject<HTMLFormElement | null>;
@@ -53,8 +54,14 @@ export function useLivePreview({
   useEffect(() => {
     if (!dirty) return;
     const timer = setTimeout(() => {
+      const form = previewForm.current;
+      if (!form) return;
+      for (const name of ['title', 'subtitle', 'tags', 'markdown'] as const) {
+        const input = form.elements.namedItem(name);
+        if (input instanceof HTMLInputElement) input.value = fields[name];
+      }
       if (previewCursor.current) previewCursor.current.value = String(markdownField.current?.selectionStart ?? '');
-      previewForm.current?.requestSubmit();
+      form.requestSubmit();
       setState('live');
     }, PREVIEW_DELAY_MS);
     return () => clearTimeout(timer);
