@@ -2,12 +2,14 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * A history of every save of an article's working version (server/services/revisions.ts reads
- * it). A trigger on `posts` records one revision per create and per save that changes what a
- * reader would see (title, subtitle, slug, tags, Markdown or its HTML; a save that moves
- * `updated_at` only records nothing), and in the same statement prunes the article's revisions
- * beyond the newest 50 (REVISIONS_KEPT). Being in the database, it holds for every writer
- * (REST, console, a restore) and commits or rolls back with the save itself, at no extra
- * round trip. Deleting an article drops its revisions.
+ * it). The article's row is its newest version; a trigger on `posts` keeps the versions each
+ * save replaced: on a save that changes what a reader would see (title, subtitle, slug, tags,
+ * Markdown or its HTML; a save that moves `updated_at` only keeps nothing) it copies the row as
+ * it was, and in the same statement prunes the article's older versions beyond the newest 49,
+ * so an article has at most 50 versions, its row included (REVISIONS_KEPT). An article never
+ * edited costs nothing. Being in the database, it holds for every writer (REST, console, a
+ * restore) and commits or rolls back with the save itself, at no extra round trip. Deleting an
+ * article drops its history.
  *
  * `posts.saved_by_token_id` is the token the last save came through (set by the create and
  * edit statements); each revision keeps it, so the console can name the token of each save.
@@ -33,10 +35,10 @@ export class Migration20261126100000_post_revisions extends Migration {
       CREATE FUNCTION record_post_revision() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         INSERT INTO post_revisions (post_id, saved_at, token_id, title, subtitle, slug, tags, markdown, html)
-        VALUES (NEW.id, NEW.updated_at, NEW.saved_by_token_id, NEW.title, NEW.subtitle, NEW.slug, NEW.tags,
-                NEW.markdown, NEW.html);
+        VALUES (OLD.id, OLD.updated_at, OLD.saved_by_token_id, OLD.title, OLD.subtitle, OLD.slug, OLD.tags,
+                OLD.markdown, OLD.html);
         DELETE FROM post_revisions WHERE id IN (
-          SELECT id FROM post_revisions WHERE post_id = NEW.id ORDER BY saved_at DESC, id DESC OFFSET 50);
+          SELECT id FROM post_revisions WHERE post_id = OLD.id ORDER BY saved_at DESC, id DESC OFFSET 49);
         RETURN NULL;
       END $$;`);
     this.addSql(`
@@ -45,9 +47,6 @@ export class Migration20261126100000_post_revisions extends Migration {
         DELETE FROM post_revisions WHERE post_id = NEW.id;
         RETURN NULL;
       END $$;`);
-    this.addSql(
-      'CREATE TRIGGER posts_revision_on_create AFTER INSERT ON posts FOR EACH ROW EXECUTE FUNCTION record_post_revision();',
-    );
     this.addSql(`
       CREATE TRIGGER posts_revision_on_save AFTER UPDATE ON posts FOR EACH ROW
         WHEN (OLD.updated_at IS DISTINCT FROM NEW.updated_at AND NEW.deleted_at IS NULL
@@ -58,16 +57,11 @@ export class Migration20261126100000_post_revisions extends Migration {
       CREATE TRIGGER posts_revisions_on_delete AFTER UPDATE ON posts FOR EACH ROW
         WHEN (OLD.deleted_at IS NULL AND NEW.deleted_at IS NOT NULL)
         EXECUTE FUNCTION drop_post_revisions();`);
-    // Articles saved before this migration start their history with what they are now.
-    this.addSql(`
-      INSERT INTO post_revisions (post_id, saved_at, title, subtitle, slug, tags, markdown, html)
-      SELECT id, updated_at, title, subtitle, slug, tags, markdown, html FROM posts WHERE deleted_at IS NULL;`);
   }
 
   override async down(): Promise<void> {
     this.addSql('DROP TRIGGER posts_revisions_on_delete ON posts;');
     this.addSql('DROP TRIGGER posts_revision_on_save ON posts;');
-    this.addSql('DROP TRIGGER posts_revision_on_create ON posts;');
     this.addSql('DROP FUNCTION drop_post_revisions();');
     this.addSql('DROP FUNCTION record_post_revision();');
     this.addSql('DROP TABLE post_revisions;');

@@ -50,7 +50,8 @@ describe('revisions', () => {
     const saves = REVISIONS_KEPT + 15;
     for (let i = 1; i <= saves; i++) await updatePost(write(account.id), post.id, { markdown: `Save ${i}.` });
 
-    expect(await storedRevisionRows(post.id)).toBe(REVISIONS_KEPT);
+    // The article's row is the newest; the table keeps the ones before it.
+    expect(await storedRevisionRows(post.id)).toBe(REVISIONS_KEPT - 1);
     const revisions = await listRevisions(db.em(), account.id, post.id);
     expect(revisions).toHaveLength(REVISIONS_KEPT);
     const newest = await readRevision(db.em(), account.id, post.id, revisions[0]!.id);
@@ -69,7 +70,16 @@ describe('revisions', () => {
           updatePost(write(account.id), post.id, { markdown: `Concurrent ${round}.${i}.` }),
         ),
       );
-    expect(await storedRevisionRows(post.id)).toBe(REVISIONS_KEPT);
+    expect(await storedRevisionRows(post.id)).toBe(REVISIONS_KEPT - 1);
+    expect(await listRevisions(db.em(), account.id, post.id)).toHaveLength(REVISIONS_KEPT);
+  });
+
+  it('costs nothing for an article never edited: its row is its only revision', async () => {
+    const account = await newAccount(db.em());
+    const post = await createPost(write(account.id), { title: 'Untouched', markdown: 'As created.' });
+    expect(await storedRevisionRows(post.id)).toBe(0);
+    const [only] = await listRevisions(db.em(), account.id, post.id);
+    expect((await readRevision(db.em(), account.id, post.id, only!.id)).markdown).toBe('As created.');
   });
 
   it("is the author's own: another author's article and a deleted one have none to show", async () => {
@@ -80,6 +90,8 @@ describe('revisions', () => {
     await expect(listRevisions(db.em(), other.id, post.id)).resolves.toEqual([]);
     await expect(readRevision(db.em(), other.id, post.id, revision!.id)).rejects.toMatchObject({ kind: 'not_found' });
 
+    await updatePost(write(account.id), post.id, { markdown: 'Edited.' });
+    expect(await storedRevisionRows(post.id)).toBe(1);
     await deletePost(db.em(), account.id, post.id);
     expect(await storedRevisionRows(post.id)).toBe(0);
   });
