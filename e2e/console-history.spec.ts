@@ -48,8 +48,13 @@ for (const width of [390, 1440]) {
     await expect(diff.locator('.dp-diff--changed ins.dp-diff-word')).toHaveText(['two']);
 
     // Restore the first save: it becomes the working version, and the one it replaced stays.
-    await history.getByRole('button', { name: /^Restore the version saved/ }).last().click();
-    await expect(page.getByText(/^Restored the version saved .* it is the working version now, saved\.$/)).toBeVisible();
+    await history
+      .getByRole('button', { name: /^Restore the version saved/ })
+      .last()
+      .click();
+    await expect(
+      page.getByText(/^Restored the version saved .* it is the working version now, saved\.$/),
+    ).toBeVisible();
     await expect(markdown).toHaveValue('Version one has 5. items.');
     await expect(rows).toHaveCount(5);
     await expect(rows.nth(2).getByRole('cell').nth(2)).toHaveText(`History ${width}`);
@@ -76,7 +81,10 @@ test('restoring waits while the editor holds unsaved text, and a stale version i
 
   // Changed elsewhere since the page was loaded: If-Match refuses the restore, nothing is overwritten.
   await api(token, 'PATCH', `/posts/${post.id}`, { markdown: 'Changed through the API.' });
-  await history.getByRole('button', { name: /^Restore the version saved/ }).last().click();
+  await history
+    .getByRole('button', { name: /^Restore the version saved/ })
+    .last()
+    .click();
   await expect(page.getByRole('alert').filter({ hasText: 'This article was changed elsewhere' })).toBeVisible();
   const stored = await api<{ html: string }>(token, 'GET', `/posts/${post.id}`);
   expect(stored.body.html).toContain('Changed through the API.');

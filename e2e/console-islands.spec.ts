@@ -114,7 +114,11 @@ test('drop or paste an image into the editor: progress, insertion, quota left, a
   });
   // "Do not insert" stores nothing: no upload, no file counting against the day's quota.
   const quotaBeforeCancel = Number(await quota.getAttribute('data-bytes'));
-  await dropFile(page, { name: 'unused.png', type: 'image/png', bytes: await png(8, 8, { r: 0, g: 99, b: 0 }) }, 'drop');
+  await dropFile(
+    page,
+    { name: 'unused.png', type: 'image/png', bytes: await png(8, 8, { r: 0, g: 99, b: 0 }) },
+    'drop',
+  );
   await page.getByRole('button', { name: 'Do not insert' }).click();
   await expect(page.getByText('unused.png was not stored or inserted.')).toBeVisible();
   expect(Number(await quota.getAttribute('data-bytes'))).toBe(quotaBeforeCancel);

@@ -40,6 +40,7 @@ export function ArticleEditor({
   quotaLeft: initialQuotaLeft,
   revisions,
   revisionsKept,
+  markdownSource,
 }: {
   postId: string;
   csrf: string;
@@ -52,6 +53,8 @@ export function ArticleEditor({
   /** The article's saved versions, newest first (server/services/revisions.ts), and how many are kept. */
   revisions: RevisionSummary[];
   revisionsKept: number;
+  /** A large article's Markdown is not in the page: it is loaded from here after the page shows. */
+  markdownSource?: string;
 }) {
   const editForm = useRef<HTMLFormElement>(null);
   const markdownField = useRef<HTMLTextAreaElement>(null);
@@ -64,6 +67,7 @@ export function ArticleEditor({
     postId,
     loadedVersion,
     initialRaw,
+    markdownSource,
     editForm,
     onAdopted: () => preview.markChanged(),
     onCreatedReport: setOutcome,
@@ -99,7 +103,7 @@ export function ArticleEditor({
    * copies them). The button is never disabled while saving, so the focus stays on it.
    */
   const submitSave = (retryImages = false) => {
-    if (saving) return;
+    if (saving || text.loading) return;
     const sent = { ...fields };
     const changed = new Set(text.changed());
     if (retryImages || changed.size === 0) changed.add('markdown');
@@ -214,6 +218,8 @@ export function ArticleEditor({
         <MarkdownField
           value={fields.markdown}
           onChange={update('markdown')}
+          loading={text.loading}
+          loadProblem={text.loadProblem}
           field={markdownField}
           images={images}
           onInsert={insertAtCursor}

@@ -13,12 +13,17 @@ import type { useImageUpload } from './use-image-upload';
 export function MarkdownField({
   value,
   onChange,
+  loading,
+  loadProblem,
   field,
   images,
   onInsert,
 }: {
   value: string;
   onChange: (e: React.ChangeEvent<HTMLTextAreaElement>) => void;
+  /** A large article's text is still on its way (the field is read-only until it is here). */
+  loading: boolean;
+  loadProblem: string;
   field: React.RefObject<HTMLTextAreaElement | null>;
   images: ReturnType<typeof useImageUpload>;
   onInsert: (snippet: string) => void;
@@ -69,8 +74,15 @@ export function MarkdownField({
         }}
         rows={24}
         spellCheck={false}
+        readOnly={loading}
+        aria-busy={loading || undefined}
         required
       />
+      {loading && (
+        <p className={loadProblem ? 'error' : 'notice'} role={loadProblem ? 'alert' : 'status'}>
+          {loadProblem ? `The text could not be loaded: ${loadProblem} Reload the page.` : 'Loading the text…'}
+        </p>
+      )}
       <p id="markdown-help" className="muted">
         Drop or paste an image file here, or add one from a file, to store and insert it. Today&apos;s media quota left:{' '}
         <span data-testid="quota-left" data-bytes={images.quotaLeft}>

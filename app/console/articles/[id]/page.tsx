@@ -14,6 +14,7 @@ import { listRevisions, REVISIONS_KEPT, type RevisionSummary } from '@/server/se
 import { canonicalPath } from '@/server/services/post-view';
 import type { ArticleView } from '@/server/console/article-document';
 import { fieldChanges, type FieldChange } from '@/server/console/publish-diff';
+import { DEFERRED_MARKDOWN_CHARS } from '@/server/console/editor-fields';
 import { deleteArticle, publishArticle, unpublishArticle } from '../../actions/articles';
 import { ConfirmAction } from '../../components/confirm-action';
 import { ChangesMarker, StatusBadge } from '../../components/status-badge';
@@ -52,6 +53,8 @@ export default async function ArticlePage({ params }: { params: Params }) {
   const { post, etag, markdown, publishedVersion, submittedVersion, moderationNote } = data;
   const fields = { id: post.id, csrf: session.csrfToken };
   const publicPath = publishedVersion ? canonicalPath(publishedVersion.slug, post.public_id) : null;
+  // A large article's text is loaded by the editor after the page shows (DEFERRED_MARKDOWN_CHARS).
+  const deferMarkdown = markdown.length > DEFERRED_MARKDOWN_CHARS;
   const showPublished =
     Boolean(publishedVersion) && (post.has_unpublished_changes || post.status === 'pending_moderation');
 
@@ -143,8 +146,9 @@ export default async function ArticlePage({ params }: { params: Params }) {
           subtitle: post.subtitle ?? '',
           slug: post.slug,
           tags: post.tags.map((t) => t.name).join(', '),
-          markdown,
+          markdown: deferMarkdown ? '' : markdown,
         }}
+        markdownSource={deferMarkdown ? `/console/articles/${post.id}/markdown` : undefined}
         library={library.map((m) => ({
           id: m.id,
           kind: m.kind === 'gif' ? 'gif' : 'image',

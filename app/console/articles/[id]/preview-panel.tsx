@@ -51,13 +51,7 @@ export function PreviewPanel({
           />
         </ReaderWidths>
       </section>
-      <form
-        ref={formRef}
-        method="post"
-        action={`/console/preview/live#${PREVIEW_CURSOR_ID}`}
-        target={frameName}
-        hidden
-      >
+      <form ref={formRef} method="post" action={`/console/preview/live#${PREVIEW_CURSOR_ID}`} target={frameName} hidden>
         <input type="hidden" name="id" value={postId} />
         <input type="hidden" name="csrf" value={csrf} />
         {/* Filled from the editor's fields just before each post (use-live-preview.ts), not rendered

@@ -90,8 +90,8 @@ export function SaveReport({
         <div className="warning-box">
           <h3>Removed from what readers see</h3>
           <p>
-            Your Markdown still has these, but the sanitizer took them out of the page readers get (delete them from
-            the text, or leave them: they will not show):
+            Your Markdown still has these, but the sanitizer took them out of the page readers get (delete them from the
+            text, or leave them: they will not show):
           </p>
           <ul className="problem-list">
             {outcome.removed.map((r) => (

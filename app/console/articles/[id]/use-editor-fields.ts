@@ -23,6 +23,7 @@ export function useEditorFields({
   postId,
   loadedVersion,
   initialRaw,
+  markdownSource,
   editForm,
   onAdopted,
   onCreatedReport,
@@ -30,12 +31,17 @@ export function useEditorFields({
   postId: string;
   loadedVersion: string;
   initialRaw: EditorFields;
+  /** Where a large article's Markdown is loaded from after the page shows (its `initialRaw.markdown` is empty). */
+  markdownSource?: string;
   editForm: React.RefObject<HTMLFormElement | null>;
   /** Text came from somewhere other than the stored version (typed before hydration, a draft). */
   onAdopted: () => void;
   onCreatedReport: (report: CreatedReport) => void;
 }) {
-  const initial = normalizedFields(initialRaw);
+  const [loadedMarkdown, setLoadedMarkdown] = useState<string | null>(markdownSource ? null : '');
+  const [loadProblem, setLoadProblem] = useState('');
+  // The stored fields as this page has them: a large article's Markdown once it has loaded.
+  const initial = normalizedFields(loadedMarkdown ? { ...initialRaw, markdown: loadedMarkdown } : initialRaw);
   const [fields, setFields] = useState(initial);
   const [base, setBase] = useState(initial);
   const [version, setVersion] = useState(loadedVersion);
@@ -43,11 +49,43 @@ export function useEditorFields({
   const dirty = changedFields(fields, base).length > 0;
   const callbacks = useRef({ onAdopted, onCreatedReport });
 
+  /** Unsaved text left in this tab before a reload comes back, with the version it was based on. */
+  const restoreDraft = (stored: EditorFields) => {
+    const draft = readDraft(postId);
+    if (draft && changedFields(draft.fields, stored).length > 0) {
+      setFields(draft.fields);
+      setVersion(draft.version);
+      setRestored(true);
+      callbacks.current.onAdopted();
+    } else if (draft) {
+      clearDraft(postId);
+    }
+  };
+
+  // A large article's Markdown, loaded once after the page shows; the field is read-only until then.
+  useEffect(() => {
+    if (!markdownSource) return;
+    fetch(markdownSource, { cache: 'no-store' })
+      .then(async (res) => {
+        const text = await res.text();
+        if (!res.ok) throw new Error(text);
+        // Saved elsewhere between the page and this read: load the page again, all of one version.
+        if (res.headers.get('etag') !== loadedVersion) return window.location.reload();
+        const stored = normalizedFields({ ...initialRaw, markdown: text });
+        setLoadedMarkdown(stored.markdown);
+        setFields(stored);
+        setBase(stored);
+        restoreDraft(stored);
+      })
+      .catch((err: unknown) => setLoadProblem(err instanceof Error ? err.message : String(err)));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, right after hydration
+  }, []);
+
   // Text typed before React hydrated the form fired no onChange: adopt it once on mount, so
   // it is neither lost on the next render nor left out of the live preview.
   useEffect(() => {
     const form = editForm.current;
-    if (!form) return;
+    if (!form || markdownSource) return;
     const typed = { ...initial };
     let changed = false;
     for (const name of Object.keys(initial) as (keyof EditorFields)[]) {
@@ -67,17 +105,8 @@ export function useEditorFields({
       callbacks.current.onAdopted();
       return;
     }
-    // Text left unsaved in this tab before a reload comes back, with the version it was based on,
-    // so saving it still cannot overwrite a change made elsewhere meanwhile.
-    const draft = readDraft(postId);
-    if (draft && changedFields(draft.fields, initial).length > 0) {
-      setFields(draft.fields);
-      setVersion(draft.version);
-      setRestored(true);
-      callbacks.current.onAdopted();
-    } else if (draft) {
-      clearDraft(postId);
-    }
+    // Saving restored text still cannot overwrite a change made elsewhere meanwhile: it keeps its version.
+    restoreDraft(initial);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, right after hydration
   }, []);
 
@@ -90,9 +119,12 @@ export function useEditorFields({
   if (loadedVersion !== seenVersion) {
     setSeenVersion(loadedVersion);
     if (!dirty) {
+      // A large article's Markdown is not in the page: the text saved here is the stored one.
+      const stored = markdownSource ? { ...initial, markdown: fields.markdown } : initial;
+      if (markdownSource) setLoadedMarkdown(fields.markdown);
       setVersion(loadedVersion);
-      setFields(initial);
-      setBase(initial);
+      setFields(stored);
+      setBase(stored);
     }
   }
 
@@ -140,6 +172,9 @@ export function useEditorFields({
   };
 
   return {
+    /** A large article's Markdown is still loading (the field waits, read-only), or why it failed. */
+    loading: loadedMarkdown === null,
+    loadProblem,
     fields,
     setFields,
     base,

@@ -49,7 +49,10 @@ export function useImageUpload({
           return;
         }
         insertAtCursor(withAltText(stored.snippet, alt ?? altFromFileName(file.name)));
-        setUpload({ phase: 'done', message: `Stored ${file.name} (${stored.width}×${stored.height}) and inserted it.` });
+        setUpload({
+          phase: 'done',
+          message: `Stored ${file.name} (${stored.width}×${stored.height}) and inserted it.`,
+        });
       })
       .catch((err: unknown) => setUpload({ phase: 'failed', error: err instanceof Error ? err.message : String(err) }));
   };

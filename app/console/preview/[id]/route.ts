@@ -18,7 +18,8 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
     const view = await findPreview(await em(), session, id, version);
     // `near`: words of the editor's cursor line, so the saved version opens where the editing is.
     const near = new URL(request.url).searchParams.get('near') ?? '';
-    if (view) return { status: 200, html: previewDocument(near ? { ...view, html: anchorNear(view.html, near) } : view) };
+    if (view)
+      return { status: 200, html: previewDocument(near ? { ...view, html: anchorNear(view.html, near) } : view) };
     return frameMessage(
       404,
       version === 'published'
