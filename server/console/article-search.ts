@@ -10,8 +10,8 @@ import type { PostStatus } from '../../db/entities';
  *
  * Fast at 100,000 articles of one author (bench/console-search.ts): each sort has an index in
  * its order (Migration20261126100100_article_search), so a page is read in order and stopped
- * after 20; a search uses the GIN index of the words of title, slug and tag names
- * (`SEARCH_DOCUMENT`, the same expression as the index's), then sorts only what matched.
+ * after 20; a search first finds its matches with the GIN index of the words of title, slug and
+ * tag names (`SEARCH_DOCUMENT`, the same expression as the index's), then sorts only those.
  * Words match as prefixes, every word must match ("harb tide" finds "Harbour tides").
  */
 
@@ -92,34 +92,45 @@ export async function listArticles(
   query: ArticleQuery,
 ): Promise<{ items: ArticleListItem[]; next: string | null }> {
   const { column, nullsLast } = ORDER[query.sort];
+  const order = (key: string) => `${key} DESC${nullsLast ? ' NULLS LAST' : ''}, id DESC`;
   const where = ['account_id = ?', 'deleted_at IS NULL'];
   const params: unknown[] = [accountId];
   if (query.status) {
     where.push('status = ?');
     params.push(query.status);
   }
-  const tsquery = searchQuery(query.q);
-  if (tsquery) {
-    where.push(`${SEARCH_DOCUMENT} @@ to_tsquery('simple', ?)`);
-    params.push(tsquery);
-  }
+  /** After (v, id) in the sort's order: the keyset condition on `key`. */
   const after = readCursor(query.cursor);
-  if (after) {
-    // After (v, id) in "v DESC [NULLS LAST], id DESC" order.
-    if (after.v === null) {
-      where.push(`${column} IS NULL AND id < ?`);
-      params.push(after.id);
-    } else {
-      where.push(`(${column} < ? OR (${column} = ? AND id < ?)${nullsLast ? ` OR ${column} IS NULL` : ''})`);
-      params.push(after.v, after.v, after.id);
-    }
+  const afterCursor = (key: string): [string, unknown[]] =>
+    !after
+      ? ['true', []]
+      : after.v === null
+        ? [`${key} IS NULL AND id < ?`, [after.id]]
+        : [
+            `(${key} < ? OR (${key} = ? AND id < ?)${nullsLast ? ` OR ${key} IS NULL` : ''})`,
+            [after.v, after.v, after.id],
+          ];
+
+  const tsquery = searchQuery(query.q);
+  let text: string;
+  if (tsquery) {
+    // A search finds its matches through the GIN index, with their sort key, and sorts only
+    // those (MATERIALIZED: left to itself the planner may walk the sort's index and test every
+    // article's words, a second for a word no article has); the page's rows are read last.
+    const [cursorSql, cursorParams] = afterCursor('k');
+    text = `WITH found AS MATERIALIZED (
+              SELECT id, ${column} AS k FROM posts
+               WHERE ${where.join(' AND ')} AND ${SEARCH_DOCUMENT} @@ to_tsquery('simple', ?)),
+            page AS (SELECT id FROM found WHERE ${cursorSql} ORDER BY ${order('k')} LIMIT ${PAGE + 1})
+            SELECT ${COLUMNS} FROM posts JOIN page USING (id) ORDER BY ${order(column)}`;
+    params.push(tsquery, ...cursorParams);
+  } else {
+    const [cursorSql, cursorParams] = afterCursor(column);
+    text = `SELECT ${COLUMNS} FROM posts WHERE ${where.join(' AND ')} AND ${cursorSql}
+             ORDER BY ${order(column)} LIMIT ${PAGE + 1}`;
+    params.push(...cursorParams);
   }
-  const rows = await sql<(ArticleListItem & Record<string, unknown>)[]>(
-    em,
-    `SELECT ${COLUMNS} FROM posts WHERE ${where.join(' AND ')}
-      ORDER BY ${column} DESC${nullsLast ? ' NULLS LAST' : ''}, id DESC LIMIT ${PAGE + 1}`,
-    params,
-  );
+  const rows = await sql<(ArticleListItem & Record<string, unknown>)[]>(em, text, params);
   const items = rows.slice(0, PAGE).map(listItem);
   const last = rows.length > PAGE ? rows[PAGE - 1]! : null;
   const value = last?.[column];
