@@ -68,8 +68,8 @@ export function ConflictReport({
           )}
           {onlyElsewhere.length > 0 && (
             <p>
-              Changed elsewhere only: {onlyElsewhere.map((k) => FIELD_LABELS[k]).join(', ')}. Keeping your text keeps
-              these as they are now.
+              Changed only in the current version: {onlyElsewhere.map((k) => FIELD_LABELS[k]).join(', ')}. Keeping your
+              text keeps these as they are now.
             </p>
           )}
           <div className="actions">
