@@ -91,14 +91,16 @@ for (const width of WIDTHS) {
       await page.goto(`/console/articles/${post.id}`);
       const markdown = page.getByLabel('Markdown');
       await expect(markdown).toHaveValue(LONG);
-      await markdown.click();
-      await page.keyboard.press('Control+End');
-      await page.keyboard.type(' Saved at the end.');
+      // The cursor at the end of paragraph 30, in the middle of the article.
+      const end30 = LONG.indexOf('Paragraph 30 of a long article.') + 'Paragraph 30 of a long article.'.length;
+      await markdown.evaluate((el: HTMLTextAreaElement, at) => el.setSelectionRange(at, at), end30);
+      await markdown.focus();
+      await page.keyboard.type(' Saved in the middle.');
       await saveEditor(page);
       if (width < 960) await page.getByRole('button', { name: 'Preview', exact: true }).click();
       await expect(page.getByText('Preview of the saved working version')).toBeVisible();
       const preview = page.frameLocator('iframe[title="Article preview"]');
-      const edited = preview.getByText('Paragraph 60 of a long article. Saved at the end.');
+      const edited = preview.getByText('Paragraph 30 of a long article. Saved in the middle.');
       await expect(edited).toBeInViewport();
       await expect(preview.getByText('Paragraph 1 of a long article.', { exact: true })).not.toBeInViewport();
 
@@ -107,7 +109,8 @@ for (const width of WIDTHS) {
       await page.reload();
       if (width < 960) await page.getByRole('button', { name: 'Preview', exact: true }).click();
       await expect(section.getByLabel('Tablet (768 px)')).toBeChecked();
-      await expect(preview.getByText('Paragraph 60 of a long article. Saved at the end.')).toBeInViewport();
+      await expect(preview.getByText('Paragraph 30 of a long article. Saved in the middle.')).toBeInViewport();
+      await expect(preview.getByText('Paragraph 1 of a long article.', { exact: true })).not.toBeInViewport();
       await section.getByLabel('Fit the panel').check(); // the preference is this browser's: put it back
     });
 
@@ -130,7 +133,7 @@ for (const width of WIDTHS) {
       });
       await signIn(page, token);
       await page.goto(`/console/articles/${post.id}`);
-      await page.getByLabel('Title').fill('Title typed here');
+      await page.getByLabel('Title', { exact: true }).fill('Title typed here');
       await expect(page.getByText('Unsaved changes', { exact: true })).toBeVisible();
       // Elsewhere: the title too, and the Markdown (which this editor never touched).
       await api(token, 'PATCH', `/posts/${post.id}`, {
