@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page, TestInfo } from '@playwright/test';
 import { api, createPost, publish } from './support/api';
-import { expect, signIn, test } from './support/console';
+import { expect, signIn, signOut, test } from './support/console';
 import { tokenOf } from './support/state';
 
 /**
@@ -72,6 +72,7 @@ test('every console page passes an axe scan without serious or critical violatio
     await scan(page, testInfo, name);
   }
   // A non-admin's moderation page: the console's own 404.
+  await signOut(page);
   await signIn(page, tokenOf('author'));
   await page.goto('/console/moderation');
   await scan(page, testInfo, 'moderation-not-admin');
