@@ -8,7 +8,8 @@
  * not delay it): a reader beacon (answered from memory, no database) sent every 5 ms during each
  * page load; the slowest probe's latency, less an idle probe's, is the longest stretch the loop
  * was blocked (a probe that arrives at its start waits all of it). Reported: that block, the
- * page's response time and bytes; median of RUNS.
+ * page's response time and bytes, median of RUNS, beside a short article's editor page loaded in
+ * the same runs (the control: what any console page costs on this machine at that moment).
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
@@ -109,44 +110,55 @@ runBench(async () => {
     const created = await cli(bench.env, ['account', 'create', 'writer', '--limit', 'read_per_min=10000']);
     const { id: accountId, token } = created.json as { id: string; token: string };
     const markdown = maximumArticle();
-    const res = await fetch(`${base}/api/v1/author/posts`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ title: 'A maximum-size article', markdown }),
-    });
-    if (res.status !== 201) throw new Error(`create: ${res.status} ${await res.text()}`);
-    const post = (await res.json()) as { id: string };
+    const create = async (title: string, text: string) => {
+      const res = await fetch(`${base}/api/v1/author/posts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ title, markdown: text }),
+      });
+      if (res.status !== 201) throw new Error(`create: ${res.status} ${await res.text()}`);
+      return ((await res.json()) as { id: string }).id;
+    };
+    const large = await create('A maximum-size article', markdown);
+    // The control: a short article's editor page, the same page without the size.
+    const small = await create('A short article', markdown.slice(0, 2000));
     const cookie = await openConsoleSession(bench.db.url, accountId);
-    const page = `${base}/console/articles/${post.id}`;
 
     const probes = prober(base);
     const baseline = await probes.idle();
-
-    const blocks: number[] = [];
-    const times: number[] = [];
-    let bytes = 0;
+    const results = {
+      large: { blocks: [] as number[], times: [] as number[], bytes: 0 },
+      small: { blocks: [] as number[], times: [] as number[], bytes: 0 },
+    };
+    // Interleaved: each run loads both pages, so the machine's load hits them alike.
     for (let run = 0; run < RUNS + 1; run++) {
-      const probing = probes.start();
-      const started = performance.now();
-      const answer = await fetch(page, { headers: { cookie: `dp_console=${cookie}` } });
-      const body = await answer.text();
-      const elapsed = performance.now() - started;
-      const worst = await probing.stop();
-      if (answer.status !== 200 || !body.includes('A maximum-size article')) throw new Error(`page: ${answer.status}`);
-      if (run === 0) continue; // the first render warms Next's caches
-      blocks.push(worst - baseline);
-      times.push(elapsed);
-      bytes = Buffer.byteLength(body);
+      for (const [name, id] of [
+        ['large', large],
+        ['small', small],
+      ] as const) {
+        const probing = probes.start();
+        const started = performance.now();
+        const answer = await fetch(`${base}/console/articles/${id}`, { headers: { cookie: `dp_console=${cookie}` } });
+        const body = await answer.text();
+        const elapsed = performance.now() - started;
+        const worst = await probing.stop();
+        if (answer.status !== 200) throw new Error(`page: ${answer.status}`);
+        if (run === 0) continue; // the first render warms Next's caches
+        results[name].blocks.push(worst - baseline);
+        results[name].times.push(elapsed);
+        results[name].bytes = Buffer.byteLength(body);
+      }
     }
     await probes.close();
     console.log(`Markdown: ${markdown.length.toLocaleString('en')} characters; idle probe ${baseline.toFixed(1)} ms`);
-    console.log('| measure (median of runs) | value |');
-    console.log('| --- | --- |');
     console.log(
-      `| longest event-loop block while rendering | ${median(blocks).toFixed(0)} ms (max ${Math.max(...blocks).toFixed(0)} ms) |`,
+      '| editor page (median of runs) | longest event-loop block | response time | bytes (HTML and React payload) |',
     );
-    console.log(`| page response time | ${median(times).toFixed(0)} ms |`);
-    console.log(`| page bytes (HTML with its React payload) | ${bytes.toLocaleString('en')} |`);
+    console.log('| --- | --- | --- | --- |');
+    for (const [name, r] of Object.entries(results))
+      console.log(
+        `| ${name === 'large' ? 'maximum-size article' : 'short article (control)'} | ${median(r.blocks).toFixed(0)} ms (max ${Math.max(...r.blocks).toFixed(0)} ms) | ${median(r.times).toFixed(0)} ms | ${r.bytes.toLocaleString('en')} |`,
+      );
   } finally {
     await bench.stop();
   }
