@@ -58,7 +58,7 @@ export interface ArticleQuery {
 }
 
 /** `q` as a prefix query of its words (letters and digits only, so nothing else reaches to_tsquery); null: no words. */
-export function searchQuery(q: string | undefined): string | null {
+function searchQuery(q: string | undefined): string | null {
   const words =
     (q ?? '')
       .toLowerCase()
