@@ -20,6 +20,7 @@ export function ConfirmAction({
   caution = false,
   unavailable,
   blocked,
+  link,
 }: {
   action: (prev: Outcome, formData: FormData) => Promise<Outcome>;
   fields: Record<string, string>;
@@ -34,6 +35,8 @@ export function ConfirmAction({
   unavailable?: string;
   /** Why it cannot be confirmed yet (unsaved text, say): said in the dialog, whose confirm button is disabled. */
   blocked?: string;
+  /** A place on the page that tells more (the publish diff): following it closes the dialog. */
+  link?: { href: string; label: string };
 }) {
   const tone = danger ? 'danger' : caution ? 'caution' : 'primary';
   // A dialog that takes something away (delete, revoke, reissue, unpublish) or cannot be confirmed
@@ -70,6 +73,13 @@ export function ConfirmAction({
           ))}
           <h2 id={titleId}>{question}</h2>
           {detail && <p>{detail}</p>}
+          {link && (
+            <p>
+              <a href={link.href} onClick={() => dialog.current?.close()}>
+                {link.label}
+              </a>
+            </p>
+          )}
           {blocked && (
             <p className="warning-box" role="alert">
               {blocked}

@@ -92,14 +92,17 @@ export default async function ArticlePage({ params }: { params: Params }) {
             unavailable={
               post.status === 'pending_moderation'
                 ? 'Waiting for moderation: publish again once it is decided.'
-                : undefined
+                : post.status === 'published' && !post.has_unpublished_changes
+                  ? 'Nothing to publish: readers already see the saved working version.'
+                  : undefined
             }
             fields={fields}
-            detail={
+            detail={`${
               session.auth.account.isModerated
                 ? 'Your account is moderated: this version goes to a moderator first and becomes public once approved.'
                 : 'Readers will see the working version at the public address.'
-            }
+            }${showPublished ? ` ${publishSummary(fieldChanges(publishedVersion!, workingView(post)))}` : ''}`}
+            changesLink={showPublished ? '#publish-changes-heading' : undefined}
           />
           <ConfirmAction
             action={unpublishArticle}
@@ -224,6 +227,14 @@ export default async function ArticlePage({ params }: { params: Params }) {
 }
 
 const FIELD_NAMES = { title: 'Title', subtitle: 'Subtitle', tags: 'Tags', cover: 'Cover image' } as const;
+
+/** What the publish dialog says changes, in one sentence; the marked body is in "What changes on publish". */
+function publishSummary(changes: FieldChange[]): string {
+  const fields = changes.map((c) => FIELD_NAMES[c.field].toLowerCase());
+  return fields.length
+    ? `Changes to the ${fields.join(', ')} and the body are marked under "What changes on publish".`
+    : 'The body changes are marked under "What changes on publish".';
+}
 
 function PublishedFieldChanges({ changes }: { changes: FieldChange[] }) {
   if (changes.length === 0) return <p>Title, subtitle, tags and cover stay as readers see them now.</p>;
