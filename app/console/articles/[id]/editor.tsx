@@ -1,14 +1,8 @@
 'use client';
 
-import { useRef, useState, useTransition } from 'react';
+import { useRef, useState } from 'react';
 import type { EditorFields } from '@/server/console/editor-fields';
-import {
-  loadStoredFields,
-  restoreRevision,
-  saveArticle,
-  type RestoreOutcome,
-  type SaveOutcome,
-} from '../../actions/articles';
+import type { RestoreOutcome, SaveOutcome } from '../../actions/articles';
 import type { RevisionSummary } from '@/server/services/revisions';
 import type { LibraryItem } from './island-snippets';
 import { insertBlock } from './island-snippets';
@@ -21,6 +15,7 @@ import { lineOf, SaveReport } from './save-report';
 import { MarkdownField } from './markdown-field';
 import { PreviewPanel } from './preview-panel';
 import { RevisionHistory } from './revision-history';
+import { useSaveActions } from './use-save-actions';
 
 /**
  * Markdown on the left, the rendered article on the right. The preview is converted on the
@@ -60,8 +55,6 @@ export function ArticleEditor({
   const markdownField = useRef<HTMLTextAreaElement>(null);
   const [outcome, setOutcome] = useState<SaveOutcome | RestoreOutcome | CreatedReport | null>(null);
   const [conflict, setConflict] = useState<{ theirs: StoredVersion | null } | null>(null);
-  const [saving, startSaving] = useTransition();
-  const [comparing, startComparing] = useTransition();
   const [pane, setPane] = useState<'edit' | 'preview'>('edit');
   const text = useEditorFields({
     postId,
@@ -92,56 +85,19 @@ export function ArticleEditor({
     });
   };
   const images = useImageUpload({ csrf, library, initialQuotaLeft, insertAtCursor });
+  const { saving, comparing, submitSave, restore, compare, takeTheirs } = useSaveActions({
+    postId,
+    csrf,
+    text,
+    preview,
+    resetUpload: images.resetUpload,
+    setOutcome,
+    setConflict,
+  });
 
   const update = (name: keyof EditorFields) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
     setFields((f) => ({ ...f, [name]: e.target.value }));
     preview.markChanged();
-  };
-
-  /**
-   * Sends the fields changed here (all of Markdown when retrying failed images: the save is what
-   * copies them). The button is never disabled while saving, so the focus stays on it.
-   */
-  const submitSave = (retryImages = false) => {
-    if (saving || text.loading) return;
-    const sent = { ...fields };
-    const changed = new Set(text.changed());
-    if (retryImages || changed.size === 0) changed.add('markdown');
-    const data = new FormData();
-    data.set('id', postId);
-    data.set('csrf', csrf);
-    data.set('version', version);
-    for (const k of changed) data.set(k, sent[k]);
-    images.resetUpload();
-    startSaving(async () => {
-      const result = await saveArticle(data);
-      setOutcome(result);
-      setConflict(!result.ok && result.conflict ? { theirs: null } : null);
-      if (result.ok) {
-        text.markSaved(sent, result.version);
-        preview.showSaved(result.updatedAt);
-      }
-    });
-  };
-
-  /** A saved version made the working version again: a save like any other, with its report. */
-  const restore = (revision: RevisionSummary) => {
-    if (saving || dirty) return;
-    const data = new FormData();
-    data.set('id', postId);
-    data.set('csrf', csrf);
-    data.set('version', version);
-    data.set('revision', revision.id);
-    images.resetUpload();
-    startSaving(async () => {
-      const result = await restoreRevision(data);
-      setOutcome(result);
-      setConflict(!result.ok && result.conflict ? { theirs: null } : null);
-      if (result.ok) {
-        text.takeStored({ version: result.version, fields: result.fields });
-        preview.showSaved(result.updatedAt);
-      }
-    });
   };
 
   /** A problem's line: the cursor goes to it and the line is selected. */
@@ -156,24 +112,6 @@ export function ArticleEditor({
     el.setSelectionRange(start, end);
     // Put the line in view: its share of the text, as the field scrolls.
     el.scrollTop = Math.max(0, (el.scrollHeight * (line - 1)) / Math.max(1, lines.length) - el.clientHeight / 3);
-  };
-
-  const compare = () => {
-    const data = new FormData();
-    data.set('id', postId);
-    data.set('csrf', csrf);
-    startComparing(async () => {
-      const result = await loadStoredFields(data);
-      if (result.ok) setConflict({ theirs: { version: result.version, fields: result.fields } });
-      else setOutcome(result);
-    });
-  };
-
-  const takeTheirs = (theirs: StoredVersion) => {
-    text.takeStored(theirs);
-    setConflict(null);
-    setOutcome(null);
-    preview.showSaved(theirs.version);
   };
 
   return (
