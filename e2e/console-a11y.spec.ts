@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page, TestInfo } from '@playwright/test';
 import { api, createPost, publish } from './support/api';
-import { expect, signIn, test } from './support/console';
+import { expect, signIn, signOut, test } from './support/console';
 import { tokenOf } from './support/state';
 
 /**
@@ -44,6 +44,9 @@ test('every console page passes an axe scan without serious or critical violatio
   expect((await api(token, 'PATCH', `/posts/${post.id}`, { markdown: 'Second version.' })).status).toBe(200);
   await signIn(page, token);
   await scan(page, testInfo, 'articles');
+  await page.goto('/console?q=accessible&sort=updated');
+  await expect(page.locator('.article-row')).toHaveCount(1);
+  await scan(page, testInfo, 'articles-search');
 
   await page.goto(`/console/articles/${post.id}`);
   await expect(page.getByRole('region', { name: 'What changes on publish' })).toBeVisible();
@@ -51,6 +54,11 @@ test('every console page passes an axe scan without serious or critical violatio
   await page.getByRole('button', { name: 'Insert island…' }).click();
   await expect(page.getByRole('group', { name: 'Insert an island' })).toBeVisible();
   await scan(page, testInfo, 'article-editor-insert-menu');
+  await page.keyboard.press('Escape');
+  const history = page.getByRole('region', { name: 'History' });
+  await history.getByRole('button', { name: 'Show changes' }).click();
+  await expect(page.locator('iframe[title="Changes between the two saves"]')).toBeVisible();
+  await scan(page, testInfo, 'article-editor-history');
 
   for (const [path, name] of [
     ['/console/articles/new', 'new-article'],
@@ -63,6 +71,33 @@ test('every console page passes an axe scan without serious or critical violatio
     await page.goto(path);
     await scan(page, testInfo, name);
   }
+  // A non-admin's moderation page: the console's own 404.
+  await signOut(page);
+  await signIn(page, tokenOf('author'));
+  await page.goto('/console/moderation');
+  await scan(page, testInfo, 'moderation-not-admin');
+});
+
+test('a public page with code blocks passes axe, its long code reachable by keyboard, in a main landmark', async ({
+  page,
+}, testInfo) => {
+  const token = tokenOf('author');
+  const long = `const line = '${'x'.repeat(300)}';`;
+  const post = await createPost(token, {
+    title: 'Code on the public page',
+    markdown: `Some code:\n\n\`\`\`js\n${long}\nconsole.log(line);\n\`\`\`\n\nAnd \`inline\` code.\n\n    indented code ${'y'.repeat(200)}\n`,
+  });
+  await publish(token, post.id);
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto(post.canonical_path);
+  await expect(page.getByRole('main')).toBeVisible();
+  await scan(page, testInfo, 'public-page-with-code');
+  const results = await new AxeBuilder({ page })
+    .withRules(['scrollable-region-focusable', 'landmark-one-main'])
+    .analyze();
+  expect(results.violations.map((v) => v.id)).toEqual([]);
+  await page.keyboard.press('Tab');
+  await expect(page.locator('pre').first()).toBeFocused();
 });
 
 /** Tabs forward until the focused element matches, checking each stop shows a focus ring. */

@@ -181,7 +181,7 @@ test('status filter, cursor paging and the 404s of the public path', async ({ pa
   await expect(page.locator('.article-row')).toHaveCount(3);
   await expect(page.locator('.article-row').last()).toContainText('Paged article 01');
   await page.getByRole('link', { name: /Published\s*0/ }).click();
-  await expect(page.getByText('No articles here yet.')).toBeVisible();
+  await expect(page.getByText('Nothing is published yet.')).toBeVisible();
   await screenshot(page, 'articles-empty-filter');
 
   // Drafts have no public page; neither do made-up paths. /console is never shadowed.

@@ -63,7 +63,7 @@ test('the video island accepts a YouTube page address', async ({ page }) => {
   await expect(menu).toBeHidden();
   await expect(page.getByLabel('Markdown')).toHaveValue(/src="https:\/\/www\.youtube\.com\/embed\/dQw4w9WgXcQ"/);
   await saveEditor(page);
-  await expect(page.locator('.warning-box').filter({ hasText: 'Removed from your text' })).toHaveCount(0);
+  await expect(page.locator('.warning-box').filter({ hasText: 'Removed from what readers see' })).toHaveCount(0);
   await expect(page.frameLocator('iframe[title="Article preview"]').locator('[data-video]')).toHaveCount(1);
 });
 
@@ -86,7 +86,7 @@ test('removed images and links are listed, each linked to its line', async ({ pa
   await markdown.fill(text);
   await saveEditor(page);
 
-  const removed = page.locator('.warning-box').filter({ hasText: 'Removed from your text' });
+  const removed = page.locator('.warning-box').filter({ hasText: 'Removed from what readers see' });
   const items = removed.getByRole('listitem');
   await expect(items).toHaveCount(3);
   await expect(items.nth(0)).toContainText('Line 3: The image “A diagram” was removed');

@@ -57,7 +57,7 @@ test('"Keep my text" keeps a field changed elsewhere that was not touched here',
   await page.getByLabel('Markdown').fill('Body typed in the console.');
   expect((await api(token, 'PATCH', `/posts/${post.id}`, { subtitle: 'Subtitle from the API' })).status).toBe(200);
   await page.getByRole('button', { name: 'Save', exact: true }).click();
-  const conflict = page.getByRole('alert').filter({ hasText: 'Not saved: this article changed elsewhere.' });
+  const conflict = page.getByRole('alert').filter({ hasText: 'This article was changed elsewhere' });
   await conflict.getByRole('button', { name: 'Compare with the current version' }).click();
   await conflict.getByRole('button', { name: /Keep my text/ }).click();
   await expect(page.getByLabel('Subtitle')).toHaveValue('Subtitle from the API');
@@ -118,7 +118,7 @@ test('after Create: the problems of the text, "Draft created" once, and no API w
   await expect(page.getByText('Draft created.')).toBeVisible();
   const failed = page.locator('.warning-box').filter({ hasText: 'Images that could not be copied into storage' });
   await expect(failed).toContainText('http://203.0.113.9/tern.png');
-  const removed = page.locator('.warning-box').filter({ hasText: 'Removed from your text' });
+  const removed = page.locator('.warning-box').filter({ hasText: 'Removed from what readers see' });
   await expect(removed).toContainText('The onclick attribute on <p> was removed');
   await expect(removed).toContainText('The link “relative link” was removed');
   await expect(page.locator('#console-main')).not.toContainText(/rehost_failed|\b(GET|POST|PATCH) \//);

@@ -83,13 +83,13 @@ test('drop or paste an image into the editor: progress, insertion, quota left, a
     { name: 'red.png', type: 'image/png', bytes: await png(64, 48, { r: 200, g: 0, b: 0 }) },
     'drop',
   );
-  await expect(page.getByRole('progressbar', { name: 'Uploading red.png' })).toBeVisible();
-  await expect(page.getByText('Stored red.png (64×48).')).toBeVisible();
-  // The alternative text is asked for, suggested from the file name.
+  // The alternative text is asked for first, suggested from the file name; nothing is stored yet.
   await expect(page.getByLabel(/^Alternative text for red\.png/)).toHaveValue('red');
   await expect(page.getByLabel(/^Alternative text for red\.png/)).toBeFocused();
   await page.getByLabel(/^Alternative text for red\.png/).fill('A red rectangle');
   await page.getByRole('button', { name: 'Insert image' }).click();
+  await expect(page.getByRole('progressbar', { name: 'Uploading red.png' })).toBeVisible();
+  await expect(page.getByText('Stored red.png (64×48) and inserted it.')).toBeVisible();
   await expect(page.getByLabel('Markdown')).toHaveValue(
     /^Before\.\n\n!\[A red rectangle\]\(\/api\/media\/[0-9a-f-]{36}\)\n$/,
   );
@@ -100,8 +100,8 @@ test('drop or paste an image into the editor: progress, insertion, quota left, a
     { name: 'blue.png', type: 'image/png', bytes: await png(32, 32, { r: 0, g: 0, b: 200 }) },
     'paste',
   );
-  await expect(page.getByText('Stored blue.png (32×32).')).toBeVisible();
   await page.getByLabel(/^Alternative text for blue\.png/).press('Enter'); // the suggestion, as it is
+  await expect(page.getByText('Stored blue.png (32×32) and inserted it.')).toBeVisible();
   await expect(page.getByLabel('Markdown')).toHaveValue(
     /!\[A red rectangle\]\(\/api\/media\/[0-9a-f-]{36}\)\n\n!\[blue\]\(\/api\/media\/[0-9a-f-]{36}\)\n$/,
   );
@@ -112,6 +112,16 @@ test('drop or paste an image into the editor: progress, insertion, quota left, a
   page.on('request', (r) => {
     if (r.url().includes('/console/media/upload')) uploads.push(r.url());
   });
+  // "Do not insert" stores nothing: no upload, no file counting against the day's quota.
+  const quotaBeforeCancel = Number(await quota.getAttribute('data-bytes'));
+  await dropFile(
+    page,
+    { name: 'unused.png', type: 'image/png', bytes: await png(8, 8, { r: 0, g: 99, b: 0 }) },
+    'drop',
+  );
+  await page.getByRole('button', { name: 'Do not insert' }).click();
+  await expect(page.getByText('unused.png was not stored or inserted.')).toBeVisible();
+  expect(Number(await quota.getAttribute('data-bytes'))).toBe(quotaBeforeCancel);
   await dropFile(page, { name: 'huge.png', type: 'image/png', bytes: 51 * 1024 * 1024 }, 'drop');
   await expect(page.locator('p.error[role="alert"]')).toContainText(
     'huge.png is 51 MiB: images may be at most 50 MiB.',
@@ -215,7 +225,7 @@ test('the insert menu writes every island at the cursor, and the pipeline keeps 
   expect(text).toContain('Green, &quot;quoted&quot; &amp; &lt;escaped&gt;');
 
   await saveEditor(page);
-  await expect(page.locator('.warning-box').filter({ hasText: 'Removed from your text' })).toHaveCount(0);
+  await expect(page.locator('.warning-box').filter({ hasText: 'Removed from what readers see' })).toHaveCount(0);
   const preview = page.frameLocator('iframe[title="Article preview"]');
   await expect(preview.locator('figure.dp-figure img[alt="A green square"]').first()).toBeVisible();
   await expect(preview.locator('figure.dp-figure figcaption').first()).toHaveText('Green, "quoted" & <escaped>');

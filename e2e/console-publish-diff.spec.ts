@@ -81,8 +81,9 @@ test('the list marks unpublished changes and the article shows what publishing c
   await expect(diff.locator('del.dp-diff')).toHaveCount(2); // the spoiler and the tag list
   // Text edited in place: one block, the changed words marked.
   const lowWater = diff.locator('.dp-diff--changed p', { hasText: 'Low water at' });
-  await expect(lowWater.locator('del.dp-diff-word')).toHaveText('noon.');
-  await expect(lowWater.locator('ins.dp-diff-word')).toHaveText('half past twelve.');
+  // The full stop is not part of the change (words and punctuation are marked apart).
+  await expect(lowWater.locator('del.dp-diff-word')).toHaveText('noon');
+  await expect(lowWater.locator('ins.dp-diff-word')).toHaveText('half past twelve');
   await expect(diff.locator('.dp-diff--changed h1')).toHaveText('Tide tables for spring');
   await expect(diff.locator('.dp-diff--changed h1 ins.dp-diff-word')).toHaveText('for spring');
   // Islands as wholes.

@@ -24,13 +24,13 @@ test('a save refused because the article changed elsewhere offers a comparison, 
   expect((await api(token, 'PATCH', `/posts/${post.id}`, { markdown: 'Rewritten through the API.' })).status).toBe(200);
   await page.getByLabel('Markdown').fill('Typed in the console.');
   await page.getByRole('button', { name: 'Save', exact: true }).click();
-  const conflict = page.getByRole('alert').filter({ hasText: 'Not saved: this article changed elsewhere.' });
+  const conflict = page.getByRole('alert').filter({ hasText: 'This article was changed elsewhere' });
   await expect(conflict).toBeVisible();
   await expect(conflict.getByRole('button', { name: 'Reload the current version' })).toBeVisible();
   expect((await api<{ html: string }>(token, 'GET', `/posts/${post.id}`)).body.html).toContain('Rewritten through');
 
   await conflict.getByRole('button', { name: 'Compare with the current version' }).click();
-  await expect(conflict.getByLabel('Current version (saved elsewhere)')).toHaveValue('Rewritten through the API.');
+  await expect(conflict.getByLabel('Current version', { exact: true })).toHaveValue('Rewritten through the API.');
   await expect(conflict.getByLabel('Your unsaved text')).toHaveValue('Typed in the console.');
   await screenshot(page, 'safe-editing-compare');
 
@@ -72,8 +72,9 @@ test('unsaved text survives a reload in session storage, holding article fields 
   await expect(page.getByText('Unsaved changes', { exact: true })).toBeVisible();
 
   // Saving clears the stored copy; a reload then shows the saved article without a notice.
+  // (What stays is where the saved preview opens: words of the article's cursor line, no draft.)
   await saveEditor(page);
-  expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+  expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual([`console-preview-place:${post.id}`]);
   await page.reload();
   await expect(markdown).toHaveValue('Unsaved text typed before the reload.');
   await expect(page.getByText('were restored')).toHaveCount(0);
@@ -85,7 +86,7 @@ test('unsaved text survives a reload in session storage, holding article fields 
   await expect(markdown).toHaveValue('Throwaway text.');
   await page.getByRole('button', { name: 'Discard restored changes' }).click();
   await expect(markdown).toHaveValue('Unsaved text typed before the reload.');
-  expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+  expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual([`console-preview-place:${post.id}`]);
 });
 
 test('leaving with unsaved changes asks first', async ({ page }) => {

@@ -40,7 +40,7 @@ test('after a save: failed images with reasons and a retry, and the markup the s
   // Each problem leads to its line.
   await refusedItem.getByRole('button', { name: 'Line 1' }).click();
   await expect(page.getByLabel('Markdown')).toBeFocused();
-  const removed = page.locator('.warning-box').filter({ hasText: 'Removed from your text' });
+  const removed = page.locator('.warning-box').filter({ hasText: 'Removed from what readers see' });
   await expect(removed).toContainText(
     'An iframe from evil.example was removed: that host is not on the embed allowlist.',
   );

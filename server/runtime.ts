@@ -145,7 +145,7 @@ export function writeContext(em: EntityManager, auth: Authenticated): WriteConte
   const rehoster = createRehoster(mediaDeps(em), auth.account, {
     log: (line) => logLine({ ...line, level: 'error' }),
   });
-  return { em, db: statements(), accountId: auth.account.id, rehoster };
+  return { em, db: statements(), accountId: auth.account.id, rehoster, tokenId: auth.tokenId };
 }
 
 /** One author's request that changes something: its EntityManager and the dependencies built on it. */

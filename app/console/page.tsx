@@ -5,9 +5,7 @@ import { consoleEm, currentSession, hasStaleSessionCookie } from '@/server/conso
 import { spend } from '@/server/console/limits';
 import { describeProblem } from '@/server/console/problems';
 import { countByStatus } from '@/server/console/queries';
-import { readPostPage } from '@/server/services/post-reads';
-import { statements } from '@/server/runtime';
-import type { AuthorPostJson } from '@/server/services/post-view';
+import { ARTICLE_SORTS, listArticles, type ArticleListItem, type ArticleSort } from '@/server/console/article-search';
 import { SignInForm } from './sign-in-form';
 import { CONSOLE_HOME, safeReturnPath } from '@/server/console/return-path';
 import { ChangesMarker, StatusBadge } from './components/status-badge';
@@ -22,6 +20,13 @@ const FILTERS: { status: PostStatus | undefined; label: string }[] = [
   { status: 'pending_moderation', label: 'Pending moderation' },
   { status: 'published', label: 'Published' },
 ];
+
+const SORT_LABELS: Record<ArticleSort, string> = {
+  created: 'Newest first',
+  updated: 'Last saved',
+  published: 'Last published',
+  popularity: 'Most popular',
+};
 
 const NOTICES: Record<string, string> = {
   deleted: 'The article was deleted.',
@@ -44,12 +49,20 @@ export default async function ConsoleHome({ searchParams }: { searchParams: Sear
 
   const status = FILTERS.find((f) => f.status === params.status)?.status;
   const cursor = typeof params.cursor === 'string' && params.cursor ? params.cursor : undefined;
+  const q = typeof params.q === 'string' ? params.q.slice(0, 200) : '';
+  const sort = ARTICLE_SORTS.find((s) => s === params.sort) ?? 'created';
+  /** This list's address with some of its parameters changed (the others kept). */
+  const listPath = (change: Record<string, string | undefined>) => {
+    const kept = { status, q: q || undefined, sort: sort === 'created' ? undefined : sort, ...change };
+    const query = new URLSearchParams(Object.entries(kept).filter((e): e is [string, string] => Boolean(e[1])));
+    return query.size ? `/console?${query}` : '/console';
+  };
   const em = await consoleEm();
-  let page: { items: AuthorPostJson[]; next_cursor: string | null };
+  let page: { items: ArticleListItem[]; next: string | null };
   let counts: Record<PostStatus, number>;
   try {
     await spend(em, session.auth, 'read');
-    page = await readPostPage(statements(), session.auth.account.id, { status, cursor, limit: 20 });
+    page = await listArticles(em, session.auth.account.id, { q, sort, status, cursor });
     counts = await countByStatus(em, session.auth.account.id);
   } catch (err) {
     return <Problem title="Articles" message={describeProblem(err)} />;
@@ -70,13 +83,39 @@ export default async function ConsoleHome({ searchParams }: { searchParams: Sear
           {notice}
         </p>
       )}
+      <form method="get" action="/console" className="list-search" role="search" aria-label="Find articles">
+        {status && <input type="hidden" name="status" value={status} />}
+        <div>
+          <label htmlFor="list-q">Search</label>
+          <input
+            id="list-q"
+            name="q"
+            type="search"
+            defaultValue={q}
+            placeholder="Words of a title, slug or tag"
+            maxLength={200}
+          />
+        </div>
+        <div>
+          <label htmlFor="list-sort">Sort</label>
+          <select id="list-sort" name="sort" defaultValue={sort}>
+            {ARTICLE_SORTS.map((s) => (
+              <option key={s} value={s}>
+                {SORT_LABELS[s]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit">Find</button>
+        {q && <Link href={listPath({ q: undefined })}>Clear search</Link>}
+      </form>
       <nav aria-label="Filter by status" className="tabs">
         {FILTERS.map((f) => {
           const n = f.status ? counts[f.status] : total;
           return (
             <Link
               key={f.label}
-              href={f.status ? `/console?status=${f.status}` : '/console'}
+              href={listPath({ status: f.status })}
               aria-current={f.status === status ? 'page' : undefined}
             >
               {f.label} <span className="count">{n}</span>
@@ -88,22 +127,28 @@ export default async function ConsoleHome({ searchParams }: { searchParams: Sear
         <p className="empty">
           {cursor
             ? 'No more articles.'
-            : 'No articles here yet. Create one here, or let your integration create them through the API.'}
+            : q
+              ? `No article has a title, slug or tag matching “${q}”.`
+              : emptyText(status)}
         </p>
       ) : (
-        <ul className="article-list" aria-label="Articles">
-          {page.items.map((post) => (
-            <ArticleRow key={post.id} post={post} />
-          ))}
-        </ul>
+        <>
+          <ul className="article-list" aria-label="Articles">
+            {page.items.map((post) => (
+              <ArticleRow key={post.id} post={post} />
+            ))}
+          </ul>
+          <p className="muted" id="popularity-help">
+            Popularity: likes, twice the saves, three times the comments and the reads, divided by the article&apos;s
+            age (hours since publishing, plus 2, to the power 1.5), so a fresh article with a few reactions ranks above
+            an old one with many.
+          </p>
+        </>
       )}
       <nav aria-label="Pages" className="pager">
-        {cursor && <Link href={status ? `/console?status=${status}` : '/console'}>← First page</Link>}
-        {page.next_cursor && (
-          <Link
-            href={`/console?${new URLSearchParams({ ...(status ? { status } : {}), cursor: page.next_cursor })}`}
-            rel="next"
-          >
+        {cursor && <Link href={listPath({})}>← First page</Link>}
+        {page.next && (
+          <Link href={listPath({ cursor: page.next })} rel="next">
             Next page →
           </Link>
         )}
@@ -112,10 +157,17 @@ export default async function ConsoleHome({ searchParams }: { searchParams: Sear
   );
 }
 
+/** What an empty list means depends on the filter: only "All" and "Drafts" invite creating one. */
+function emptyText(status: PostStatus | undefined): string {
+  if (status === 'pending_moderation') return 'Nothing is waiting for a moderator.';
+  if (status === 'published') return 'Nothing is published yet. Publish an article from its page.';
+  return 'No articles here yet. Create one with “New article”, or let your integration create them through the API.';
+}
+
 const SESSION_ENDED =
   'Your console session has ended: it expired, or the token it was opened with was revoked or reissued. Sign in again with a current token.';
 
-function ArticleRow({ post }: { post: AuthorPostJson }) {
+function ArticleRow({ post }: { post: ArticleListItem }) {
   return (
     <li className="article-row">
       <div className="article-row__main">

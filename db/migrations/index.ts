@@ -4,6 +4,8 @@ import { Migration20261124000000_post_media_sources } from './Migration202611240
 import { Migration20261125000000_reader_counters } from './Migration20261125000000_reader_counters';
 import { Migration20261125010000_media_file_names } from './Migration20261125010000_media_file_names';
 import { Migration20261126000000_reader_sources } from './Migration20261126000000_reader_sources';
+import { Migration20261126100000_post_revisions } from './Migration20261126100000_post_revisions';
+import { Migration20261126100100_article_search } from './Migration20261126100100_article_search';
 
 /** Explicit list: the server is bundled, and file discovery cannot see into a bundle. Append new ones. */
 export const migrationsList = [
@@ -13,4 +15,6 @@ export const migrationsList = [
   { name: 'Migration20261125000000_reader_counters', class: Migration20261125000000_reader_counters },
   { name: 'Migration20261125010000_media_file_names', class: Migration20261125010000_media_file_names },
   { name: 'Migration20261126000000_reader_sources', class: Migration20261126000000_reader_sources },
+  { name: 'Migration20261126100000_post_revisions', class: Migration20261126100000_post_revisions },
+  { name: 'Migration20261126100100_article_search', class: Migration20261126100100_article_search },
 ];

@@ -26,8 +26,10 @@ export function articleMarkup(view: ArticleView): string {
   // The pipeline guarantees exactly one H1 (plugins/h1.ts); the subtitle reads best right under
   // it when it opens the body, otherwise it leads the body.
   const h1End = view.html.startsWith('<h1') ? view.html.indexOf('</h1>') : -1;
-  const body =
-    h1End >= 0 ? view.html.slice(0, h1End + 5) + subtitle + view.html.slice(h1End + 5) : subtitle + view.html;
+  // A code block scrolls sideways when its lines are long: keyboard users reach it to scroll it
+  // (axe: scrollable-region-focusable). The sanitizer never lets a tabindex through itself.
+  const html = view.html.includes('<pre') ? view.html.replace(/<pre(?=[\s>])/g, '<pre tabindex="0"') : view.html;
+  const body = h1End >= 0 ? html.slice(0, h1End + 5) + subtitle + html.slice(h1End + 5) : subtitle + html;
   return `${cover}<div class="dp-article__body">${body}</div>${tags}`;
 }
 

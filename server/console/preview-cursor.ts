@@ -59,3 +59,38 @@ export function placeCursorAnchor(html: string): string {
     return `<span id="${PREVIEW_CURSOR_ID}"></span>`;
   });
 }
+
+/** Markdown punctuation that never reaches readers as written: text is matched between it. */
+const MARKUP = /[*_`[\]()#>!|~<\\]+|\s{2,}|^\s*(?:[-+]|\d{1,9}[.)])\s/g;
+
+/**
+ * Words of the cursor's line (or the nearest line above with words) that the rendered article
+ * shows as written: the longest stretch between Markdown punctuation, so the saved preview can
+ * open at the same place after a save or a reload (`anchorNear`). Empty when there is none.
+ */
+export function nearText(markdown: string, cursor: number): string {
+  if (!Number.isInteger(cursor) || cursor < 0 || cursor > markdown.length) return '';
+  const lines = markdown.split('\n');
+  for (let at = markdown.slice(0, cursor).split('\n').length - 1; at >= 0; at--) {
+    const parts = lines[at]!.split(MARKUP).map((p) => p.trim());
+    const longest = parts.reduce((a, b) => (b.length > a.length ? b : a), '');
+    if (longest.length >= 3) return longest.slice(0, 80);
+  }
+  return '';
+}
+
+/**
+ * The saved article's HTML with the cursor anchor placed where `text` first appears as text
+ * (never inside a tag), so the frame opens there (#preview-cursor); unchanged when it does not.
+ */
+export function anchorNear(html: string, text: string): string {
+  if (text.length < 3) return html;
+  const escapedLt = text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  for (const candidate of [escapedLt, escapedLt.replace(/>/g, '&gt;').replace(/"/g, '&quot;')]) {
+    for (let at = html.indexOf(candidate); at !== -1; at = html.indexOf(candidate, at + 1)) {
+      if (html.lastIndexOf('<', at) <= html.lastIndexOf('>', at))
+        return `${html.slice(0, at)}<span id="${PREVIEW_CURSOR_ID}"></span>${html.slice(at)}`;
+    }
+  }
+  return html;
+}

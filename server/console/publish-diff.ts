@@ -129,8 +129,13 @@ del.dp-diff-word{background:#ffcecb;text-decoration:line-through}
  * The working version as readers will get it, with what publishing adds and removes marked.
  * Served with the same sandboxing headers as every preview frame.
  */
-export function diffDocument(diff: PublishDiff, working: ArticleView): string {
-  const none = diff.changed ? '' : '<p class="dp-diff-none">Publishing changes nothing readers see.</p>';
+export function diffDocument(
+  diff: PublishDiff,
+  working: ArticleView,
+  /** Said when nothing differs (the history's comparison of two saves says it its own way). */
+  unchanged = 'Publishing changes nothing readers see.',
+): string {
+  const none = diff.changed ? '' : `<p class="dp-diff-none">${escapeHtml(unchanged)}</p>`;
   // Too much changed to mark: say so, and show the body as readers will get it.
   const body = diff.bodyTooLarge
     ? `<p class="dp-diff-none">${BODY_CHANGED}</p>${articleZones(working).body}`

@@ -69,13 +69,8 @@ export function splitBlocks(html: string): string[] {
  * changed run the old blocks go first, so it reads as "this became that". Null once `work`
  * is spent.
  */
-export function diffBlocks(
-  before: string[],
-  after: string[],
-  work: WorkBudget = workBudget(),
-  exactCells?: number,
-): BlockChange[] | null {
-  const steps = diffSequences(before, after, work, exactCells);
+export function diffBlocks(before: string[], after: string[], work: WorkBudget = workBudget()): BlockChange[] | null {
+  const steps = diffSequences(before, after, work);
   if (!steps) return null;
   const out: BlockChange[] = [];
   let i = 0;
@@ -94,9 +89,13 @@ export function diffBlocks(
 /** `<p>text</p>`-like: one element whose content is plain text (no nested tags). */
 const TEXT_BLOCK = /^<(p|h[1-6]|li|blockquote)((?:\s[^>]*)?)>([^<]*)<\/\1>$/;
 
-/** Words and the spaces between them, each its own token, so a diff keeps the spacing. */
+/**
+ * Tokens of a text block's HTML: words (letters, digits), each punctuation mark on its own, the
+ * spaces between them, and a character reference (`&amp;`) whole so a mark never cuts one. So
+ * "5." → "5" marks the full stop removed, not the number removed and added again.
+ */
 function words(text: string): string[] {
-  return text.match(/\s+|[^\s]+/g) ?? [];
+  return text.match(/&#?[0-9A-Za-z]+;|\s+|[\p{L}\p{M}\p{N}_]+|[^\s]/gu) ?? [];
 }
 
 /**

@@ -31,12 +31,14 @@ export const CONSOLE_ROUTES: readonly string[] = [
   '/console/api-reference',
   '/console/articles/new',
   '/console/articles/{id}',
+  '/console/articles/{id}/markdown',
   '/console/media',
   '/console/media/upload',
   '/console/moderation',
   '/console/preview/live',
   '/console/preview/{id}',
   '/console/preview/{id}/changes',
+  '/console/preview/{id}/history',
 ];
 const CONSOLE_ROUTE_SET = new Set(CONSOLE_ROUTES);
 

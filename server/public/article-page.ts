@@ -69,13 +69,13 @@ export function renderArticlePage(page: ArticlePage): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(version.title)}</title>${meta}<style>${READER_STYLESHEET}</style><style>${BEACON_CSS}</style></head>
-<body><div class="reader"><article class="dp-article reader__counted">${articleMarkup(version)}${readerBeacons(page.publicId)}</article>
-<p class="reader__byline">@${escapeHtml(page.handle)}${date}</p></div></body></html>`;
+<body><main class="reader"><article class="dp-article reader__counted">${articleMarkup(version)}${readerBeacons(page.publicId)}</article>
+<p class="reader__byline">@${escapeHtml(page.handle)}${date}</p></main></body></html>`;
 }
 
 export function renderNotFoundPage(): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Not found</title><style>${READER_CSS}</style></head>
-<body><div class="reader"><p class="reader__byline">This article does not exist or is no longer published.</p></div></body></html>`;
+<body><main class="reader"><p class="reader__byline">This article does not exist or is no longer published.</p></main></body></html>`;
 }

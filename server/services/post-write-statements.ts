@@ -109,6 +109,8 @@ export interface NewPost {
   /** The images this write stored, by source URL: the article's first rehost memory. */
   stored: Record<string, StoredImage>;
   now: Date;
+  /** The token the write came through; the revision the database records keeps it (revisions.ts). */
+  savedByTokenId?: string | null;
 }
 
 /**
@@ -131,11 +133,12 @@ const INSERT_POST = statement(
        FROM wanted w LEFT JOIN created c ON c.slug = w.slug LEFT JOIN tags t ON t.slug = w.slug),
    post AS (
      INSERT INTO posts (id, account_id, public_id, slug, title, subtitle, markdown, html, tags,
-                        cover_asset_id, cover_url, cover_width, cover_height, status, created_at, updated_at)
+                        cover_asset_id, cover_url, cover_width, cover_height, status, created_at, updated_at,
+                        saved_by_token_id)
      SELECT $1::uuid, $2::uuid, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text,
             (SELECT coalesce(jsonb_agg(jsonb_build_object('slug', slug, 'name', name) ORDER BY position), '[]')
                FROM found),
-            $9::uuid, $10::text, $11::integer, $12::integer, 'draft', $13::timestamptz, $13::timestamptz
+            $9::uuid, $10::text, $11::integer, $12::integer, 'draft', $13::timestamptz, $13::timestamptz, $19::uuid
       WHERE NOT EXISTS (SELECT 1 FROM found WHERE id IS NULL)
      ON CONFLICT (account_id, slug) WHERE deleted_at IS NULL DO NOTHING
      RETURNING ${AUTHOR_POST_COLUMNS}),
@@ -169,6 +172,7 @@ export async function insertPost(db: StatementRunner, post: NewPost): Promise<Au
     post.tags.map((t) => t.name),
     stored.map(([url]) => url),
     stored.map(([, image]) => image.id),
+    post.savedByTokenId ?? null,
   ]);
   return row ?? null;
 }
@@ -185,6 +189,8 @@ export interface PostChanges {
   cover?: { assetId: string | null; url: string | null; width: number | null; height: number | null };
   /** Whether the working version now differs from the public one (publication.ts `edited`). */
   hasUnpublishedChanges: boolean;
+  /** The token the save came through; the revision the database records keeps it (revisions.ts). */
+  savedByTokenId?: string | null;
 }
 
 /** The fields of the version an edit was decided on: the ETag's (post-etag.ts), as read. */
@@ -215,6 +221,7 @@ const UPDATE_POST = statement(
        cover_width = CASE WHEN $10 THEN $13::integer ELSE cover_width END,
        cover_height = CASE WHEN $10 THEN $14::integer ELSE cover_height END,
        has_unpublished_changes = $16,
+       saved_by_token_id = $22::uuid,
        updated_at = greatest($15::timestamptz, updated_at + interval '1 millisecond')
      WHERE ${LIVE_OWN}
        AND updated_at = $17::timestamptz AND status = $18 AND has_unpublished_changes = $19
@@ -263,6 +270,7 @@ export async function updatePostRow(
     seen.has_unpublished_changes,
     seen.published_at,
     (tags ?? []).map((t) => t.id),
+    changes.savedByTokenId ?? null,
   ]);
   return row ?? null;
 }

@@ -60,6 +60,8 @@ export interface WriteContext {
   db: StatementRunner;
   accountId: string;
   rehoster?: Rehoster;
+  /** The token the write came through, kept with the revision each save records (revisions.ts). */
+  tokenId?: string;
 }
 
 /** Conditional requests: the `If-Match` header as sent, checked against the current version. */
@@ -269,6 +271,7 @@ export async function createPost(
     cover,
     stored: outcome.stored,
     now: new Date(),
+    savedByTokenId: ctx.tokenId ?? null,
   });
 
   // 3. As a rule one statement: the article under the slug it asks for, or its title's own slug.
@@ -402,6 +405,7 @@ export async function updatePost(
       tags,
       cover,
       hasUnpublishedChanges: state.hasUnpublishedChanges,
+      savedByTokenId: ctx.tokenId ?? null,
     };
   };
   try {

@@ -64,14 +64,22 @@ export default async function AccountPage() {
                     {t.name}
                     {t.id === session.auth.tokenId && <span className="badge badge--session">this session</span>}
                   </td>
-                  <td>
+                  <td data-label="Token">
                     <code>
                       {t.prefix}…{t.lastFour}
                     </code>
                   </td>
-                  <td>{formatDateTime(t.createdAt)}</td>
-                  <td>{t.lastUsedAt ? formatDateTime(t.lastUsedAt) : 'never'}</td>
-                  <td>
+                  <td data-label="Created">{formatDateTime(t.createdAt)}</td>
+                  <td data-label="Last used">
+                    {/* The console's own requests do not pass through the API's token check, so the stored time
+                        lags for the session's token: it is in use right now. */}
+                    {t.id === session.auth.tokenId
+                      ? 'now, by this console session'
+                      : t.lastUsedAt
+                        ? formatDateTime(t.lastUsedAt)
+                        : 'never'}
+                  </td>
+                  <td data-label="Status">
                     {t.revokedAt ? (
                       <span className="badge badge--revoked">Revoked {formatDateTime(t.revokedAt)}</span>
                     ) : (
@@ -88,6 +96,7 @@ export default async function AccountPage() {
                           question={`Reissue “${t.name}”?`}
                           detail="A new secret replaces the old one at once; integrations using the old secret get 401 until updated."
                           confirmLabel="Reissue"
+                          caution
                         />
                         <ConfirmAction
                           action={revokeApiToken}

@@ -19,6 +19,7 @@ import { UUID_PATTERN } from '@/server/uuid';
 import { normalizeLineEndings, tagNamesFromField, type EditorFields } from '@/server/console/editor-fields';
 import { removedMarkup, type RemovedMarkup } from '@/server/console/removed-markup';
 import { explainSave, type ExplainedWarning, type FailedImage } from '@/server/console/save-report';
+import { readRevision } from '@/server/services/revisions';
 
 /**
  * Article mutations from the console: the same service calls, under the same limit classes,
@@ -93,6 +94,52 @@ export async function saveArticle(formData: FormData): Promise<SaveOutcome> {
   });
 }
 
+export type RestoreOutcome = ActionOutcome<
+  WriteReport & { updatedAt: string; version: string; fields: EditorFields; restoredFrom: string }
+>;
+
+/**
+ * Restores a revision (server/services/revisions.ts) into the working version as an ordinary
+ * save: the same call as PATCH /posts/{id} with the revision's title, subtitle, slug, tags and
+ * Markdown, If-Match the version the editor shows, the same rules, limits and report. The
+ * version it replaces stays in the history, so a restore can itself be undone.
+ */
+export async function restoreRevision(formData: FormData): Promise<RestoreOutcome> {
+  return runConsoleAction(formData, 'write', async ({ em, session }) => {
+    const id = articleId(formData);
+    const accountId = session.auth.account.id;
+    const revision = await readRevision(em, accountId, id, formString(formData, 'revision'));
+    const input: PostWriteInput = {
+      title: revision.title,
+      subtitle: revision.subtitle,
+      slug: revision.slug,
+      tags: revision.tags.map((t) => t.name),
+      markdown: revision.markdown,
+    };
+    const version = formString(formData, 'version');
+    const post = await updatePost(writeContext(em, session.auth), id, input, { ifMatch: version || null });
+    revalidatePath(`/console/articles/${id}`);
+    const stored = await getPostForEditing(em, accountId, id);
+    return {
+      updatedAt: post.updated_at,
+      version: postEtag(post),
+      fields: editorFieldsOf(stored),
+      restoredFrom: revision.savedAt,
+      ...writeReport(post, input.markdown, stored.post.html ?? ''),
+    };
+  });
+}
+
+function editorFieldsOf({ post, markdown }: Awaited<ReturnType<typeof getPostForEditing>>): EditorFields {
+  return {
+    title: post.title,
+    subtitle: post.subtitle ?? '',
+    slug: post.slug,
+    tags: post.tags.map((t) => t.name).join(', '),
+    markdown,
+  };
+}
+
 export type StoredFieldsOutcome = ActionOutcome<{ version: string; fields: EditorFields }>;
 
 /**
@@ -101,17 +148,8 @@ export type StoredFieldsOutcome = ActionOutcome<{ version: string; fields: Edito
  */
 export async function loadStoredFields(formData: FormData): Promise<StoredFieldsOutcome> {
   return runConsoleAction(formData, 'read', async ({ em, session }) => {
-    const { post, etag, markdown } = await getPostForEditing(em, session.auth.account.id, articleId(formData));
-    return {
-      version: etag,
-      fields: {
-        title: post.title,
-        subtitle: post.subtitle ?? '',
-        slug: post.slug,
-        tags: post.tags.map((t) => t.name).join(', '),
-        markdown,
-      },
-    };
+    const stored = await getPostForEditing(em, session.auth.account.id, articleId(formData));
+    return { version: stored.etag, fields: editorFieldsOf(stored) };
   });
 }
 

@@ -20,6 +20,7 @@ export function ConfirmAction({
   caution = false,
   unavailable,
   blocked,
+  link,
 }: {
   action: (prev: Outcome, formData: FormData) => Promise<Outcome>;
   fields: Record<string, string>;
@@ -28,14 +29,19 @@ export function ConfirmAction({
   detail?: string;
   confirmLabel: string;
   danger?: boolean;
-  /** An action that takes something away from readers (unpublish): its own colour, not the primary one. */
+  /** An action that takes something away (unpublish, reissue): its own colour, not the primary one. */
   caution?: boolean;
   /** Why the action does not apply right now; the button stays (with its last result) but is disabled. */
   unavailable?: string;
   /** Why it cannot be confirmed yet (unsaved text, say): said in the dialog, whose confirm button is disabled. */
   blocked?: string;
+  /** A place on the page that tells more (the publish diff): following it closes the dialog. */
+  link?: { href: string; label: string };
 }) {
   const tone = danger ? 'danger' : caution ? 'caution' : 'primary';
+  // A dialog that takes something away (delete, revoke, reissue, unpublish) or cannot be confirmed
+  // yet opens on Cancel, so Enter or a hurried Space never confirms it.
+  const cancelFirst = danger || caution || Boolean(blocked);
   const [state, formAction, pending] = useActionState(action, null);
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -67,16 +73,23 @@ export function ConfirmAction({
           ))}
           <h2 id={titleId}>{question}</h2>
           {detail && <p>{detail}</p>}
+          {link && (
+            <p>
+              <a href={link.href} onClick={() => dialog.current?.close()}>
+                {link.label}
+              </a>
+            </p>
+          )}
           {blocked && (
             <p className="warning-box" role="alert">
               {blocked}
             </p>
           )}
           <div className="dialog__buttons">
-            <button type="button" onClick={() => dialog.current?.close()} autoFocus={Boolean(blocked)}>
+            <button type="button" onClick={() => dialog.current?.close()} autoFocus={cancelFirst}>
               Cancel
             </button>
-            <button type="submit" className={tone} autoFocus={!blocked} disabled={Boolean(blocked)}>
+            <button type="submit" className={tone} autoFocus={!cancelFirst} disabled={Boolean(blocked)}>
               {confirmLabel}
             </button>
           </div>

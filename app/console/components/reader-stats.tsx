@@ -49,9 +49,10 @@ export async function ReaderStats({ post, accountId }: { post: AuthorPostJson; a
 const fmt = (n: number) => n.toLocaleString('en');
 
 const SERIES = [
-  { key: 'opens', label: 'Opens', color: '#0a58ca' },
-  { key: 'reads', label: 'Reads', color: '#1a7f37' },
-  { key: 'completes', label: 'Full reads', color: '#9a6700' },
+  // Widths and dashes differ, so series with equal counts (often: every open read in full) stay visible.
+  { key: 'opens', label: 'Opens', one: 'open', color: '#0a58ca', width: 4, dash: undefined },
+  { key: 'reads', label: 'Reads', one: 'read', color: '#1a7f37', width: 2.5, dash: '7 4' },
+  { key: 'completes', label: 'Full reads', one: 'full read', color: '#9a6700', width: 1.5, dash: '2 3' },
 ] as const;
 
 const WIDTH = 600;
@@ -65,7 +66,11 @@ function ReaderChart({ days }: { days: ReaderDay[] }) {
   const x = (i: number) => PAD.left + (days.length > 1 ? (i * plotW) / (days.length - 1) : plotW / 2);
   const y = (v: number) => PAD.top + plotH - (v * plotH) / max;
   const sum = (key: (typeof SERIES)[number]['key']) => days.reduce((n, d) => n + d[key], 0);
-  const summary = `Last ${days.length} days: ${SERIES.map((s) => `${fmt(sum(s.key))} ${s.label.toLowerCase()}`).join(', ')}.`;
+  const counted = (s: (typeof SERIES)[number]) => {
+    const n = sum(s.key);
+    return `${fmt(n)} ${n === 1 ? s.one : s.label.toLowerCase()}`;
+  };
+  const summary = `Last ${days.length} days: ${SERIES.map(counted).join(', ')}.`;
   return (
     <figure className="reader-chart">
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={summary} preserveAspectRatio="none">
@@ -88,7 +93,8 @@ function ReaderChart({ days }: { days: ReaderDay[] }) {
             key={s.key}
             fill="none"
             stroke={s.color}
-            strokeWidth="2"
+            strokeWidth={s.width}
+            strokeDasharray={s.dash}
             points={days.map((d, i) => `${x(i).toFixed(1)},${y(d[s.key]).toFixed(1)}`).join(' ')}
           >
             <title>{s.label}</title>

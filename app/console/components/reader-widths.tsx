@@ -12,6 +12,17 @@ const WIDTHS = [
 
 type Width = (typeof WIDTHS)[number]['value'];
 
+const STORAGE_KEY = 'console-reader-width';
+
+function readStoredWidth(): Width | null {
+  try {
+    const value = window.localStorage.getItem(STORAGE_KEY);
+    return WIDTHS.find((w) => w.value === value)?.value ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Width toggles for the preview frames inside it. Each frame is a separate document with the
  * readers' stylesheet, so giving it a reader's viewport width lays the article out exactly as
@@ -24,6 +35,21 @@ export function ReaderWidths({ children }: { children: React.ReactNode }) {
   const [panel, setPanel] = useState(0);
   const frames = useRef<HTMLDivElement>(null);
   const name = useId();
+
+  // The chosen width is the maintainer's preference on this browser: a reload keeps it.
+  useEffect(() => {
+    const stored = readStoredWidth();
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- once, after hydration (storage is browser-only)
+    if (stored) setWidth(stored);
+  }, []);
+  const choose = (value: Width) => {
+    setWidth(value);
+    try {
+      window.localStorage.setItem(STORAGE_KEY, value);
+    } catch {
+      // storage disabled: the choice lasts until the page is left
+    }
+  };
 
   useEffect(() => {
     const el = frames.current;
@@ -49,7 +75,7 @@ export function ReaderWidths({ children }: { children: React.ReactNode }) {
               name={name}
               value={w.value}
               checked={width === w.value}
-              onChange={() => setWidth(w.value)}
+              onChange={() => choose(w.value)}
             />
             {w.label}
           </label>

@@ -10,6 +10,7 @@ import { approveArticle, rejectArticle } from '../actions/moderation';
 import { ConfirmAction } from '../components/confirm-action';
 import { Problem } from '../components/problem';
 import { formatDateTime } from '../components/format';
+import { ReaderWidths } from '../components/reader-widths';
 import { RejectForm } from './reject-form';
 
 export const metadata: Metadata = { title: 'Moderation' };
@@ -74,12 +75,14 @@ export default async function ModerationPage({ searchParams }: { searchParams: S
                   confirmLabel="Approve"
                 />
               </div>
-              <iframe
-                sandbox=""
-                title={`Submitted version of ${post.title}`}
-                className="preview-frame"
-                src={`/console/preview/${post.id}?version=submitted`}
-              />
+              <ReaderWidths>
+                <iframe
+                  sandbox=""
+                  title={`Submitted version of ${post.title}`}
+                  className="preview-frame"
+                  src={`/console/preview/${post.id}?version=submitted`}
+                />
+              </ReaderWidths>
               <RejectForm action={rejectArticle} id={post.id} csrf={session.csrfToken} />
             </li>
           ))}

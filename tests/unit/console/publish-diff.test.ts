@@ -52,7 +52,7 @@ describe('inlineEdits', () => {
       { kind: 'removed', html: '<p>A <em>b</em></p>' },
       {
         kind: 'changed',
-        html: '<p>Low water at <del class="dp-diff-word">noon.</del><ins class="dp-diff-word">half past twelve.</ins></p>',
+        html: '<p>Low water at <del class="dp-diff-word">noon</del><ins class="dp-diff-word">half past twelve</ins>.</p>',
       },
       { kind: 'added', html: '<h2>Plain</h2>' },
       { kind: 'added', html: '<p>A <em>c</em></p>' },
@@ -91,7 +91,7 @@ describe('publishDiff', () => {
     const removed = diff.body.filter((b) => b.kind === 'removed').map((b) => b.html);
     const added = diff.body.filter((b) => b.kind === 'added').map((b) => b.html);
     expect(diff.body.find((b) => b.kind === 'changed' && b.html.startsWith('<p>'))?.html).toBe(
-      '<p>The boats <del class="dp-diff-word">left.</del><ins class="dp-diff-word">left early.</ins></p>',
+      '<p>The boats left<ins class="dp-diff-word"> early</ins>.</p>',
     );
     expect(removed.some((h) => h.startsWith('<figure class="dp-image">'))).toBe(true);
     expect(added.some((h) => h.startsWith('<details>'))).toBe(true);
@@ -100,7 +100,7 @@ describe('publishDiff', () => {
 
     const doc = diffDocument(diff, working);
     expect(doc).toContain(
-      '<div class="dp-diff dp-diff--changed"><span class="dp-diff__label">Changed</span><p>The boats <del class="dp-diff-word">',
+      '<div class="dp-diff dp-diff--changed"><span class="dp-diff__label">Changed</span><p>The boats left<ins class="dp-diff-word">',
     );
     expect(doc).toContain('<ins class="dp-diff dp-diff--added"><span class="dp-diff__label">Added</span><details>');
     expect(doc).toContain('<del class="dp-diff dp-diff--removed"><span class="dp-diff__label">Removed</span><figure');

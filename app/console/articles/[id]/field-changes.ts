@@ -16,7 +16,10 @@ export function normalizedFields(fields: EditorFields): EditorFields {
 
 /** The fields the maintainer changed, compared with the version the text is based on. */
 export function changedFields(mine: EditorFields, base: EditorFields): (keyof EditorFields)[] {
-  return FIELD_NAMES.filter((k) => normalizeLineEndings(mine[k]) !== normalizeLineEndings(base[k]));
+  // Identical text is the common case (every render asks): no copy of a 2 MB field for it.
+  return FIELD_NAMES.filter(
+    (k) => mine[k] !== base[k] && normalizeLineEndings(mine[k]) !== normalizeLineEndings(base[k]),
+  );
 }
 
 /**

@@ -10,9 +10,11 @@ import { describeProblem } from '@/server/console/problems';
 import { UUID_PATTERN } from '@/server/uuid';
 import { isDomainError } from '@/server/errors';
 import { getPostForEditing } from '@/server/services/posts';
+import { listRevisions, REVISIONS_KEPT, type RevisionSummary } from '@/server/services/revisions';
 import { canonicalPath } from '@/server/services/post-view';
 import type { ArticleView } from '@/server/console/article-document';
 import { fieldChanges, type FieldChange } from '@/server/console/publish-diff';
+import { DEFERRED_MARKDOWN_CHARS } from '@/server/console/editor-fields';
 import { deleteArticle, publishArticle, unpublishArticle } from '../../actions/articles';
 import { ConfirmAction } from '../../components/confirm-action';
 import { ChangesMarker, StatusBadge } from '../../components/status-badge';
@@ -36,12 +38,14 @@ export default async function ArticlePage({ params }: { params: Params }) {
   let data: Awaited<ReturnType<typeof getPostForEditing>>;
   let library: Media[];
   let quotaUsed: number;
+  let revisions: RevisionSummary[];
   try {
     // One read, like GET /posts/{id}; the preview frames this page embeds are part of it.
     await spend(em, session.auth, 'read');
     data = await getPostForEditing(em, session.auth.account.id, id);
     library = await recentMedia(em, session.auth.account.id);
     quotaUsed = await dailyMediaBytesUsed(em, session.auth.account.id);
+    revisions = await listRevisions(em, session.auth.account.id, id);
   } catch (err) {
     if (isDomainError(err, 'not_found')) notFound();
     return <Problem title="Article" message={describeProblem(err)} />;
@@ -49,6 +53,8 @@ export default async function ArticlePage({ params }: { params: Params }) {
   const { post, etag, markdown, publishedVersion, submittedVersion, moderationNote } = data;
   const fields = { id: post.id, csrf: session.csrfToken };
   const publicPath = publishedVersion ? canonicalPath(publishedVersion.slug, post.public_id) : null;
+  // A large article's text is loaded by the editor after the page shows (DEFERRED_MARKDOWN_CHARS).
+  const deferMarkdown = markdown.length > DEFERRED_MARKDOWN_CHARS;
   const showPublished =
     Boolean(publishedVersion) && (post.has_unpublished_changes || post.status === 'pending_moderation');
 
@@ -86,14 +92,17 @@ export default async function ArticlePage({ params }: { params: Params }) {
             unavailable={
               post.status === 'pending_moderation'
                 ? 'Waiting for moderation: publish again once it is decided.'
-                : undefined
+                : post.status === 'published' && !post.has_unpublished_changes
+                  ? 'Nothing to publish: readers already see the saved working version.'
+                  : undefined
             }
             fields={fields}
-            detail={
+            detail={`${
               session.auth.account.isModerated
                 ? 'Your account is moderated: this version goes to a moderator first and becomes public once approved.'
                 : 'Readers will see the working version at the public address.'
-            }
+            }${showPublished ? ` ${publishSummary(fieldChanges(publishedVersion!, workingView(post)))}` : ''}`}
+            changesLink={showPublished ? '#publish-changes-heading' : undefined}
           />
           <ConfirmAction
             action={unpublishArticle}
@@ -140,8 +149,9 @@ export default async function ArticlePage({ params }: { params: Params }) {
           subtitle: post.subtitle ?? '',
           slug: post.slug,
           tags: post.tags.map((t) => t.name).join(', '),
-          markdown,
+          markdown: deferMarkdown ? '' : markdown,
         }}
+        markdownSource={deferMarkdown ? `/console/articles/${post.id}/markdown` : undefined}
         library={library.map((m) => ({
           id: m.id,
           kind: m.kind === 'gif' ? 'gif' : 'image',
@@ -151,6 +161,8 @@ export default async function ArticlePage({ params }: { params: Params }) {
           storedAt: m.createdAt.toISOString(),
         }))}
         quotaLeft={Math.max(0, session.auth.account.dailyMediaBytes - quotaUsed)}
+        revisions={revisions}
+        revisionsKept={REVISIONS_KEPT}
       />
 
       {showPublished && publishedVersion && (
@@ -215,6 +227,14 @@ export default async function ArticlePage({ params }: { params: Params }) {
 }
 
 const FIELD_NAMES = { title: 'Title', subtitle: 'Subtitle', tags: 'Tags', cover: 'Cover image' } as const;
+
+/** What the publish dialog says changes, in one sentence; the marked body is in "What changes on publish". */
+function publishSummary(changes: FieldChange[]): string {
+  const fields = changes.map((c) => FIELD_NAMES[c.field].toLowerCase());
+  return fields.length
+    ? `Changes to the ${fields.join(', ')} and the body are marked under "What changes on publish".`
+    : 'The body changes are marked under "What changes on publish".';
+}
 
 function PublishedFieldChanges({ changes }: { changes: FieldChange[] }) {
   if (changes.length === 0) return <p>Title, subtitle, tags and cover stay as readers see them now.</p>;

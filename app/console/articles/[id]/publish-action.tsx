@@ -13,11 +13,15 @@ export function PublishAction(props: {
   fields: Record<string, string>;
   detail: string;
   unavailable?: string;
+  /** Where the page shows what publishing changes (the dialog links to it), when it does. */
+  changesLink?: string;
 }) {
   const unsaved = useUnsavedText();
+  const { changesLink, ...rest } = props;
   return (
     <ConfirmAction
-      {...props}
+      {...rest}
+      link={changesLink ? { href: changesLink, label: 'See what changes on publish' } : undefined}
       label="Publish"
       question="Publish the working version?"
       confirmLabel="Publish"

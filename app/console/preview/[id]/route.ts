@@ -1,6 +1,7 @@
 import { previewDocument } from '@/server/console/article-document';
 import { findPreview, parseVersion } from '@/server/console/preview';
 import { answerPreviewFrame, frameMessage } from '@/server/console/preview-frame';
+import { anchorNear } from '@/server/console/preview-cursor';
 
 export const dynamic = 'force-dynamic';
 
@@ -15,7 +16,10 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
     const version = parseVersion(new URL(request.url).searchParams.get('version'));
     if (!version) return frameMessage(400, 'Unknown version.');
     const view = await findPreview(await em(), session, id, version);
-    if (view) return { status: 200, html: previewDocument(view) };
+    // `near`: words of the editor's cursor line, so the saved version opens where the editing is.
+    const near = new URL(request.url).searchParams.get('near') ?? '';
+    if (view)
+      return { status: 200, html: previewDocument(near ? { ...view, html: anchorNear(view.html, near) } : view) };
     return frameMessage(
       404,
       version === 'published'

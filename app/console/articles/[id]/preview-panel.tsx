@@ -1,0 +1,68 @@
+'use client';
+
+import { PREVIEW_CURSOR_ID } from '@/server/console/preview-cursor';
+import { ReaderWidths } from '../../components/reader-widths';
+import type { PreviewState } from './use-live-preview';
+
+const LABELS = {
+  saved: 'Preview of the saved working version',
+  pending: 'Updating preview…',
+  live: 'Live preview of your unsaved text',
+} as const;
+
+/**
+ * The rendered article beside the Markdown, in a sandboxed frame with the readers' stylesheet:
+ * the saved version, or the unsaved text posted by the hidden form below (the route answers
+ * with a CSP-sandboxed page that opens at the cursor's place, the fragment naming its anchor).
+ */
+export function PreviewPanel({
+  postId,
+  csrf,
+  state,
+  savedSrc,
+  savedKey,
+  formRef,
+  cursorRef,
+}: {
+  postId: string;
+  csrf: string;
+  state: PreviewState;
+  /** The saved version's address (opening at the editing place) and the key that reloads it. */
+  savedSrc: string;
+  savedKey: string;
+  formRef: React.RefObject<HTMLFormElement | null>;
+  cursorRef: React.RefObject<HTMLInputElement | null>;
+}) {
+  const frameName = `live-preview-${postId}`;
+  return (
+    <>
+      <section className="editor__preview" aria-label="Preview">
+        <h2 className="preview-label" aria-live="polite">
+          {LABELS[state]}
+        </h2>
+        <ReaderWidths>
+          <iframe
+            name={frameName}
+            title="Article preview"
+            sandbox=""
+            className="preview-frame"
+            src={savedSrc}
+            key={savedKey}
+          />
+        </ReaderWidths>
+      </section>
+      <form ref={formRef} method="post" action={`/console/preview/live#${PREVIEW_CURSOR_ID}`} target={frameName} hidden>
+        <input type="hidden" name="id" value={postId} />
+        <input type="hidden" name="csrf" value={csrf} />
+        {/* Filled from the editor's fields just before each post (use-live-preview.ts), not rendered
+            with them: a copy of the Markdown here doubled the page of a large article and made
+            React update it on every keystroke. */}
+        <input type="hidden" name="title" />
+        <input type="hidden" name="subtitle" />
+        <input type="hidden" name="tags" />
+        <input type="hidden" name="markdown" />
+        <input ref={cursorRef} type="hidden" name="cursor" defaultValue="" />
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,99 @@
+'use client';
+
+import { useEffect, useState } from 'react';
+import { nearText, PREVIEW_CURSOR_ID } from '@/server/console/preview-cursor';
+import type { EditorFields } from '@/server/console/editor-fields';
+
+const PREVIEW_DELAY_MS = 600;
+
+export type PreviewState = 'saved' | 'pending' | 'live';
+
+function nearKey(postId: string): string {
+  return `console-preview-place:${postId}`;
+}
+
+/**
+ * The preview frame's two sources. While text is unsaved, a hidden form posts the fields with
+ * the cursor's offset into the frame after a pause (each change restarts the timer), and the
+ * converted page opens at the cursor. Once saved, the frame shows the stored version, opening at
+ * the words of the cursor's line (`near`), kept in the tab's session storage so a reload opens
+ * at the same place: neither a Save nor a reload sends the maintainer back to the top.
+ */
+export function useLivePreview({
+  postId,
+  dirty,
+  fields,
+  markdownField,
+  previewForm,
+  previewCursor,
+}: {
+  postId: string;
+  dirty: boolean;
+  fields: EditorFields;
+  markdownField: React.RefObject<HTMLTextAreaElement | null>;
+  /** The hidden form that posts the unsaved fields into the frame, and its cursor field. */
+  previewForm: React.RefObject<HTMLFormElement | null>;
+  previewCursor: React.RefObject<HTMLInputElement | null>;
+}) {
+  const [state, setState] = useState<PreviewState>('saved');
+  // A new saved version reloads the frame (its key); `near` says where it opens.
+  const [saved, setSaved] = useState({ version: '', near: '' });
+
+  // After a reload, the saved version opens where the editing was (read once, after hydration).
+  useEffect(() => {
+    let near = '';
+    try {
+      near = window.sessionStorage.getItem(nearKey(postId)) ?? '';
+    } catch {
+      // storage disabled: the frame opens at the top
+    }
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- once, right after hydration
+    if (near) setSaved((s) => ({ ...s, near }));
+  }, [postId]);
+
+  useEffect(() => {
+    if (!dirty) return;
+    const timer = setTimeout(() => {
+      const form = previewForm.current;
+      if (!form) return;
+      for (const name of ['title', 'subtitle', 'tags', 'markdown'] as const) {
+        const input = form.elements.namedItem(name);
+        if (input instanceof HTMLInputElement) input.value = fields[name];
+      }
+      if (previewCursor.current) previewCursor.current.value = String(markdownField.current?.selectionStart ?? '');
+      form.requestSubmit();
+      setState('live');
+    }, PREVIEW_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [fields, dirty, markdownField, previewForm, previewCursor]);
+
+  /** The stored version changed (`version`: a new one to show): the frame opens at the cursor. */
+  const showSaved = (version: string) => {
+    const el = markdownField.current;
+    const near = el ? nearText(el.value.replace(/\r\n?/g, '\n'), el.selectionStart) : '';
+    try {
+      if (near) window.sessionStorage.setItem(nearKey(postId), near);
+      else window.sessionStorage.removeItem(nearKey(postId));
+    } catch {
+      // storage full or disabled: only a reload would open at the top
+    }
+    setSaved({ version, near });
+    setState('saved');
+  };
+
+  return {
+    state,
+    markChanged: () => setState('pending'),
+    showSaved,
+    savedSrc: savedFrameSrc(postId, saved),
+    savedKey: saved.version,
+  };
+}
+
+function savedFrameSrc(postId: string, saved: { version: string; near: string }): string {
+  const query = new URLSearchParams();
+  if (saved.version) query.set('v', saved.version);
+  if (saved.near) query.set('near', saved.near);
+  const search = query.size ? `?${query}` : '';
+  return `/console/preview/${postId}${search}${saved.near ? `#${PREVIEW_CURSOR_ID}` : ''}`;
+}

@@ -1,0 +1,110 @@
+'use client';
+
+import { useTransition } from 'react';
+import {
+  loadStoredFields,
+  restoreRevision,
+  saveArticle,
+  type RestoreOutcome,
+  type SaveOutcome,
+} from '../../actions/articles';
+import type { RevisionSummary } from '@/server/services/revisions';
+import type { StoredVersion, useEditorFields } from './use-editor-fields';
+import type { useLivePreview } from './use-live-preview';
+
+type Outcome = SaveOutcome | RestoreOutcome;
+
+/**
+ * The editor's round trips to the server: Save (only the fields changed here, with the version
+ * they are based on as If-Match), Restore of an older revision (a save like any other, with the
+ * same report), and loading the current version to compare after a refused save. Each outcome
+ * goes to the editor's report; a refusal because the article changed elsewhere opens the
+ * conflict view.
+ */
+export function useSaveActions({
+  postId,
+  csrf,
+  text,
+  preview,
+  resetUpload,
+  setOutcome,
+  setConflict,
+}: {
+  postId: string;
+  csrf: string;
+  text: ReturnType<typeof useEditorFields>;
+  preview: ReturnType<typeof useLivePreview>;
+  resetUpload: () => void;
+  setOutcome: (outcome: Outcome | null) => void;
+  setConflict: (conflict: { theirs: StoredVersion | null } | null) => void;
+}) {
+  const [saving, startSaving] = useTransition();
+  const [comparing, startComparing] = useTransition();
+  const { fields, version, dirty } = text;
+
+  /**
+   * Sends the fields changed here (all of Markdown when retrying failed images: the save is what
+   * copies them). The button is never disabled while saving, so the focus stays on it.
+   */
+  const submitSave = (retryImages = false) => {
+    if (saving || text.loading) return;
+    const sent = { ...fields };
+    const changed = new Set(text.changed());
+    if (retryImages || changed.size === 0) changed.add('markdown');
+    const data = new FormData();
+    data.set('id', postId);
+    data.set('csrf', csrf);
+    data.set('version', version);
+    for (const k of changed) data.set(k, sent[k]);
+    resetUpload();
+    startSaving(async () => {
+      const result = await saveArticle(data);
+      setOutcome(result);
+      setConflict(!result.ok && result.conflict ? { theirs: null } : null);
+      if (result.ok) {
+        text.markSaved(sent, result.version);
+        preview.showSaved(result.updatedAt);
+      }
+    });
+  };
+
+  /** A saved version made the working version again: a save like any other, with its report. */
+  const restore = (revision: RevisionSummary) => {
+    if (saving || dirty) return;
+    const data = new FormData();
+    data.set('id', postId);
+    data.set('csrf', csrf);
+    data.set('version', version);
+    data.set('revision', revision.id);
+    resetUpload();
+    startSaving(async () => {
+      const result = await restoreRevision(data);
+      setOutcome(result);
+      setConflict(!result.ok && result.conflict ? { theirs: null } : null);
+      if (result.ok) {
+        text.takeStored({ version: result.version, fields: result.fields });
+        preview.showSaved(result.updatedAt);
+      }
+    });
+  };
+
+  const compare = () => {
+    const data = new FormData();
+    data.set('id', postId);
+    data.set('csrf', csrf);
+    startComparing(async () => {
+      const result = await loadStoredFields(data);
+      if (result.ok) setConflict({ theirs: { version: result.version, fields: result.fields } });
+      else setOutcome(result);
+    });
+  };
+
+  const takeTheirs = (theirs: StoredVersion) => {
+    text.takeStored(theirs);
+    setConflict(null);
+    setOutcome(null);
+    preview.showSaved(theirs.version);
+  };
+
+  return { saving, comparing, submitSave, restore, compare, takeTheirs };
+}

@@ -1,0 +1,56 @@
+import { ConversionBusyError, conversionQueueFull } from '@/server/content';
+import { spend } from '@/server/console/limits';
+import { answerPreviewFrame, frameMessage } from '@/server/console/preview-frame';
+import { ConsoleProblem } from '@/server/console/problems';
+import { diffDocument, publishDiffInPool } from '@/server/console/publish-diff';
+import type { ArticleView } from '@/server/console/article-document';
+import { isDomainError } from '@/server/errors';
+import { readRevision, type Revision } from '@/server/services/revisions';
+import { UUID_PATTERN } from '@/server/uuid';
+
+export const dynamic = 'force-dynamic';
+
+const BUSY = 'The server is busy right now. Try again in a moment.';
+
+/** A saved revision as readers would have got it (revisions keep no cover: none is compared). */
+function revisionView(r: Revision): ArticleView {
+  return { title: r.title, subtitle: r.subtitle, html: r.html, tags: r.tags, cover: null };
+}
+
+/**
+ * The change between two saved revisions of an article (`?from=` the older, `?to=` the newer),
+ * in the same view and stylesheet as "what changes on publish": `to` as readers would get it,
+ * with what it added and removed against `from` marked. Bounded and charged the same way: a
+ * turn in the content worker pool and one unit of the account's write window per frame.
+ */
+export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const query = new URL(request.url).searchParams;
+  return answerPreviewFrame(async (session, em) => {
+    const account = session.auth.account.id;
+    if (!UUID_PATTERN.test(id)) return frameMessage(404, 'That article does not exist.');
+    if (conversionQueueFull(account)) return frameMessage(503, BUSY);
+    const db = await em();
+    try {
+      await spend(db, session.auth, 'write');
+    } catch (err) {
+      if (err instanceof ConsoleProblem) return frameMessage(429, err.message);
+      throw err;
+    }
+    let from: Revision, to: Revision;
+    try {
+      from = await readRevision(db, account, id, query.get('from') ?? '');
+      to = await readRevision(db, account, id, query.get('to') ?? '');
+    } catch (err) {
+      if (isDomainError(err, 'not_found')) return frameMessage(404, 'That saved version is no longer kept.');
+      throw err;
+    }
+    try {
+      const diff = await publishDiffInPool(revisionView(from), revisionView(to), account);
+      return { status: 200, html: diffDocument(diff, revisionView(to), 'These two saves show readers the same.') };
+    } catch (err) {
+      if (err instanceof ConversionBusyError) return frameMessage(503, BUSY);
+      throw err;
+    }
+  });
+}
