@@ -31,7 +31,6 @@ export default defineConfig({
           include: ['tests/domain/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/domain/global-setup.ts'],
-          setupFiles: ['tests/domain/setup.ts'],
           env: { SESSION_SECRET: 'domain-test-secret-of-at-least-32-bytes!' },
           testTimeout: 60_000,
           hookTimeout: 120_000,

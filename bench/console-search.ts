@@ -6,10 +6,9 @@
  * dropping them, interleaved per query. Seeded in SQL (generate_series) on an embedded
  * PostgreSQL of its own. Reported: p50 of RUNS calls per query, in ms.
  */
-import path from 'node:path';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { startEmbeddedPostgres } from '../db/embedded-postgres';
-import { migrate, openOrm } from '../db/orm';
+import pg from 'pg';
+import { provideDatabase } from '../db/provide-database';
+import { openStatementPool, type StatementRunner } from '../db/statements';
 import { listArticles, type ArticleQuery } from '../server/console/article-search';
 import { removeDataDir, tempDataDir } from '../tests/support/service';
 import { runBench } from './support/bench-service';
@@ -51,15 +50,15 @@ const QUERIES: { name: string; query: ArticleQuery }[] = [
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function p50(em: () => EntityManager, account: string, query: ArticleQuery): Promise<{ ms: number; n: number }> {
+async function p50(db: StatementRunner, account: string, query: ArticleQuery): Promise<{ ms: number; n: number }> {
   const times: number[] = [];
   let n = 0;
   for (let run = 0; run < RUNS; run++) {
     const started = performance.now();
-    const page = await listArticles(em(), account, query);
+    const page = await listArticles(db, account, query);
     times.push(performance.now() - started);
     // The second page too, through its cursor, for the sorts' keyset condition.
-    if (page.next && run === 0) await listArticles(em(), account, { ...query, cursor: page.next });
+    if (page.next && run === 0) await listArticles(db, account, { ...query, cursor: page.next });
     n = page.items.length;
   }
   return { ms: median(times), n };
@@ -67,33 +66,35 @@ async function p50(em: () => EntityManager, account: string, query: ArticleQuery
 
 runBench(async () => {
   const dir = tempDataDir('console-search-bench-');
-  const db = await startEmbeddedPostgres(path.join(dir, 'pg'), () => {});
-  const orm = await openOrm(db.url);
+  const db = await provideDatabase({ dataDir: dir }, () => {});
+  const statements = openStatementPool(db.url);
+  const conn = new pg.Client({ connectionString: db.url });
   try {
-    await migrate(orm);
-    const em = () => orm.em.fork() as unknown as EntityManager;
-    const conn = em().getConnection();
-    const [account] = await conn.execute<{ id: string }[]>(
+    await conn.connect();
+    const {
+      rows: [account],
+    } = await conn.query<{ id: string }>(
       `INSERT INTO accounts (id, handle, created_at) VALUES (gen_random_uuid(), 'bench', now()) RETURNING id`,
     );
     const started = Date.now();
-    await conn.execute(SEED.replace('$1::uuid', `'${account!.id}'::uuid`).replace('$2::int', String(ARTICLES)));
-    await conn.execute('VACUUM ANALYZE posts');
+    await conn.query(SEED, [account!.id, ARTICLES]);
+    await conn.query('VACUUM ANALYZE posts');
     console.log(`Seeded ${ARTICLES.toLocaleString('en')} articles of one author in ${Date.now() - started} ms`);
 
     const withIndexes: Record<string, { ms: number; n: number }> = {};
-    for (const q of QUERIES) withIndexes[q.name] = await p50(em, account!.id, q.query);
-    for (const name of NEW_INDEXES) await conn.execute(`DROP INDEX ${name}`);
-    await conn.execute('ANALYZE posts');
+    for (const q of QUERIES) withIndexes[q.name] = await p50(statements.runner, account!.id, q.query);
+    for (const name of NEW_INDEXES) await conn.query(`DROP INDEX ${name}`);
+    await conn.query('ANALYZE posts');
     console.log('| query (20 per page) | rows on page | p50 with the indexes (ms) | p50 without them (ms) |');
     console.log('| --- | --- | --- | --- |');
     for (const q of QUERIES) {
-      const without = await p50(em, account!.id, q.query);
+      const without = await p50(statements.runner, account!.id, q.query);
       const w = withIndexes[q.name]!;
       console.log(`| ${q.name} | ${w.n} | ${w.ms.toFixed(2)} | ${without.ms.toFixed(2)} |`);
     }
   } finally {
-    await orm.close(true);
+    await conn.end();
+    await statements.close();
     await db.stop();
     removeDataDir(dir);
   }

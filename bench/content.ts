@@ -20,7 +20,11 @@ import http from 'node:http';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { closeContentPool, ContentRejectedError, renderArticle } from '../server/content';
+import { ContentPool, contentPoolSettings, ContentRejectedError } from '../server/content';
+
+/** The pool a service process would have (CONTENT_POOL_THREADS and the rest from the environment). */
+const pool = new ContentPool(contentPoolSettings());
+const renderArticle: ContentPool['render'] = (input, owner) => pool.render(input, owner);
 import { timeBudgetMs } from '../server/content/limits';
 import { corpusPath } from '../tests/support/corpus-files';
 import { articles, buildRecipe, type RecipePart } from '../tests/unit/content/corpus';
@@ -397,4 +401,4 @@ if (!only || only === 'shapes') await shapes();
 if (!only || only === 'growth') await growth();
 if (!only || only === 'latency') await latencyUnderLoad();
 if (only === 'profile') await profileConversion();
-await closeContentPool();
+await pool.close();

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { parseAllowList } from '../server/media/address-policy';
 import { fetchRemoteMedia } from '../server/media/remote-media';
+import { createMediaWork } from '../server/media/work';
 
 const LATENCY_MS = 200;
 const IMAGES = 20;
@@ -44,9 +45,15 @@ async function pool<T>(items: string[], limit: number, work: (item: string) => P
 }
 
 for (const limit of [1, 4, 8, 20]) {
+  // The process-wide download cap at least as high as this run's concurrency, so only `limit` limits.
+  const work = createMediaWork({
+    downloadsInFlight: 20,
+    downloadMemoryBytes: 256 * 1024 * 1024,
+    gifConversionsInFlight: 1,
+  });
   const started = performance.now();
   const results = await pool(urls, limit, (url) =>
-    fetchRemoteMedia(url, { fetch: fetchOptions, animatedGif: 'refuse' }),
+    fetchRemoteMedia(url, work, { fetch: fetchOptions, animatedGif: 'refuse' }),
   );
   const elapsed = performance.now() - started;
   console.log(

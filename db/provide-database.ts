@@ -2,7 +2,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { resolvePoolerMode, type PoolerMode, type PoolerSetting } from './connection-mode';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { isDatabaseUnavailable } from './errors';
-import { migrate, ormOptions } from './orm';
+import { migrate, ormOptions } from './migrate';
 
 /**
  * The database for a process that owns its lifecycle (the launcher, the CLI): DATABASE_URL

@@ -2,23 +2,21 @@ import pg from 'pg';
 import { startupParameters, TRANSACTION_PREAMBLE, usesNamedStatements, type PoolerMode } from './connection-mode';
 
 /**
- * Prepared statements on a plain `pg` pool, for the requests that run most often
- * (authentication with its rate-limit charge, the article reads, and the two article writes,
- * create and edit, in transactions of their own).
+ * The one way to the data on the request path: prepared statements on plain `pg` pools. Every
+ * statement is declared once, by the aggregate's module in server/data/, and run through a
+ * StatementRunner that the composition root (server/runtime/create-app.ts) hands in.
  *
- * Why not the ORM's connection: MikroORM sends every query as an unnamed statement, so
+ * Why not an ORM's unit of work: MikroORM sends every query as an unnamed statement, so
  * PostgreSQL parses and plans it again on each call, and its result rows go through entity
  * mapping. Here each statement is parsed and planned once per connection (pg keeps the
  * prepared name per client), and rows come back as plain objects whose timestamps stay
- * PostgreSQL's text, turned into ISO 8601 by `isoTimestamp` without building a Date.
+ * PostgreSQL's text, turned into ISO 8601 by `isoTimestamp` without building a Date. On a
+ * loopback connection the round trip itself (the socket write and PostgreSQL's wake-up) is most
+ * of a small request's CPU, so the hot paths count their statements. MikroORM keeps the schema
+ * and its migrations (db/migrate.ts).
  *
  * Behind a transaction-mode pooler without prepared-statement support (connection-mode.ts) the
  * same statements run unnamed: parsed and planned on every call, and correct.
- *
- * Every other write keeps using the ORM (transactions, entities); both pools share one database.
- * A statement on this pool costs one round trip and no query building: on a loopback
- * connection the round trip itself (the socket write and PostgreSQL's wake-up) is most of a
- * small write's CPU, so the hot writes count their statements.
  */
 export interface Statement {
   readonly name: string;
@@ -171,7 +169,7 @@ class TransactionRunner implements StatementRunner {
   }
 }
 
-/** A pool of connections that run prepared statements; held and closed by server/runtime.ts. */
+/** A pool of connections that run prepared statements; held and closed by server/runtime/create-app.ts. */
 export interface StatementPool {
   readonly runner: StatementRunner;
   /** Connections in use and idle, and requests waiting for one (metrics). */
@@ -206,7 +204,7 @@ export interface StatementPoolOptions {
  * A statement pool of at most `max` connections for `url`, and as many again for transactions
  * and writes (`runWrite`): those may wait for a row lock (an edit's transaction even converts
  * under it), and writers waiting so must never hold the connections that authentication and
- * reads need. Short timeouts as for the ORM's pool:
+ * reads need. Short timeouts:
  * with PostgreSQL down, or every connection busy, a request fails within seconds (503, see
  * errors.ts), and connections are opened again on demand, so the service recovers by itself.
  */

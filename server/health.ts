@@ -1,19 +1,21 @@
-import { isDraining, isStarting } from './lifecycle';
-import { entityManager } from './runtime';
+import { statement } from '../db/statements';
+import type { AppParts } from './runtime/parts';
 
 const HEALTH_TIMEOUT_MS = 2000;
+const PING = statement('health_ping', 'SELECT 1');
 
 /**
  * Liveness and readiness in one: the process answers, it is neither starting (its console
  * routes still loading) nor draining, and the database answers within 2 s.
  */
-export async function checkHealth(): Promise<{ status: 'ok' | 'unavailable'; database: 'up' | 'down' }> {
-  if (isDraining() || isStarting()) return { status: 'unavailable', database: 'up' };
+export async function checkHealth(
+  parts: Pick<AppParts, 'db' | 'lifecycle'>,
+): Promise<{ status: 'ok' | 'unavailable'; database: 'up' | 'down' }> {
+  if (parts.lifecycle.unready) return { status: 'unavailable', database: 'up' };
   let timer: NodeJS.Timeout | undefined;
   try {
-    const em = await entityManager();
     await Promise.race([
-      em.getConnection().execute('SELECT 1'),
+      parts.db.run(PING, []),
       new Promise((_, reject) => {
         timer = setTimeout(() => reject(new Error('health check timed out')), HEALTH_TIMEOUT_MS);
       }),

@@ -13,14 +13,15 @@ import { fileURLToPath } from 'node:url';
 import next from 'next';
 import { env } from './env';
 import { provideDatabase, untilDatabaseAnswers } from '../db/provide-database';
-import { beginDraining, beginStarting, endStarting, onShutdown, runShutdownHooks } from './lifecycle';
+import { statement } from '../db/statements';
 import { appRoutePaths, warmUpRoutes } from './next-warm-up';
 import { flushLog, logLine } from './log';
 import { createRequestListener } from './http/request-listener';
 import { openMetricsListener } from './http/metrics-endpoint';
 import { observeRuntimeGauges } from './runtime-gauges';
 import { appSecret } from './secrets';
-import { configureRuntime, orm, startBackgroundWork } from './runtime';
+import { createApp, type App } from './runtime/create-app';
+import { handPartsToNext } from './runtime/next-bridge';
 
 // The service never phones home: Next's anonymous telemetry is off unless asked for.
 process.env.NEXT_TELEMETRY_DISABLED ??= '1';
@@ -31,6 +32,10 @@ const dev = process.argv.includes('--dev');
 
 /** Set once the database is up, so a failed start stops the embedded cluster it started. */
 let stopDatabase: (() => Promise<void>) | undefined;
+/** Set once the parts are built, so a failed start closes them. */
+let built: App | undefined;
+
+const FIRST_CONNECTION = statement('launcher_first_connection', 'SELECT 1');
 
 async function main() {
   appSecret(); // a short or unreadable session secret stops the start before anything runs
@@ -39,8 +44,11 @@ async function main() {
     (msg) => logLine({ level: 'notice', msg }),
   );
   stopDatabase = () => db.stop();
-  // Before anything connects: the ORM and the statement pool, in this code and in the code Next loads.
-  configureRuntime({ databaseUrl: db.url, poolerMode: db.mode });
+  // The process's parts, built once; the console's copy of the modules (loaded by Next) takes
+  // them from the bridge, so it must be handed them before Next loads anything.
+  const parts = createApp({ databaseUrl: db.url, poolerMode: db.mode });
+  built = parts;
+  handPartsToNext(parts);
 
   let stopping = false;
   // Declared before the signal handlers that read it; assigned once the listener exists.
@@ -53,7 +61,7 @@ async function main() {
     if (server && env.SHUTDOWN_DRAIN_MS > 0) {
       // Still serving, but failing health checks: the proxy stops sending new requests here
       // before the listener closes, so none is refused.
-      beginDraining();
+      parts.lifecycle.beginDraining();
       await new Promise((resolve) => setTimeout(resolve, env.SHUTDOWN_DRAIN_MS));
     }
     if (server) {
@@ -63,7 +71,8 @@ async function main() {
       await closed;
       clearTimeout(force);
     }
-    await runShutdownHooks();
+    await parts.lifecycle.runShutdownHooks();
+    await parts.close();
     await db.stop();
     logLine({ level: 'notice', msg: 'stopped' });
     flushLog();
@@ -73,18 +82,21 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
-  const app = next({ dev, dir: root, hostname: env.HOST, port: env.PORT });
-  const handle = app.getRequestHandler();
-  await app.prepare();
+  const nextApp = next({ dev, dir: root, hostname: env.HOST, port: env.PORT });
+  const handle = nextApp.getRequestHandler();
+  await nextApp.prepare();
   // Connect before the first request rather than during it (patiently: see provide-database.ts).
-  await untilDatabaseAnswers(orm, (msg) => logLine({ level: 'notice', msg }));
-  startBackgroundWork();
-  observeRuntimeGauges();
+  await untilDatabaseAnswers(
+    () => parts.db.run(FIRST_CONNECTION, []),
+    (msg) => logLine({ level: 'notice', msg }),
+  );
+  parts.startBackgroundWork();
+  observeRuntimeGauges(parts);
 
   // Metrics on a loopback listener of their own (METRICS_PORT), outside what any proxy relays.
   const metricsServer = env.METRICS_PORT ? await openMetricsListener(env.METRICS_PORT) : undefined;
   if (metricsServer) {
-    onShutdown(
+    parts.lifecycle.onShutdown(
       () =>
         new Promise<void>((resolve) => {
           metricsServer.closeAllConnections();
@@ -94,14 +106,14 @@ async function main() {
     logLine({ level: 'notice', msg: `metrics on http://127.0.0.1:${env.METRICS_PORT}/metrics` });
   }
 
-  server = http.createServer(createRequestListener((req, res) => handle(req, res)));
+  server = http.createServer(createRequestListener(parts, (req, res) => handle(req, res)));
   server.keepAliveTimeout = 5_000;
   server.requestTimeout = 120_000;
   // Each open connection costs a descriptor and memory even when idle: past MAX_CONNECTIONS, new
   // ones are closed as they arrive rather than exhausting the process's file descriptors.
   server.maxConnections = env.MAX_CONNECTIONS;
   // Health answers 503 until the console's routes are loaded (next-warm-up.ts).
-  beginStarting();
+  parts.lifecycle.beginStarting();
   // A port in use or an address this machine lacks is a failed start, not a hung process.
   await new Promise<void>((resolve, reject) => {
     server!.once('error', reject);
@@ -120,14 +132,15 @@ async function main() {
     const own = bound.address === '0.0.0.0' ? '127.0.0.1' : bound.address === '::' ? '::1' : bound.address;
     await warmUpRoutes({ host: own, port: bound.port }, appRoutePaths(root), logLine);
   }
-  endStarting();
+  parts.lifecycle.endStarting();
   if (stopping) return;
   logLine({ level: 'notice', msg: `serving on http://${host}:${bound.port}`, host: bound.address, port: bound.port });
 }
 
 main().catch(async (err) => {
   logLine({ level: 'error', msg: 'failed to start', error: err instanceof Error ? err.message : String(err) });
-  await runShutdownHooks();
+  await built?.lifecycle.runShutdownHooks();
+  await built?.close().catch(() => undefined);
   await stopDatabase?.().catch(() => undefined);
   flushLog();
   process.exit(1);

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import type { PostStatus } from '@/server/console/records';
-import { consoleEm, currentSession, hasStaleSessionCookie } from '@/server/console/context';
+import { consoleParts, currentSession, hasStaleSessionCookie } from '@/server/console/context';
 import { spend } from '@/server/console/limits';
 import { describeProblem } from '@/server/console/problems';
 import { countByStatus } from '@/server/console/queries';
@@ -57,13 +57,13 @@ export default async function ConsoleHome({ searchParams }: { searchParams: Sear
     const query = new URLSearchParams(Object.entries(kept).filter((e): e is [string, string] => Boolean(e[1])));
     return query.size ? `/console?${query}` : '/console';
   };
-  const em = await consoleEm();
+  const { db } = consoleParts();
   let page: { items: ArticleListItem[]; next: string | null };
   let counts: Record<PostStatus, number>;
   try {
-    await spend(em, session.auth, 'read');
-    page = await listArticles(em, session.auth.account.id, { q, sort, status, cursor });
-    counts = await countByStatus(em, session.auth.account.id);
+    await spend(db, session.auth, 'read');
+    page = await listArticles(db, session.auth.account.id, { q, sort, status, cursor });
+    counts = await countByStatus(db, session.auth.account.id);
   } catch (err) {
     return <Problem title="Articles" message={describeProblem(err)} />;
   }

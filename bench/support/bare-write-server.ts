@@ -5,7 +5,7 @@
  * - the token's account and one unit of its write window, in one statement (the service's own
  *   `authenticateAndCharge`: it is already one round trip);
  * - the JSON body (8 MiB cap), title and markdown checked as strings;
- * - the Markdown converted by the same pipeline in the same worker pool (`renderArticle`);
+ * - the Markdown converted by the same pipeline in the same worker pool (`ContentPool.render`);
  * - POST: one transaction — the per-author advisory lock and free derived slug, tags found or
  *   created, the row inserted, its post_tags rows; PATCH: one transaction — the row locked,
  *   updated, returned;
@@ -18,16 +18,18 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
 import { openStatementPool } from '../../db/statements';
-import { closeContentPool, ContentRejectedError, ConversionBusyError, renderArticle } from '../../server/content';
+import { ContentPool, contentPoolSettings, ContentRejectedError, ConversionBusyError } from '../../server/content';
+import { POST_SELECT } from '../../server/data/posts/rows';
 import { authenticateAndCharge } from '../../server/services/access';
 import { postEtag } from '../../server/services/post-etag';
-import { AUTHOR_POST_COLUMNS, authorPostFromRow, type AuthorPostRow } from '../../server/services/post-view';
+import { authorPostFromRow, type AuthorPostRow } from '../../server/services/post-view';
 import { newPublicId } from '../../server/services/public-id';
 import { slugFromText } from '../../server/services/slugs';
 import { normalizeTagNames } from '../../server/services/tags';
 
 const url = process.argv[2]!;
 const statements = openStatementPool(url);
+const content = new ContentPool(contentPoolSettings());
 const pool = new pg.Pool({ connectionString: url, max: 10, options: '-c TimeZone=UTC' });
 const keepText = (v: string) => v;
 const types = {
@@ -60,7 +62,7 @@ async function readJson(req: http.IncomingMessage): Promise<Record<string, unkno
 }
 
 async function convert(markdown: string, title: string, accountId: string): Promise<string> {
-  return (await renderArticle({ markdown, title, rehosted: {} }, accountId)).html;
+  return (await content.render({ markdown, title, rehosted: {} }, accountId)).html;
 }
 
 async function inTransaction<T>(work: (c: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -78,7 +80,7 @@ async function inTransaction<T>(work: (c: pg.PoolClient) => Promise<T>): Promise
   }
 }
 
-const RETURNING = `RETURNING ${AUTHOR_POST_COLUMNS}`;
+const RETURNING = `RETURNING ${POST_SELECT}`;
 
 async function create(accountId: string, body: Record<string, unknown>): Promise<AuthorPostRow> {
   const { title, markdown } = body;
@@ -212,5 +214,5 @@ server.listen(0, '127.0.0.1', () => {
   process.stdout.write(JSON.stringify({ port, pid: process.pid }) + '\n');
 });
 process.on('SIGTERM', () =>
-  server.close(() => Promise.all([pool.end(), statements.close(), closeContentPool()]).then(() => process.exit(0))),
+  server.close(() => Promise.all([pool.end(), statements.close(), content.close()]).then(() => process.exit(0))),
 );

@@ -1,10 +1,13 @@
-import { statements } from '../runtime';
 import { rateLimited, unauthenticated, type LimitWindow } from '../errors';
 import { rateLimitRefusals } from '../metrics';
 import { authenticate, authenticateAndCharge } from '../services/access';
-import { chargeWindow, limitFor } from '../services/limits';
-import type { RateClass } from '../services/rate-classes';
+import { chargeWindow } from '../services/limits';
+import type { RateClass } from '../model/rate-classes';
 import type { Authenticated } from '../services/tokens';
+import type { AppParts } from '../runtime/parts';
+
+/** The statements the process's parts run (the procedures never name the database layer). */
+type StatementRunner = AppParts['db'];
 
 /** Request headers by lower-case name (a fetch `Headers` fits, and so does a thin view of Node's). */
 export interface RequestHeaders {
@@ -27,8 +30,8 @@ const unknownToken = () => unauthenticated('Authorization: the token is unknown 
  * The caller's account, before anything else of the request is read: used for requests with
  * a body, so a missing or dead token is answered 401 without receiving megabytes first.
  */
-export async function identify(headers: RequestHeaders): Promise<Authenticated> {
-  const auth = await authenticate(statements(), bearerSecret(headers));
+export async function identify(db: StatementRunner, headers: RequestHeaders): Promise<Authenticated> {
+  const auth = await authenticate(db, bearerSecret(headers));
   if (!auth) throw unknownToken();
   return auth;
 }
@@ -42,16 +45,16 @@ export async function identify(headers: RequestHeaders): Promise<Authenticated> 
  * Shared by the tRPC procedures and the multipart upload, so both refuse alike.
  */
 export async function admit(
+  db: StatementRunner,
   headers: RequestHeaders,
   cls: RateClass,
   identified?: Authenticated,
 ): Promise<{ auth: Authenticated; window: LimitWindow }> {
-  const db = statements();
   let auth: Authenticated;
   let window;
   if (identified) {
     auth = identified;
-    window = await chargeWindow(db, identified.account.id, cls, limitFor(identified.account, cls));
+    window = await chargeWindow(db, identified.account, cls);
   } else {
     const access = await authenticateAndCharge(db, bearerSecret(headers), cls);
     if (!access) throw unknownToken();

@@ -6,7 +6,7 @@
  * adding a route means writing its router entry, its schema and its handler, nothing else.
  */
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import type { RateClass } from '../services/rate-classes';
+import type { RateClass } from '../model/rate-classes';
 
 type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 type SuccessStatus = 200 | 201 | 204;

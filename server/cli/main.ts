@@ -4,11 +4,10 @@
  * the server runs or not: the embedded cluster is joined when running, started otherwise.
  */
 import { parseArgs } from 'node:util';
-import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
-import { ormOptions } from '../../db/orm';
 import { provideDatabase } from '../../db/provide-database';
 import { env } from '../env';
-import { startCachePurges } from '../runtime';
+import { createApp, type App } from '../runtime/create-app';
+import { publishingOf } from '../runtime/request-contexts';
 import { DomainError } from '../errors';
 import {
   createAccount,
@@ -23,6 +22,7 @@ import { approvePost, listPending, rejectPost } from '../services/moderation';
 import { canonicalPath } from '../services/post-view';
 import { createToken, listTokens, reissueToken, revokeToken, summarize } from '../services/tokens';
 import { isUuid } from '../uuid';
+import { isoTimestamp } from '../../db/statements';
 
 const USAGE = `usage:
   account create <handle> [--admin] [--moderated] [--limit NAME=N]...
@@ -58,7 +58,8 @@ function needUuid(value: string | undefined, what: string): string {
   return v.toLowerCase();
 }
 
-async function run(em: EntityManager, argv: string[]): Promise<unknown> {
+async function run(app: App, argv: string[]): Promise<unknown> {
+  const db = app.db;
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -75,7 +76,7 @@ async function run(em: EntityManager, argv: string[]): Promise<unknown> {
   const [group, command, arg] = positionals;
   switch (`${group} ${command}`) {
     case 'account create': {
-      const { account, secret } = await createAccount(em, need(arg, '<handle>'), {
+      const { account, secret } = await createAccount(db, need(arg, '<handle>'), {
         admin: values.admin ?? false,
         moderated: values.moderated ?? false,
         limits: limitsFrom(values.limit),
@@ -85,7 +86,7 @@ async function run(em: EntityManager, argv: string[]): Promise<unknown> {
     case 'account update': {
       if (values.moderated && values['no-moderated'])
         throw new UsageError('--moderated and --no-moderated exclude each other');
-      const account = await updateAccount(em, need(arg, '<handle>'), {
+      const account = await updateAccount(db, need(arg, '<handle>'), {
         moderated: values.moderated ? true : values['no-moderated'] ? false : undefined,
         admin: values.admin ? true : values['no-admin'] ? false : undefined,
         limits: limitsFrom(values.limit),
@@ -99,43 +100,43 @@ async function run(em: EntityManager, argv: string[]): Promise<unknown> {
       };
     }
     case 'account delete': {
-      const account = await deleteAccount(em, need(arg, '<handle>'));
+      const account = await deleteAccount(db, need(arg, '<handle>'), app.announce);
       return { id: account.id, handle: account.handle, deleted: true };
     }
     case 'token list': {
-      const account = await findLiveAccount(em, need(arg, '<handle>'));
-      return (await listTokens(em, account.id)).map(summarize);
+      const account = await findLiveAccount(db, need(arg, '<handle>'));
+      return (await listTokens(db, account.id)).map(summarize);
     }
     case 'token create': {
-      const account = await findLiveAccount(em, need(arg, '<handle>'));
-      const { token, secret } = await createToken(em, account.id, values.name ?? 'API token');
+      const account = await findLiveAccount(db, need(arg, '<handle>'));
+      const { token, secret } = await createToken(db, account.id, values.name ?? 'API token');
       return { id: token.id, name: token.name, token: secret };
     }
     case 'token reissue': {
-      const { token, secret } = await reissueToken(em, needUuid(arg, '<token-id>'));
+      const { token, secret } = await reissueToken(db, needUuid(arg, '<token-id>'));
       return { id: token.id, name: token.name, token: secret };
     }
     case 'token revoke': {
-      const token = await revokeToken(em, needUuid(arg, '<token-id>'));
-      return { id: token.id, name: token.name, revoked_at: token.revokedAt?.toISOString() };
+      const token = await revokeToken(db, needUuid(arg, '<token-id>'));
+      return { id: token.id, name: token.name, revoked_at: token.revokedAt };
     }
     case 'moderation list': {
-      const posts = await listPending(em);
+      const posts = await listPending(db);
       return posts.map((p) => ({
         id: p.id,
         account_id: p.accountId,
-        title: p.submittedVersion?.title ?? p.title,
+        title: p.title,
         canonical_path: canonicalPath(p.slug, p.publicId),
-        submitted_at: p.updatedAt.toISOString(),
+        submitted_at: p.submittedAt,
       }));
     }
     case 'moderation approve': {
-      const post = await approvePost(em, needUuid(arg, '<post-id>'));
-      return { id: post.id, status: post.status, published_at: post.publishedAt?.toISOString() ?? null };
+      const post = await approvePost(publishingOf(app), needUuid(arg, '<post-id>'));
+      return { id: post.id, status: post.status, published_at: post.published_at && isoTimestamp(post.published_at) };
     }
     case 'moderation reject': {
-      const post = await rejectPost(em, needUuid(arg, '<post-id>'), values.reason ?? null);
-      return { id: post.id, status: post.status, reason: post.moderationNote };
+      const post = await rejectPost(publishingOf(app), needUuid(arg, '<post-id>'), values.reason ?? null);
+      return { id: post.id, status: post.status, reason: post.moderation_note };
     }
     default:
       throw new UsageError(group ? `unknown command "${positionals.join(' ')}"` : 'no command given');
@@ -149,19 +150,21 @@ async function main() {
     process.exit(argv.length === 0 ? 1 : 0);
   }
   let db: Awaited<ReturnType<typeof provideDatabase>> | undefined;
-  let orm: MikroORM | undefined;
+  let app: App | undefined;
   let code = 0;
   try {
     db = await provideDatabase(
       { databaseUrl: env.DATABASE_URL, dataDir: env.dataDir, pooler: env.DATABASE_POOLER },
       () => {},
     );
-    orm = await MikroORM.init(ormOptions(db.url, db.mode));
     // Changes made here purge the shared caches as the server's would; outcomes go to stderr.
-    const purges = startCachePurges((line) => process.stderr.write(JSON.stringify(line) + '\n'));
-    const result = await run(orm.em.fork() as unknown as EntityManager, argv);
+    app = createApp({
+      databaseUrl: db.url,
+      poolerMode: db.mode,
+      write: (line) => process.stderr.write(JSON.stringify(line) + '\n'),
+    });
+    const result = await run(app, argv);
     process.stdout.write(JSON.stringify(result) + '\n');
-    await purges?.settled(15_000);
   } catch (err) {
     code = 1;
     if (err instanceof UsageError) process.stderr.write(`error: ${err.message}\n${USAGE}\n`);
@@ -175,7 +178,8 @@ async function main() {
       process.stderr.write(`error: ${err.message}\n${USAGE}\n`);
     else process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
   } finally {
-    await orm?.close(true).catch(() => {});
+    // A purge that failed is retried for a few seconds: the CLI waits for it before exiting.
+    await app?.close({ purgePatienceMs: 15_000 }).catch(() => {});
     await db?.stop().catch(() => {});
   }
   process.exit(code);

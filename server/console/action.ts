@@ -1,9 +1,9 @@
 import 'server-only';
 import { redirect, unstable_rethrow } from 'next/navigation';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { isDomainError } from '../errors';
-import type { RateClass } from '../services/rate-classes';
-import { consoleEm, currentSession } from './context';
+import type { RateClass } from '../model/rate-classes';
+import type { AppParts } from '../runtime/parts';
+import { consoleParts, currentSession } from './context';
 import { spend } from './limits';
 import { describeProblem } from './problems';
 import { csrfMatches, type ConsoleSession } from './session-store';
@@ -19,7 +19,8 @@ type ActionFailure = { ok: false; error: string; conflict?: true };
 export type ActionOutcome<T extends object = object> = ({ ok: true } & T) | ActionFailure;
 
 export interface ActionContext {
-  em: EntityManager;
+  /** The process's parts (`parts.db`: the one way to the data). */
+  parts: AppParts;
   session: ConsoleSession;
 }
 
@@ -33,10 +34,10 @@ export async function runConsoleAction<T extends object>(
   if (!csrfMatches(session, formData.get('csrf'))) {
     return { ok: false, error: 'This page is out of date. Reload it and try again.' };
   }
-  const em = await consoleEm();
+  const parts = consoleParts();
   try {
-    if (cls) await spend(em, session.auth, cls);
-    return { ok: true, ...(await fn({ em, session })) };
+    if (cls) await spend(parts.db, session.auth, cls);
+    return { ok: true, ...(await fn({ parts, session })) };
   } catch (err) {
     unstable_rethrow(err); // redirect()/notFound() inside fn must keep working
     const conflict = isDomainError(err, 'stale');

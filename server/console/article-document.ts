@@ -1,4 +1,4 @@
-import type { PostVersion } from '../../db/entities';
+import type { PostVersion } from '../data/posts/rows';
 import { GENERIC_EMBED_HOSTS } from '../content/embed-allowlist';
 
 /**

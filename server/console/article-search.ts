@@ -1,7 +1,7 @@
 import 'server-only';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql } from '../../db/sql';
-import type { PostStatus } from '../../db/entities';
+import { isoTimestamp, type StatementRunner } from '../../db/statements';
+import { ARTICLE_SORTS, listPostRows, sortKeyOf, type ArticleSort, type ListPosition } from '../data/posts/reads';
+import type { PostRow, PostStatus } from '../data/posts/rows';
 
 /**
  * The console's article list: found by words of the title, the slug or a tag, sorted by
@@ -15,19 +15,7 @@ import type { PostStatus } from '../../db/entities';
  * Words match as prefixes, every word must match ("harb tide" finds "Harbour tides").
  */
 
-export const ARTICLE_SORTS = ['created', 'updated', 'published', 'popularity'] as const;
-export type ArticleSort = (typeof ARTICLE_SORTS)[number];
-
-/** The words of an article that a search matches: the index is on exactly this expression. */
-const SEARCH_DOCUMENT = `to_tsvector('simple', title || ' ' || replace(slug, '-', ' ') || ' ' || jsonb_path_query_array(tags, '$[*].name')::text)`;
-
-/** Column and direction of each sort; ties (and a second page) go by id, so paging never skips. */
-const ORDER: Record<ArticleSort, { column: string; nullsLast: boolean }> = {
-  created: { column: 'created_at', nullsLast: false },
-  updated: { column: 'updated_at', nullsLast: false },
-  published: { column: 'published_at', nullsLast: true },
-  popularity: { column: 'popularity', nullsLast: false },
-};
+export { ARTICLE_SORTS, type ArticleSort };
 
 export interface ArticleListItem {
   id: string;
@@ -67,7 +55,7 @@ function searchQuery(q: string | undefined): string | null {
   return words.length ? words.map((w) => `${w}:*`).join(' & ') : null;
 }
 
-type Cursor = { v: string | number | null; id: string };
+type Cursor = ListPosition;
 
 function readCursor(cursor: string | undefined): Cursor | null {
   if (!cursor) return null;
@@ -80,75 +68,50 @@ function readCursor(cursor: string | undefined): Cursor | null {
   }
 }
 
-const COLUMNS = `id, title, slug, status, has_unpublished_changes, created_at, updated_at, published_at, tags,
-  like_count, comment_count, save_count, impression_count, open_count, read_count, complete_count, popularity`;
-
 const PAGE = 20;
 
-/** One page of the author's live articles, and the cursor of the next (null on the last). */
+/** A page of the author's articles in the sort's order, matching the search if any, and where the next page starts. */
 export async function listArticles(
-  em: EntityManager,
+  db: StatementRunner,
   accountId: string,
   query: ArticleQuery,
 ): Promise<{ items: ArticleListItem[]; next: string | null }> {
-  const { column, nullsLast } = ORDER[query.sort];
-  const order = (key: string) => `${key} DESC${nullsLast ? ' NULLS LAST' : ''}, id DESC`;
-  const where = ['account_id = ?', 'deleted_at IS NULL'];
-  const params: unknown[] = [accountId];
-  if (query.status) {
-    where.push('status = ?');
-    params.push(query.status);
-  }
-  /** After (v, id) in the sort's order: the keyset condition on `key`. */
-  const after = readCursor(query.cursor);
-  const afterCursor = (key: string): [string, unknown[]] =>
-    !after
-      ? ['true', []]
-      : after.v === null
-        ? [`${key} IS NULL AND id < ?`, [after.id]]
-        : [
-            `(${key} < ? OR (${key} = ? AND id < ?)${nullsLast ? ` OR ${key} IS NULL` : ''})`,
-            [after.v, after.v, after.id],
-          ];
-
   const tsquery = searchQuery(query.q);
-  let text: string;
-  if (tsquery) {
-    // A search finds its matches through the GIN index, with their sort key, and sorts only
-    // those (MATERIALIZED: left to itself the planner may walk the sort's index and test every
-    // article's words, a second for a word no article has); the page's rows are read last.
-    const [cursorSql, cursorParams] = afterCursor('k');
-    text = `WITH found AS MATERIALIZED (
-              SELECT id, ${column} AS k FROM posts
-               WHERE ${where.join(' AND ')} AND ${SEARCH_DOCUMENT} @@ to_tsquery('simple', ?)),
-            page AS (SELECT id FROM found WHERE ${cursorSql} ORDER BY ${order('k')} LIMIT ${PAGE + 1})
-            SELECT ${COLUMNS} FROM posts JOIN page USING (id) ORDER BY ${order(column)}`;
-    params.push(tsquery, ...cursorParams);
-  } else {
-    const [cursorSql, cursorParams] = afterCursor(column);
-    text = `SELECT ${COLUMNS} FROM posts WHERE ${where.join(' AND ')} AND ${cursorSql}
-             ORDER BY ${order(column)} LIMIT ${PAGE + 1}`;
-    params.push(...cursorParams);
-  }
-  const rows = await sql<(ArticleListItem & Record<string, unknown>)[]>(em, text, params);
+  const rows = await listPostRows(db, accountId, {
+    sort: query.sort,
+    status: query.status,
+    tsquery: tsquery ?? undefined,
+    position: readCursor(query.cursor) ?? undefined,
+    count: PAGE + 1,
+  });
   const items = rows.slice(0, PAGE).map(listItem);
   const last = rows.length > PAGE ? rows[PAGE - 1]! : null;
-  const value = last?.[column];
   const next = last
-    ? Buffer.from(
-        JSON.stringify({ v: value instanceof Date ? value.toISOString() : (value ?? null), id: last.id }),
-      ).toString('base64url')
+    ? Buffer.from(JSON.stringify({ v: sortKeyOf(last, query.sort), id: last.id } satisfies Cursor)).toString(
+        'base64url',
+      )
     : null;
   return { items, next };
 }
 
-const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v === null ? null : String(v));
-
-function listItem(row: ArticleListItem & Record<string, unknown>): ArticleListItem {
+function listItem(row: PostRow): ArticleListItem {
   return {
-    ...row,
-    created_at: iso(row.created_at)!,
-    updated_at: iso(row.updated_at)!,
-    published_at: iso(row.published_at),
+    id: row.id,
+    title: row.title,
+    slug: row.slug,
+    status: row.status,
+    has_unpublished_changes: row.has_unpublished_changes,
+    created_at: isoTimestamp(row.created_at),
+    updated_at: isoTimestamp(row.updated_at),
+    published_at: row.published_at ? isoTimestamp(row.published_at) : null,
+    tags: row.tags,
+    like_count: row.like_count,
+    comment_count: row.comment_count,
+    save_count: row.save_count,
+    impression_count: row.impression_count,
+    open_count: row.open_count,
+    read_count: row.read_count,
+    complete_count: row.complete_count,
+    popularity: row.popularity,
   };
 }

@@ -2,8 +2,8 @@ import 'server-only';
 import { cache } from 'react';
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { entityManager } from '../runtime';
+import { partsFromLauncher } from '../runtime/next-bridge';
+import type { AppParts } from '../runtime/parts';
 import { SESSION_COOKIE, SESSION_TTL_SECONDS, findSession, type ConsoleSession } from './session-store';
 import { REQUESTED_PATH_HEADER, signInPath } from './return-path';
 
@@ -13,16 +13,20 @@ import { REQUESTED_PATH_HEADER, signInPath } from './return-path';
  * public endpoint of its own, and a check in a proxy protects only the paths its matcher covers.
  */
 
-/** A fresh EntityManager per request or action, as the REST procedures use (server/runtime.ts). */
-export function consoleEm(): Promise<EntityManager> {
-  return entityManager();
+/**
+ * The process's parts (the statement pools, conversions, storage…), as the launcher built them:
+ * this code is Next's own copy of the server modules, so it takes them from the bridge
+ * (runtime/next-bridge.ts) rather than building its own.
+ */
+export function consoleParts(): AppParts {
+  return partsFromLauncher();
 }
 
 /** The signed-in session of this request, or null. Cached so layout and page share one lookup. */
 export const currentSession = cache(async (): Promise<ConsoleSession | null> => {
   const value = (await cookies()).get(SESSION_COOKIE)?.value;
   if (!value) return null;
-  return findSession(await consoleEm(), value);
+  return findSession(consoleParts().db, value);
 });
 
 /** A cookie that no longer opens a session: its token was revoked or reissued, or it expired. */

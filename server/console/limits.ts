@@ -1,18 +1,18 @@
 import 'server-only';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { chargeWindow, limitFor } from '../services/limits';
-import { RATE_CLASSES, type RateClass } from '../services/rate-classes';
+import type { StatementRunner } from '../../db/statements';
+import { chargeWindow } from '../services/limits';
+import { RATE_CLASSES, type RateClass } from '../model/rate-classes';
 import type { Authenticated } from '../services/tokens';
 import { ConsoleProblem } from './problems';
 
 /**
  * The console spends the same per-account minute windows as the REST procedures
- * (server/api/trpc.ts `rated`): reading a page costs what GET /posts/{id} costs, saving costs
+ * (server/api/trpc.ts `authorContext`): reading a page costs what GET /posts/{id} costs, saving costs
  * what PATCH costs, publishing what publish costs. Limits are per account, so an integration
  * and the console share them.
  */
-export async function spend(em: EntityManager, auth: Authenticated, cls: RateClass): Promise<void> {
-  const state = await chargeWindow(em, auth.account.id, cls, limitFor(auth.account, cls));
+export async function spend(db: StatementRunner, auth: Authenticated, cls: RateClass): Promise<void> {
+  const state = await chargeWindow(db, auth.account, cls);
   if (!state.allowed) {
     const seconds = state.retryAfter === 1 ? '1 second' : `${state.retryAfter} seconds`;
     throw new ConsoleProblem(

@@ -1,6 +1,6 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AppParts } from '../runtime/parts';
 import { previewHeaders } from './article-document';
-import { consoleEm, currentSession } from './context';
+import { consoleParts, currentSession } from './context';
 import { messageDocument } from './preview-messages';
 import { describeProblem } from './problems';
 import type { ConsoleSession } from './session-store';
@@ -21,7 +21,7 @@ export const frameMessage = (status: FrameAnswer['status'], text: string): Frame
 });
 
 export async function answerPreviewFrame(
-  render: (session: ConsoleSession, em: () => Promise<EntityManager>) => Promise<FrameAnswer>,
+  render: (session: ConsoleSession, parts: AppParts) => Promise<FrameAnswer>,
 ): Promise<Response> {
   const session = await currentSession();
   if (!session)
@@ -30,7 +30,7 @@ export async function answerPreviewFrame(
       headers: previewHeaders(),
     });
   try {
-    const { status, html } = await render(session, consoleEm);
+    const { status, html } = await render(session, consoleParts());
     return new Response(html, { status, headers: previewHeaders() });
   } catch (err) {
     return new Response(messageDocument(describeProblem(err)), { status: 503, headers: previewHeaders() });

@@ -1,10 +1,9 @@
 import 'server-only';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { PostEntity } from '../../db/entities';
+import type { StatementRunner } from '../../db/statements';
+import { readPostHead, readPreviewRow } from '../data/posts/reads';
 import type { ConsoleSession } from './session-store';
 import type { ArticleView } from './article-document';
 import { UUID_PATTERN } from '../uuid';
-import { workingVersion } from '../services/post-view';
 
 /**
  * Which saved version of an article a preview frame may show to this session: the owner
@@ -18,39 +17,32 @@ export function parseVersion(value: string | null): PreviewVersion | null {
 }
 
 export async function findPreview(
-  em: EntityManager,
+  db: StatementRunner,
   session: ConsoleSession,
   id: string,
   version: PreviewVersion,
 ): Promise<ArticleView | null> {
   if (!UUID_PATTERN.test(id)) return null;
-  const post = await em.findOne(
-    PostEntity,
-    { id, deletedAt: null },
-    { populate: ['html', 'publishedVersion', 'submittedVersion'] as never },
-  );
+  const post = await readPreviewRow(db, id);
   if (!post) return null;
-  const own = post.accountId === session.auth.account.id;
+  const own = post.account_id === session.auth.account.id;
   if (version === 'submitted') {
     if (!own && !(session.auth.account.isAdmin && post.status === 'pending_moderation')) return null;
-    return post.submittedVersion ?? null;
+    return post.submitted_version ?? null;
   }
   if (!own) return null;
-  return version === 'working' ? workingVersion(post) : (post.publishedVersion ?? null);
+  return version === 'working' ? post.working : (post.published_version ?? null);
 }
 
-/**
- * The cover an unsaved preview shows: the saved article's stored cover (an unsaved cover URL is
- * not downloaded for a preview), or null.
- */
+/** The saved cover of the author's article (the live preview shows it above the text being edited). */
 export async function savedCover(
-  em: EntityManager,
+  db: StatementRunner,
   session: ConsoleSession,
   id: string,
 ): Promise<{ url: string; width: number; height: number } | null> {
   if (!UUID_PATTERN.test(id)) return null;
-  const saved = await em.findOne(PostEntity, { id, accountId: session.auth.account.id, deletedAt: null });
-  return saved?.coverUrl && saved.coverWidth && saved.coverHeight
-    ? { url: saved.coverUrl, width: saved.coverWidth, height: saved.coverHeight }
+  const saved = await readPostHead(db, session.auth.account.id, id);
+  return saved?.cover_url && saved.cover_width && saved.cover_height
+    ? { url: saved.cover_url, width: saved.cover_width, height: saved.cover_height }
     : null;
 }

@@ -1,6 +1,6 @@
 import { articleMarkup, escapeHtml, READER_STYLESHEET, type ArticleView } from './article-document';
 import { diffArticleZones, type ArticleZones, type BlockChange, type ZonesDiff } from '../content/block-diff';
-import { diffArticleZonesInPool } from '../content';
+import type { ContentPool } from '../content';
 
 /**
  * What readers will see differently once the working version is published: the fields around
@@ -85,11 +85,12 @@ export function publishDiff(published: ArticleView, working: ArticleView): Publi
  * pool refuses with ConversionBusyError, as it does a conversion).
  */
 export async function publishDiffInPool(
+  content: ContentPool,
   published: ArticleView,
   working: ArticleView,
   owner: string,
 ): Promise<PublishDiff> {
-  const zones = await diffArticleZonesInPool(articleZones(published), articleZones(working), owner);
+  const zones = await content.diffZones(articleZones(published), articleZones(working), owner);
   return assemble(published, working, zones);
 }
 

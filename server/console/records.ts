@@ -1,5 +1,8 @@
 /**
- * The stored records the console's pages show, as types: app/ names them from here and reads
- * them through server/console and server/services, never from db/ itself.
+ * The records the console's pages show, as types: app/ names them from here. They are the data
+ * layer's and the services' records, never a database row type of the console's own.
  */
-export type { ApiToken, Media, Post, PostStatus } from '../../db/entities';
+export type { TokenRecord } from '../data/access';
+export type { MediaRecord } from '../data/media';
+export type { PendingArticle } from '../services/moderation';
+export type { PostStatus } from '../data/posts/rows';

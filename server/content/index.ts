@@ -2,13 +2,7 @@
 export type { RenderInput } from './types';
 export { ContentRejectedError, ConversionBusyError } from './errors';
 export { renderArticleSync } from './pipeline';
-export {
-  renderArticle,
-  rewriteImageSources,
-  diffArticleZonesInPool,
-  closeContentPool,
-  conversionQueueFull,
-} from './pool';
+export { ContentPool, contentPoolSettings } from './pool';
 export { rewriteImageSourcesSync, storedMediaReferences } from './rewrite';
 export { absoluteHttpUrl, localMediaPath, localMediaUuid } from './urls';
 export { pointsAtThisService } from './self-origins';

@@ -77,202 +77,213 @@ const BACKGROUND_FROM_BYTES = 64 * 1024;
 
 type Lane = 'foreground' | 'background';
 
-type ContentPool = Piscina<PoolTask, PoolResult>;
+type Workers = Piscina<PoolTask, PoolResult>;
 
-/**
- * One pool per process, on globalThis: the launcher's code and the code Next loads for the
- * console are separate module instances, and two pools would each claim the cores.
- */
-const shared = globalThis as unknown as {
-  __publishingContentPools?: Partial<Record<Lane, ContentPool>>;
-  __publishingContentQueue?: FairQueue;
-};
-
-/**
- * Sized to the cores, leaving one for the HTTP event loop: with every core parsing, requests
- * that need no conversion (GET /me) would wait for CPU (their p99 should stay within 2x of an
- * idle server's while large articles are converted).
- * CONTENT_POOL_THREADS overrides.
- */
-function poolThreads(): number {
-  if (env.CONTENT_POOL_THREADS) return env.CONTENT_POOL_THREADS;
-  return Math.max(1, availableParallelism() - 1);
+/** How the process's conversions run; read from the environment by `contentPoolSettings`. */
+export interface ContentPoolSettings {
+  /**
+   * Regular worker threads: the cores less one, kept for the HTTP event loop (with every core
+   * parsing, requests that need no conversion, such as GET /me, would wait for CPU).
+   */
+  threads: number;
+  /** The bundled worker (`npm run build:server`). */
+  workerPath: string;
+  /** Nice value of the background lane's threads; 0: one lane at the normal priority. */
+  nice: number;
+  /** Documents one account, and all accounts, may have waiting for a worker. */
+  waitingPerAccount: number;
+  waitingTotal: number;
+  /** The public pages' origins (PUBLIC_ORIGIN), for the conversion's self-image rule. */
+  selfOrigins: readonly string[];
 }
 
-function workerPath(): string {
-  const file = env.CONTENT_WORKER_PATH ?? path.resolve(process.cwd(), 'dist/content-worker.mjs');
+/** The settings of CONTENT_POOL_THREADS, CONTENT_WORKER_PATH, CONTENT_WORKER_NICE and CONTENT_QUEUE_*. */
+export function contentPoolSettings(): ContentPoolSettings {
+  const workerPath = env.CONTENT_WORKER_PATH ?? path.resolve(process.cwd(), 'dist/content-worker.mjs');
   // A runtime path outside the bundle: tell Turbopack not to trace the whole project for it.
-  if (!existsSync(/*turbopackIgnore: true*/ file)) {
-    throw new Error(`content worker bundle not found at ${file}: run npm run build:server`);
+  if (!existsSync(/*turbopackIgnore: true*/ workerPath)) {
+    throw new Error(`content worker bundle not found at ${workerPath}: run npm run build:server`);
   }
-  return file;
-}
-
-function laneOf(bytes: number): Lane {
-  return env.CONTENT_WORKER_NICE > 0 && bytes > BACKGROUND_FROM_BYTES ? 'background' : 'foreground';
-}
-
-function contentPool(lane: Lane): ContentPool {
-  const pools = (shared.__publishingContentPools ??= {});
-  pools[lane] ??= new Piscina<PoolTask, PoolResult>({
-    filename: workerPath(),
-    // The foreground lane keeps a warm worker; the background one starts them when needed.
-    minThreads: lane === 'foreground' ? 1 : 0,
-    maxThreads: workerCount(),
-    idleTimeout: 60_000,
-    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
-    workerData: { nice: lane === 'background' ? env.CONTENT_WORKER_NICE : 0 } satisfies WorkerSettings,
-  });
-  return pools[lane];
-}
-
-/**
- * One worker more than `poolThreads()`, which no single account may use: while one account keeps
- * every regular worker busy with slow documents, another account's document still starts at
- * once instead of waiting for one of them (a 1 MB document may take its whole 11 s budget). It
- * costs a worker's memory and, while two accounts convert, a core shared with the event loop.
- */
-function workerCount(): number {
-  return poolThreads() + 1;
-}
-
-function contentQueue(): FairQueue {
-  shared.__publishingContentQueue ??= new FairQueue({
-    inFlight: workerCount(),
-    inFlightPerKey: poolThreads(),
-    waitingPerKey: env.CONTENT_QUEUE_PER_ACCOUNT,
+  return {
+    threads: env.CONTENT_POOL_THREADS ?? Math.max(1, availableParallelism() - 1),
+    workerPath,
+    nice: env.CONTENT_WORKER_NICE,
+    waitingPerAccount: env.CONTENT_QUEUE_PER_ACCOUNT,
     waitingTotal: env.CONTENT_QUEUE_LIMIT,
-  });
-  return shared.__publishingContentQueue;
+    selfOrigins: SELF_ORIGINS,
+  };
 }
 
 /**
- * Whether a document of `owner` would be refused right now: lets the transport answer 503 before
- * reading a body that could not be converted anyway (a 1 MB JSON parse per refusal otherwise).
+ * The process's conversions off the event loop: built once by the composition root and handed
+ * to whoever converts (two pools would each claim the cores). Worker threads start on demand.
  */
-export function conversionQueueFull(owner: string): boolean {
-  return shared.__publishingContentQueue?.wouldRefuse(owner) ?? false;
-}
+export class ContentPool {
+  private readonly lanes: Partial<Record<Lane, Workers>> = {};
+  private readonly queue: FairQueue;
 
-/** Documents waiting for a worker (metrics). */
-export function contentQueueDepth(): number {
-  const pools = Object.values(shared.__publishingContentPools ?? {});
-  return (shared.__publishingContentQueue?.size ?? 0) + pools.reduce((sum, pool) => sum + pool.queueSize, 0);
-}
-
-/**
- * `owner` is whose turn the document takes in the fair queue (the account's id); documents
- * without one share a single turn.
- */
-export async function renderArticle(input: RenderInput, owner = ''): Promise<RenderOutput> {
-  const withOrigins = input.selfOrigins ? input : { ...input, selfOrigins: SELF_ORIGINS };
-  const result = (await runBudgeted(Buffer.byteLength(input.markdown ?? '', 'utf8'), owner, (started) => ({
-    input: withOrigins,
-    started,
-  }))) as RenderResult;
-  if (!result.ok) throw new ContentRejectedError(result.rejection);
-  return result.output;
-}
-
-/**
- * `html` (the `html` of a conversion) with its external image sources replaced as a conversion
- * with `rehosted` would have (rewrite.ts): rehosting after a conversion without converting again.
- * Parsing html is linear but not free (hundreds of ms for a 1 MB article), so it runs in the pool
- * under the same budget as a conversion of that size.
- */
-export async function rewriteImageSources(html: string, rehosted: Record<string, string>, owner = ''): Promise<string> {
-  if (Object.keys(rehosted).length === 0 || !html.includes('<img')) return html;
-  const result = (await runBudgeted(Buffer.byteLength(html, 'utf8'), owner, (started) => ({
-    rewrite: { html, rehosted },
-    started,
-  }))) as RewriteResult;
-  if (!result.ok) throw new ContentRejectedError(result.rejection);
-  return result.html;
-}
-
-/**
- * Two renderings of an article compared block by block (block-diff.ts) for the console's
- * "what changes on publish": linear in memory and bounded in work, but still up to a few
- * hundred ms of a core for a large article, so it takes a turn in the pool like a conversion
- * of that size (same fair queue, lanes and time budget) instead of running on the event loop.
- */
-export async function diffArticleZonesInPool(
-  before: ArticleZones,
-  after: ArticleZones,
-  owner = '',
-): Promise<ZonesDiff> {
-  const bytes = [before, after].reduce(
-    (sum, z) => sum + Buffer.byteLength(z.cover) + Buffer.byteLength(z.body) + Buffer.byteLength(z.tags),
-    0,
-  );
-  const result = (await runBudgeted(bytes, owner, (started) => ({ diff: { before, after }, started }))) as DiffResult;
-  return result.zones;
-}
-
-async function runBudgeted(
-  bytes: number,
-  owner: string,
-  task: (started: MessagePort) => PoolTask,
-): Promise<PoolResult> {
-  const workers = contentPool(laneOf(bytes));
-  const abort = new AbortController();
-  const { port1, port2 } = new MessageChannel();
-  const budget = timeBudgetMs(bytes);
-  const queuedAt = Date.now();
-  let remaining = budget;
-  let started = false;
-  // Time spent waiting for a turn is part of the document's budget; a worker's start-up (a
-  // cold worker loads the whole pipeline) is not, as it is not the document's doing.
-  let timer = setTimeout(() => abort.abort(), budget);
-  port1.once('message', (worker: WorkerStarted) => {
-    started = true;
-    const cpuBudget = remaining;
-    const ceiling = Date.now() + WALL_CEILING * cpuBudget;
-    // Wall-clock time passes at least as fast as the worker's CPU time: look when the budget
-    // would be spent at full speed, and again when what is left would be.
-    const check = () => {
-      const now = worker.tid === null || worker.cpuMs === null ? null : threadCpuMs(worker.tid);
-      const left = now === null ? 0 : cpuBudget - (now - worker.cpuMs!);
-      const wallLeft = ceiling - Date.now();
-      if (left <= 0 || wallLeft <= 0) return abort.abort();
-      timer = setTimeout(check, Math.max(MIN_RECHECK_MS, Math.min(left, wallLeft)));
-    };
-    timer = setTimeout(check, cpuBudget);
-  });
-  const stopTimer = conversionSeconds.startTimer();
-  try {
-    const queued = contentQueue().enqueue(owner, () => {
-      if (abort.signal.aborted) throw new ConversionBusyError();
-      clearTimeout(timer);
-      remaining = budget - (Date.now() - queuedAt);
-      if (remaining < MIN_TURN_MS) throw new ConversionBusyError();
-      return workers.run(task(port2), { signal: abort.signal, transferList: [port2] });
+  constructor(private readonly settings: ContentPoolSettings) {
+    this.queue = new FairQueue({
+      inFlight: this.workerCount(),
+      inFlightPerKey: settings.threads,
+      waitingPerKey: settings.waitingPerAccount,
+      waitingTotal: settings.waitingTotal,
     });
-    const gaveUp = new Promise<never>((_, reject) => {
-      abort.signal.addEventListener('abort', () => {
-        if (queued.cancel()) reject(new ConversionBusyError());
+  }
+
+  /**
+   * One worker more than `threads`, which no single account may use: while one account keeps
+   * every regular worker busy with slow documents, another account's document still starts at
+   * once instead of waiting for one of them (a 1 MB document may take its whole 11 s budget).
+   * It costs a worker's memory and, while two accounts convert, a core shared with the event loop.
+   */
+  private workerCount(): number {
+    return this.settings.threads + 1;
+  }
+
+  private laneOf(bytes: number): Lane {
+    return this.settings.nice > 0 && bytes > BACKGROUND_FROM_BYTES ? 'background' : 'foreground';
+  }
+
+  private workers(lane: Lane): Workers {
+    this.lanes[lane] ??= new Piscina<PoolTask, PoolResult>({
+      filename: this.settings.workerPath,
+      // The foreground lane keeps a warm worker; the background one starts them when needed.
+      minThreads: lane === 'foreground' ? 1 : 0,
+      maxThreads: this.workerCount(),
+      idleTimeout: 60_000,
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+      workerData: { nice: lane === 'background' ? this.settings.nice : 0 } satisfies WorkerSettings,
+    });
+    return this.lanes[lane];
+  }
+
+  /**
+   * Whether a document of `owner` would be refused right now: lets the transport answer 503
+   * before reading a body that could not be converted anyway (a 1 MB JSON parse per refusal).
+   */
+  queueFull(owner: string): boolean {
+    return this.queue.wouldRefuse(owner);
+  }
+
+  /** Documents waiting for a worker (metrics). */
+  depth(): number {
+    return this.queue.size + Object.values(this.lanes).reduce((sum, pool) => sum + pool.queueSize, 0);
+  }
+
+  /**
+   * Markdown to sanitized HTML (pipeline.ts). `owner` is whose turn the document takes in the
+   * fair queue (the account's id); documents without one share a single turn.
+   */
+  async render(input: RenderInput, owner = ''): Promise<RenderOutput> {
+    const withOrigins = input.selfOrigins ? input : { ...input, selfOrigins: this.settings.selfOrigins };
+    const result = (await this.runBudgeted(Buffer.byteLength(input.markdown ?? '', 'utf8'), owner, (started) => ({
+      input: withOrigins,
+      started,
+    }))) as RenderResult;
+    if (!result.ok) throw new ContentRejectedError(result.rejection);
+    return result.output;
+  }
+
+  /**
+   * `html` (the `html` of a conversion) with its external image sources replaced as a
+   * conversion with `rehosted` would have (rewrite.ts): rehosting after a conversion without
+   * converting again. Parsing html is linear but not free (hundreds of ms for a 1 MB article),
+   * so it runs in the pool under the same budget as a conversion of that size.
+   */
+  async rewriteImageSources(html: string, rehosted: Record<string, string>, owner = ''): Promise<string> {
+    if (Object.keys(rehosted).length === 0 || !html.includes('<img')) return html;
+    const result = (await this.runBudgeted(Buffer.byteLength(html, 'utf8'), owner, (started) => ({
+      rewrite: { html, rehosted },
+      started,
+    }))) as RewriteResult;
+    if (!result.ok) throw new ContentRejectedError(result.rejection);
+    return result.html;
+  }
+
+  /**
+   * Two renderings of an article compared block by block (block-diff.ts) for the console's
+   * "what changes on publish": linear in memory and bounded in work, but still up to a few
+   * hundred ms of a core for a large article, so it takes a turn in the pool like a conversion
+   * of that size (same fair queue, lanes and time budget) instead of running on the event loop.
+   */
+  async diffZones(before: ArticleZones, after: ArticleZones, owner = ''): Promise<ZonesDiff> {
+    const bytes = [before, after].reduce(
+      (sum, z) => sum + Buffer.byteLength(z.cover) + Buffer.byteLength(z.body) + Buffer.byteLength(z.tags),
+      0,
+    );
+    const result = (await this.runBudgeted(bytes, owner, (started) => ({
+      diff: { before, after },
+      started,
+    }))) as DiffResult;
+    return result.zones;
+  }
+
+  /** Stops every worker (shutdown). */
+  async close(): Promise<void> {
+    const closing = Object.values(this.lanes);
+    for (const lane of Object.keys(this.lanes) as Lane[]) delete this.lanes[lane];
+    await Promise.all(closing.map((pool) => pool.destroy()));
+  }
+
+  private async runBudgeted(
+    bytes: number,
+    owner: string,
+    task: (started: MessagePort) => PoolTask,
+  ): Promise<PoolResult> {
+    const workers = this.workers(this.laneOf(bytes));
+    const abort = new AbortController();
+    const { port1, port2 } = new MessageChannel();
+    const budget = timeBudgetMs(bytes);
+    const queuedAt = Date.now();
+    let remaining = budget;
+    let started = false;
+    // Time spent waiting for a turn is part of the document's budget; a worker's start-up (a
+    // cold worker loads the whole pipeline) is not, as it is not the document's doing.
+    let timer = setTimeout(() => abort.abort(), budget);
+    port1.once('message', (worker: WorkerStarted) => {
+      started = true;
+      const cpuBudget = remaining;
+      const ceiling = Date.now() + WALL_CEILING * cpuBudget;
+      // Wall-clock time passes at least as fast as the worker's CPU time: look when the budget
+      // would be spent at full speed, and again when what is left would be.
+      const check = () => {
+        const now = worker.tid === null || worker.cpuMs === null ? null : threadCpuMs(worker.tid);
+        const left = now === null ? 0 : cpuBudget - (now - worker.cpuMs!);
+        const wallLeft = ceiling - Date.now();
+        if (left <= 0 || wallLeft <= 0) return abort.abort();
+        timer = setTimeout(check, Math.max(MIN_RECHECK_MS, Math.min(left, wallLeft)));
+      };
+      timer = setTimeout(check, cpuBudget);
+    });
+    const stopTimer = conversionSeconds.startTimer();
+    try {
+      const queued = this.queue.enqueue(owner, () => {
+        if (abort.signal.aborted) throw new ConversionBusyError();
+        clearTimeout(timer);
+        remaining = budget - (Date.now() - queuedAt);
+        if (remaining < MIN_TURN_MS) throw new ConversionBusyError();
+        return workers.run(task(port2), { signal: abort.signal, transferList: [port2] });
       });
-    });
-    return await Promise.race([queued.result, gaveUp]);
-  } catch (error) {
-    if (error instanceof FairQueueFullError || error instanceof ConversionBusyError) throw new ConversionBusyError();
-    if (abort.signal.aborted) throw started ? new ContentRejectedError(REJECT.timeBudget) : new ConversionBusyError();
-    if (isOutOfMemory(error)) throw new ContentRejectedError(REJECT.memory);
-    throw error;
-  } finally {
-    stopTimer();
-    clearTimeout(timer);
-    port1.close();
+      const gaveUp = new Promise<never>((_, reject) => {
+        abort.signal.addEventListener('abort', () => {
+          if (queued.cancel()) reject(new ConversionBusyError());
+        });
+      });
+      return await Promise.race([queued.result, gaveUp]);
+    } catch (error) {
+      if (error instanceof FairQueueFullError || error instanceof ConversionBusyError) throw new ConversionBusyError();
+      if (abort.signal.aborted) throw started ? new ContentRejectedError(REJECT.timeBudget) : new ConversionBusyError();
+      if (isOutOfMemory(error)) throw new ContentRejectedError(REJECT.memory);
+      throw error;
+    } finally {
+      stopTimer();
+      clearTimeout(timer);
+      port1.close();
+    }
   }
 }
 
 function isOutOfMemory(error: unknown): boolean {
   return (error as { code?: string } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
-}
-
-export async function closeContentPool(): Promise<void> {
-  const closing = Object.values(shared.__publishingContentPools ?? {});
-  shared.__publishingContentPools = undefined;
-  shared.__publishingContentQueue = undefined;
-  await Promise.all(closing.map((pool) => pool.destroy()));
 }

@@ -11,18 +11,23 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { localMediaPath } from '../content/urls';
 import { isUuid } from '../uuid';
+import type { AppParts } from '../runtime/parts';
 import { serveMedia } from './media-serve';
 
 const MEDIA_PATH = /^\/api\/media\/([^/?#]*)$/;
 
 /** True when the request is for a stored file and this module answers it. */
-export function takeMediaRequest(req: IncomingMessage, res: ServerResponse): boolean {
+export function takeMediaRequest(
+  parts: Pick<AppParts, 'db' | 'storage'>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): boolean {
   const method = (req.method ?? 'GET').toUpperCase();
   if (method !== 'GET' && method !== 'HEAD') return false;
   const pathname = (req.url ?? '/').split('?')[0]!;
   const match = MEDIA_PATH.exec(pathname);
   if (!match) return false;
-  void answer(req, res, match[1]!);
+  void answer(parts, req, res, match[1]!);
   return true;
 }
 
@@ -34,7 +39,12 @@ export function takeMediaRequest(req: IncomingMessage, res: ServerResponse): boo
  */
 const REDIRECT_CACHE_CONTROL = 'public, max-age=0, s-maxage=10';
 
-async function answer(req: IncomingMessage, res: ServerResponse, rawId: string): Promise<void> {
+async function answer(
+  parts: Pick<AppParts, 'db' | 'storage'>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  rawId: string,
+): Promise<void> {
   let id: string;
   try {
     id = decodeURIComponent(rawId);
@@ -48,5 +58,5 @@ async function answer(req: IncomingMessage, res: ServerResponse, rawId: string):
     res.end();
     return;
   }
-  await serveMedia(req, res, id);
+  await serveMedia(parts, req, res, id);
 }

@@ -14,7 +14,7 @@ import { RangeNotSatisfiableError, type ByteRange } from '../media/storage';
 import { findServableMedia } from '../services/media';
 import { logLine } from '../log';
 import { httpFailure, sendFailure } from './errors';
-import { entityManager, mediaStorage } from '../runtime';
+import type { AppParts } from '../runtime/parts';
 import { isUuid } from '../uuid';
 import { ifNoneMatchMatches } from '../entity-tags';
 import { cacheTagHeaders } from './cache-tags';
@@ -22,12 +22,16 @@ import { cacheTagHeaders } from './cache-tags';
 type Headers = Record<string, string>;
 
 /** Answers GET or HEAD for the stored file `id` on the Node response, streaming its bytes. */
-export async function serveMedia(req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
+export async function serveMedia(
+  parts: Pick<AppParts, 'db' | 'storage'>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  id: string,
+): Promise<void> {
   const head = req.method?.toUpperCase() === 'HEAD';
   try {
     if (!isUuid(id)) throw notFound();
-    const em = await entityManager();
-    const media = await findServableMedia(em, id.toLowerCase());
+    const media = await findServableMedia(parts.db, id.toLowerCase());
     if (!media) throw notFound();
 
     const etag = `"sha256-${media.sha256}"`;
@@ -43,7 +47,7 @@ export async function serveMedia(req: IncomingMessage, res: ServerResponse, id: 
     };
     if (ifNoneMatchMatches(req.headers['if-none-match'] ?? null, etag)) return void res.writeHead(304, headers).end();
 
-    const storage = mediaStorage();
+    const storage = parts.storage;
     const ifRange = req.headers['if-range'];
     const wanted = ifRange && ifRange !== etag ? null : parseRange(req.headers.range ?? null, media.byteSize);
     if (wanted === 'unsatisfiable') return unsatisfiable(res, headers, media.byteSize);

@@ -11,18 +11,19 @@ import type { LimitWindow } from '../errors';
 import { MAX_IMAGE_BYTES } from '../media/image';
 import { storeUpload } from '../services/media';
 import { logLine } from '../log';
-import { entityManager, mediaDeps } from '../runtime';
+import type { AppParts } from '../runtime/parts';
+import { mediaDepsOf } from '../runtime/request-contexts';
 import { readMultipartFile, UploadStalledError } from './multipart-file';
 import { nodeHeaderView } from './node-headers';
 import { rateLimitHeaders, sendFailure } from './errors';
 
-export async function handleMediaUpload(req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleMediaUpload(parts: AppParts, req: IncomingMessage, res: ServerResponse): Promise<void> {
   let window: LimitWindow | undefined;
   try {
-    const admitted = await admit(nodeHeaderView(req), 'media');
+    const admitted = await admit(parts.db, nodeHeaderView(req), 'media');
     window = admitted.window;
     const bytes = await readMultipartFile(req, { field: 'file', maxBytes: MAX_IMAGE_BYTES });
-    const media = await storeUpload(mediaDeps(await entityManager()), admitted.auth.account, bytes);
+    const media = await storeUpload(mediaDepsOf(parts), admitted.auth.account, bytes);
     for (const [name, value] of Object.entries(rateLimitHeaders(window, false))) res.setHeader(name, value);
     res.setHeader('content-type', 'application/json; charset=utf-8');
     res.setHeader('cache-control', 'no-store');

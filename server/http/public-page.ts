@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { statements } from '../runtime';
+import type { AppParts } from '../runtime/parts';
 import { PUBLIC_PAGE_CSP, renderArticlePage, renderNotFoundPage } from '../public/article-page';
 import { findPublishedArticle, parseVersion } from '../services/public-articles';
 import { PUBLIC_ID_PATTERN } from '../services/public-id';
@@ -57,13 +57,14 @@ export function canonicalSegment(pathname: string): string | null {
 }
 
 export async function servePublicPage(
+  parts: Pick<AppParts, 'db'>,
   req: IncomingMessage,
   res: ServerResponse,
   pathname: string,
   segment: string,
 ): Promise<void> {
   const head = req.method === 'HEAD';
-  const found = await findPublishedArticle(statements(), segment);
+  const found = await findPublishedArticle(parts.db, segment);
   res.setHeader('content-security-policy', PUBLIC_PAGE_CSP);
   res.setHeader('x-content-type-options', 'nosniff');
   res.setHeader('referrer-policy', 'strict-origin-when-cross-origin');

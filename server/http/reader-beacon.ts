@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import { env } from '../env';
 import { readerBeacons } from '../metrics';
-import { readerTally } from '../runtime';
+import type { AppParts } from '../runtime/parts';
 import { READER_BEACON_PREFIX } from '../content/urls';
 import { PUBLIC_ID_PATTERN } from '../services/public-id';
 import { isKnownBot, type ReaderKind } from '../services/reader-tally';
@@ -20,7 +20,12 @@ const BEACON_PATH = new RegExp(`^${READER_BEACON_PREFIX}([0-9a-z]{10})/(open|rea
 /** The smallest transparent GIF (1×1, 42 bytes). */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
-export function serveReaderBeacon(req: IncomingMessage, res: ServerResponse, pathname: string): void {
+export function serveReaderBeacon(
+  parts: Pick<AppParts, 'readers'>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+): void {
   const match = BEACON_PATH.exec(pathname);
   const method = req.method;
   if (!match || !PUBLIC_ID_PATTERN.test(match[1]!) || (method !== 'GET' && method !== 'HEAD')) {
@@ -31,7 +36,7 @@ export function serveReaderBeacon(req: IncomingMessage, res: ServerResponse, pat
   }
   const kind = match[2] as ReaderKind;
   if (method === 'GET' && looksLikeAReader(req, match[1]!)) {
-    const outcome = readerTally().record({
+    const outcome = parts.readers.record({
       address: clientAddress(req),
       userAgent: req.headers['user-agent'] ?? '',
       publicId: match[1]!,

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { env } from '../env';
 import { invalid, notFound, unauthenticated } from '../errors';
-import { statements } from '../runtime';
+import type { AppParts } from '../runtime/parts';
 import { applyReaderEvents, ReaderEventBatchSchema } from '../services/reader-events';
 import { bearerMatches } from './bearer';
 import { describeZodError, sendFailure } from './errors';
@@ -17,7 +17,11 @@ export const READER_EVENTS_PATH = '/api/reader-events';
 /** A batch of 1,000 events is about 100 KB of JSON; 1 MiB leaves room and no more. */
 const MAX_BODY_BYTES = 1024 * 1024;
 
-export async function serveReaderEvents(req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function serveReaderEvents(
+  parts: Pick<AppParts, 'db'>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   res.setHeader('cache-control', 'no-store');
   const token = env.READER_EVENTS_TOKEN;
   if (!token) return void sendFailure(res, notFound());
@@ -33,7 +37,7 @@ export async function serveReaderEvents(req: IncomingMessage, res: ServerRespons
     const body = await readJsonBody(req, res, MAX_BODY_BYTES);
     const parsed = ReaderEventBatchSchema.safeParse(body);
     if (!parsed.success) throw invalid(describeZodError(parsed.error));
-    const result = await applyReaderEvents(statements(), parsed.data);
+    const result = await applyReaderEvents(parts.db, parsed.data);
     res.statusCode = 200;
     res.setHeader('content-type', 'application/json; charset=utf-8');
     res.end(JSON.stringify(result));

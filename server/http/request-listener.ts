@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { checkHealth } from '../health';
+import type { AppParts } from '../runtime/parts';
 import { logLine, logRequest } from '../log';
 import { countRequest } from '../metrics';
 import { notFound } from '../errors';
@@ -29,7 +30,7 @@ export type NextHandler = (req: IncomingMessage, res: ServerResponse) => Promise
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export function createRequestListener(next: NextHandler) {
+export function createRequestListener(parts: AppParts, next: NextHandler) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const started = process.hrtime.bigint();
     const incoming = req.headers['x-request-id'];
@@ -53,7 +54,7 @@ export function createRequestListener(next: NextHandler) {
         request_id: requestId,
       });
     });
-    route(req, res, pathname, next).catch((err) => {
+    route(parts, req, res, pathname, next).catch((err) => {
       logLine({ level: 'error', msg: 'unhandled', error: String(err), request_id: requestId });
       if (res.headersSent) res.destroy();
       else sendFailure(res, err);
@@ -61,19 +62,25 @@ export function createRequestListener(next: NextHandler) {
   };
 }
 
-async function route(req: IncomingMessage, res: ServerResponse, pathname: string, next: NextHandler): Promise<void> {
-  if (isApiPath(pathname)) return handleRestRequest(req, res);
-  if (takeMediaRequest(req, res)) return;
-  if (pathname === '/api/health') return health(req, res);
+async function route(
+  parts: AppParts,
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+  next: NextHandler,
+): Promise<void> {
+  if (isApiPath(pathname)) return handleRestRequest(parts, req, res);
+  if (takeMediaRequest(parts, req, res)) return;
+  if (pathname === '/api/health') return health(parts, res);
   if (pathname === '/api/metrics') return serveMetricsWithToken(req, res);
-  if (pathname.startsWith(READER_BEACON_PREFIX)) return serveReaderBeacon(req, res, pathname);
-  if (pathname === READER_EVENTS_PATH) return serveReaderEvents(req, res);
+  if (pathname.startsWith(READER_BEACON_PREFIX)) return serveReaderBeacon(parts, req, res, pathname);
+  if (pathname === READER_EVENTS_PATH) return serveReaderEvents(parts, req, res);
   if (pathname === OPERATOR_OPENAPI_PATH && (req.method === 'GET' || req.method === 'HEAD'))
     return serveOpenApiDocument(req, res, OPERATOR_DOCUMENT);
   const method = req.method;
   if (method === 'GET' || method === 'HEAD') {
     const segment = canonicalSegment(pathname);
-    if (segment !== null) return servePublicPage(req, res, pathname, segment);
+    if (segment !== null) return servePublicPage(parts, req, res, pathname, segment);
   }
   if (isDisguisedConsolePath(pathname)) {
     // Next would answer its 404 page cacheable for a year; the console's answers are never stored.
@@ -86,8 +93,8 @@ async function route(req: IncomingMessage, res: ServerResponse, pathname: string
 }
 
 /** 200 when the database answers, 503 otherwise; no auth (load balancers call it). */
-async function health(_req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const result = await checkHealth();
+async function health(parts: AppParts, res: ServerResponse): Promise<void> {
+  const result = await checkHealth(parts);
   res.statusCode = result.status === 'ok' ? 200 : 503;
   res.setHeader('content-type', 'application/json; charset=utf-8');
   res.setHeader('cache-control', 'no-store');

@@ -18,7 +18,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { identify } from '../api/authenticate';
-import { ConversionBusyError, conversionQueueFull } from '../content';
+import { ConversionBusyError } from '../content';
+import type { AppParts } from '../runtime/parts';
 import { invalid, notFound } from '../errors';
 import type { Authenticated } from '../services/tokens';
 import { logLine } from '../log';
@@ -38,7 +39,7 @@ const MAX_JSON_BODY_BYTES = 8 * 1024 * 1024;
  * A HEAD is answered as the GET of the same path without its body (Node sends none for a HEAD):
  * the same token check, the same 404, the same read unit charged.
  */
-export async function handleRestRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleRestRequest(parts: AppParts, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
   // Every REST answer, a refusal before any route included, is never stored (the document sets its own).
   res.setHeader('cache-control', 'no-store');
@@ -52,7 +53,7 @@ export async function handleRestRequest(req: IncomingMessage, res: ServerRespons
       return serveOpenApiDocument(req, res, AUTHOR_DOCUMENT);
     if (path === '/media') {
       if (method !== 'POST') throw notFound();
-      return await handleMediaUpload(req, res);
+      return await handleMediaUpload(parts, req, res);
     }
     // The one route match; an unknown route is 404 before the token or the body is looked at.
     const matched = matchApiRoute(method, path);
@@ -63,13 +64,13 @@ export async function handleRestRequest(req: IncomingMessage, res: ServerRespons
     let identified: Authenticated | undefined;
     let body: unknown;
     if (matched.route.method === 'POST' || matched.route.method === 'PATCH') {
-      identified = await identify(headers);
+      identified = await identify(parts.db, headers);
       // A write that converts Markdown while this account's conversion queue is full would be
       // refused after its body was read and parsed: refuse it first (503, not charged).
-      if (matched.route.converts && conversionQueueFull(identified.account.id)) throw new ConversionBusyError();
+      if (matched.route.converts && parts.content.queueFull(identified.account.id)) throw new ConversionBusyError();
       body = await readJsonBody(req, res, MAX_JSON_BODY_BYTES);
     }
-    await runProcedure({ matched, query: routed.query, headers, body, identified }, outcome);
+    await runProcedure(parts, { matched, query: routed.query, headers, body, identified }, outcome);
     settle(res, outcome);
   } catch (err) {
     if (res.headersSent) {

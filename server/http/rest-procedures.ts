@@ -12,9 +12,9 @@
  *   matched once by `matchApiRoute` (api-path.ts) in rest-api.ts, which hands the match here;
  * - the input: the procedure's own zod input schema, coerced as trpc-to-openapi coerces it, fed
  *   what the adapter fed it (see `rawInput`);
- * - the context: `queryContext` or `mutationContext` (api/trpc.ts), the functions
- *   `authorProcedure`'s middleware runs, and in the same order: the caller is admitted and
- *   charged before the input is parsed, so a refused input is a charged 400 with RateLimit-*;
+ * - the context: `authorContext` (api/trpc.ts), the function `authorProcedure`'s middleware
+ *   runs, and in the same order: the caller is admitted and charged before the input is
+ *   parsed, so a refused input is a charged 400 with RateLimit-*;
  * - the handler: the procedure's resolver;
  * - the output: a serializer compiled from the procedure's output schema (json-serializers.ts);
  *   `z.void()` outputs (the 204 routes) must resolve to nothing.
@@ -28,10 +28,11 @@ import { coerceSchema, instanceofZodTypeObject, unwrapZodType } from 'trpc-to-op
 import type { z } from 'zod';
 import { appRouter } from '../api/root';
 import { API_ROUTES, type ApiRoute } from '../api/routes';
-import type { RateClass } from '../services/rate-classes';
+import type { RateClass } from '../model/rate-classes';
 import type { Authenticated } from '../services/tokens';
 import { invalid, type LimitWindow } from '../errors';
-import { authorProcedure, mutationContext, queryContext, type ApiContext, type AuthorContext } from '../api/trpc';
+import { authorContext, authorProcedure, type ApiContext, type AuthorContext } from '../api/trpc';
+import type { AppParts } from '../runtime/parts';
 import type { RequestHeaders } from '../api/authenticate';
 import type { MatchedRoute } from './api-path';
 import { describeZodError, rateLimitHeaders } from './errors';
@@ -132,7 +133,7 @@ function compileProcedure(procedure: string, route: ApiRoute): CompiledProcedure
     input,
     takesInput: input !== undefined && !isVoid(input),
     arrayFields,
-    context: def.type === 'mutation' ? mutationContext : queryContext,
+    context: authorContext,
     resolve: def.resolver,
     serialize,
     rate: route.rate,
@@ -203,11 +204,14 @@ export interface ProcedureCall {
 }
 
 /** Runs the procedure the matched route names; its outcome, failure included, lands in `outcome`. */
-export async function runProcedure(call: ProcedureCall, outcome: ProcedureOutcome): Promise<void> {
+export async function runProcedure(parts: AppParts, call: ProcedureCall, outcome: ProcedureOutcome): Promise<void> {
   const proc = PROCEDURES.get(call.matched.route.procedure!)!;
   try {
     const raw = rawInput(proc, call);
-    const ctx = await proc.context({ headers: call.headers, res: outcome, identified: call.identified }, proc.rate);
+    const ctx = await proc.context(
+      { parts, headers: call.headers, res: outcome, identified: call.identified },
+      proc.rate,
+    );
     const input = proc.input ? await parseInput(proc.input, raw) : undefined;
     outcome.body = proc.serialize(await proc.resolve({ ctx, input }));
     outcome.statusCode = proc.status;

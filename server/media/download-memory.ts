@@ -11,9 +11,8 @@
  * other. It is not the author's fault, so it is `unavailable` (503; a rehost records it as the
  * URL's cause and goes on).
  */
-import { env } from '../env';
 import { DomainError } from '../errors';
-import { ByteBudget, claimDownload } from './download-budget';
+import { claimDownload, type ByteBudget } from './download-budget';
 import type { Connector } from './fetch/types';
 
 export class DownloadMemoryFullError extends DomainError {
@@ -21,14 +20,6 @@ export class DownloadMemoryFullError extends DomainError {
     super('unavailable', 'Too many image bytes are being downloaded at once; try again in a moment');
     this.name = 'DownloadMemoryFullError';
   }
-}
-
-/** On globalThis: the launcher's code and the code Next loads are separate module instances. */
-const shared = globalThis as unknown as { __publishingDownloadMemory?: ByteBudget };
-
-function downloadMemory(): ByteBudget {
-  shared.__publishingDownloadMemory ??= new ByteBudget(env.MEDIA_DOWNLOAD_MEMORY_MB * 1024 * 1024);
-  return shared.__publishingDownloadMemory;
 }
 
 /**
@@ -39,7 +30,7 @@ export async function holdingDownload<F, T>(
   inner: Connector,
   download: (connector: Connector) => Promise<F>,
   consume: (fetched: F) => Promise<T>,
-  budget: ByteBudget = downloadMemory(),
+  budget: ByteBudget,
 ): Promise<T> {
   const claim = claimDownload(budget, inner);
   try {

@@ -20,9 +20,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp, { type Metadata } from 'sharp';
-import { ConcurrencyLimit } from '../concurrency-limit';
+import type { ConcurrencyLimit } from '../concurrency-limit';
 import { env } from '../env';
-import { logLine } from '../log';
 import { ImageError } from './image/image-error';
 import { sniffImage } from './image/sniff';
 
@@ -38,7 +37,13 @@ export interface GifVideoLimits {
   maxDurationSeconds?: number;
   maxOutputBytes?: number;
   timeoutMs?: number;
+  /** The ffmpeg to run; default: FFMPEG_PATH, /usr/bin/ffmpeg, or npm's (`chooseFfmpeg`). */
   ffmpegPath?: string;
+  /**
+   * The process's conversion turns (GIF_CONVERSIONS_IN_FLIGHT, from the composition root's
+   * media work, media/work.ts); without them the conversion runs at once.
+   */
+  slots?: ConcurrencyLimit;
   field?: string;
 }
 
@@ -90,27 +95,6 @@ function executable(path: string): boolean {
   }
 }
 
-/** On globalThis: the launcher's code and the code Next loads are separate module instances. */
-const shared = globalThis as unknown as { __publishingFfmpeg?: FfmpegChoice; __publishingGifSlots?: ConcurrencyLimit };
-
-function ffmpeg(): FfmpegChoice {
-  if (!shared.__publishingFfmpeg) {
-    shared.__publishingFfmpeg = chooseFfmpeg(env.FFMPEG_PATH);
-    logLine({
-      level: 'info',
-      msg: 'gif conversion uses ffmpeg',
-      path: shared.__publishingFfmpeg.path,
-      source: shared.__publishingFfmpeg.source,
-    });
-  }
-  return shared.__publishingFfmpeg;
-}
-
-function conversionSlots(): ConcurrencyLimit {
-  shared.__publishingGifSlots ??= new ConcurrencyLimit(env.GIF_CONVERSIONS_IN_FLIGHT);
-  return shared.__publishingGifSlots;
-}
-
 export async function animatedGifToMp4(gif: Buffer, limits: GifVideoLimits = {}): Promise<GifVideo> {
   const field = limits.field ?? 'url';
   const maxSide = limits.maxSide ?? 4096;
@@ -156,15 +140,15 @@ export async function animatedGifToMp4(gif: Buffer, limits: GifVideoLimits = {})
     const input = join(dir, 'in.gif');
     const output = join(dir, 'out.mp4');
     await writeFile(input, gif);
-    const binary = limits.ffmpegPath ?? ffmpeg().path;
-    await conversionSlots().run(() =>
+    const binary = limits.ffmpegPath ?? chooseFfmpeg(env.FFMPEG_PATH).path;
+    const convert = () =>
       runFfmpeg(
         binary,
         ffmpegArgs(input, output, maxFrames, maxDuration, maxOutputBytes),
         limits.timeoutMs ?? 60_000,
         field,
-      ),
-    );
+      );
+    await (limits.slots ? limits.slots.run(convert) : convert());
     const mp4 = await readFile(output);
     // -fs stops writing at the cap and still finalizes the file: a file that reached it is cut short.
     if (mp4.length >= maxOutputBytes - 64 * 1024)

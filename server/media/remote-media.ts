@@ -4,13 +4,12 @@
  * upload; an animated GIF becomes MP4 + poster when the caller accepts that (from-url does, for
  * the GIF island).
  */
-import { ConcurrencyLimit } from '../concurrency-limit';
-import { env } from '../env';
 import { animatedGifToMp4, type GifVideo, type GifVideoLimits } from './gif-video';
 import { ImageError, inspectAndNormalizeImage, type ImageLimits, type NormalizedImage } from './image';
 import { holdingDownload } from './download-memory';
 import { undiciConnector } from './fetch/undici-connector';
 import { safeFetch, type SafeFetchOptions } from './safe-fetch';
+import type { MediaWork } from './work';
 
 export type RemoteMedia =
   { kind: 'image'; image: NormalizedImage; sourceUrl: string } | { kind: 'gif'; video: GifVideo; sourceUrl: string };
@@ -25,24 +24,16 @@ export interface RemoteMediaOptions {
   field?: string;
 }
 
-/**
- * Downloads in flight in this process (from-url and rehost together): MEDIA_DOWNLOADS_IN_FLIGHT
- * bounds how many run whatever the number of writes; the bytes they hold are bounded by
- * download-memory.ts.
- * On globalThis: the launcher's code and the code Next loads are separate module instances.
- */
-const shared = globalThis as unknown as { __publishingMediaDownloads?: ConcurrencyLimit };
-export function mediaDownloads(): ConcurrencyLimit {
-  shared.__publishingMediaDownloads ??= new ConcurrencyLimit(env.MEDIA_DOWNLOADS_IN_FLIGHT);
-  return shared.__publishingMediaDownloads;
-}
-
 /** The file's bytes stay claimed from the process's download memory until it is decoded. */
-export async function fetchRemoteMedia(url: string, options: RemoteMediaOptions = {}): Promise<RemoteMedia> {
+export async function fetchRemoteMedia(
+  url: string,
+  work: MediaWork,
+  options: RemoteMediaOptions = {},
+): Promise<RemoteMedia> {
   const field = options.field ?? 'url';
   return holdingDownload(
     options.fetch?.connector ?? undiciConnector,
-    (connector) => mediaDownloads().run(() => safeFetch(url, { field, ...options.fetch, connector })),
+    (connector) => work.downloads.run(() => safeFetch(url, { field, ...options.fetch, connector })),
     async ({ buffer, finalUrl }): Promise<RemoteMedia> => {
       try {
         const image = await inspectAndNormalizeImage(buffer, { field, ...options.image });
@@ -56,12 +47,18 @@ export async function fetchRemoteMedia(url: string, options: RemoteMediaOptions 
         ) {
           return {
             kind: 'gif',
-            video: await animatedGifToMp4(buffer, { field, ...options.gif }),
+            video: await animatedGifToMp4(buffer, {
+              field,
+              slots: work.gifSlots,
+              ffmpegPath: work.ffmpeg.path,
+              ...options.gif,
+            }),
             sourceUrl: finalUrl,
           };
         }
         throw err;
       }
     },
+    work.memory,
   );
 }

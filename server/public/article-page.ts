@@ -1,4 +1,4 @@
-import type { PostVersion } from '../../db/entities';
+import type { PostVersion } from '../data/posts/rows';
 import { GENERIC_EMBED_HOSTS } from '../content/embed-allowlist';
 import { BEACON_CSS, readerBeacons } from './reader-beacons';
 import { articleMarkup, escapeHtml, excerpt, READER_CSS, READER_STYLESHEET } from '../console/article-document';

@@ -1,11 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { AccountEntity, type Account } from '../../db/entities';
-import { sql } from '../../db/sql';
+import type { StatementRunner } from '../../db/statements';
+import {
+  deleteAccountRow,
+  findLiveAccount as findLiveAccountRow,
+  insertAccount,
+  updateAccountRow,
+  type Account,
+} from '../data/access';
 import { localMediaPath } from '../content/urls';
 import { conflict, invalid, notFound } from '../errors';
-import { DEFAULT_LIMITS, LIMITS, limitFields, type LimitName } from './rate-classes';
-import { announcePublicChange, publicPathOf } from './public-changes';
+import { DEFAULT_LIMITS, limitFields, type LimitName } from '../model/rate-classes';
+import { publicPathOf, type AnnouncePublicChange } from './public-changes';
 import { createToken } from './tokens';
 
 /** Accounts are created and managed by operators (the CLI and the console), never through the REST API. */
@@ -13,84 +18,65 @@ const HANDLE_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
 
 export type LimitOverrides = Partial<Record<LimitName, number>>;
 
-export async function findLiveAccount(em: EntityManager, handle: string): Promise<Account> {
-  const account = await em.findOne(AccountEntity, {
-    handle: { $ilike: handle.replace(/[\\%_]/g, '\\$&') },
-    deletedAt: null,
+export async function findLiveAccount(db: StatementRunner, handle: string): Promise<Account> {
+  const account = await findLiveAccountRow(db, handle);
+  if (!account) throw notFound(`No account with handle "${handle}"`);
+  return account;
+}
+
+/** A new account with its first token ("default"), in one transaction: there is no account without a token. */
+export async function createAccount(
+  db: StatementRunner,
+  handle: string,
+  opts: { admin?: boolean; moderated?: boolean; limits?: LimitOverrides },
+): Promise<{ account: Account; secret: string }> {
+  if (!HANDLE_PATTERN.test(handle)) throw invalid(`handle: "${handle}" must be 1–64 letters, digits, "_", "." or "-"`);
+  const limits = { ...DEFAULT_LIMITS, ...opts.limits };
+  return db.transaction(async (tx) => {
+    const account = await insertAccount(tx, {
+      id: randomUUID(),
+      handle,
+      isAdmin: opts.admin ?? false,
+      isModerated: opts.moderated ?? false,
+      ...limitFields((l) => limits[l.name]),
+    });
+    if (!account) throw conflict(`handle: "${handle}" is taken`);
+    const { secret } = await createToken(tx, account.id, 'default');
+    return { account, secret };
+  });
+}
+
+export async function updateAccount(
+  db: StatementRunner,
+  handle: string,
+  opts: { moderated?: boolean; admin?: boolean; limits?: LimitOverrides },
+): Promise<Account> {
+  const account = await updateAccountRow(db, handle, {
+    isModerated: opts.moderated,
+    isAdmin: opts.admin,
+    limits: opts.limits ?? {},
   });
   if (!account) throw notFound(`No account with handle "${handle}"`);
   return account;
 }
 
-export async function createAccount(
-  em: EntityManager,
+/**
+ * Deleting an account revokes all its tokens (and so ends every console session): nothing of it
+ * keeps working. Its public pages and its files stop being served (public-articles.ts,
+ * findServableMedia): every path that showed something of it is announced.
+ */
+export async function deleteAccount(
+  db: StatementRunner,
   handle: string,
-  opts: { admin?: boolean; moderated?: boolean; limits?: LimitOverrides },
-): Promise<{ account: Account; secret: string }> {
-  if (!HANDLE_PATTERN.test(handle)) throw invalid(`handle: "${handle}" must be 1–64 letters, digits, "_", "." or "-"`);
-  const existing = await em.count(AccountEntity, {
-    handle: { $ilike: handle.replace(/[\\%_]/g, '\\$&') },
-    deletedAt: null,
-  });
-  if (existing > 0) throw conflict(`handle: "${handle}" is taken`);
-  const limits = { ...DEFAULT_LIMITS, ...opts.limits };
-  const account = em.create(AccountEntity, {
-    id: randomUUID(),
-    handle,
-    isAdmin: opts.admin ?? false,
-    isModerated: opts.moderated ?? false,
-    ...limitFields((l) => limits[l.name]),
-    createdAt: new Date(),
-    deletedAt: null,
-  });
-  await em.flush();
-  const { secret } = await createToken(em, account.id, 'default');
-  return { account, secret };
-}
-
-export async function updateAccount(
-  em: EntityManager,
-  handle: string,
-  opts: { moderated?: boolean; admin?: boolean; limits?: LimitOverrides },
+  announce: AnnouncePublicChange,
 ): Promise<Account> {
-  const account = await findLiveAccount(em, handle);
-  if (opts.moderated !== undefined) account.isModerated = opts.moderated;
-  if (opts.admin !== undefined) account.isAdmin = opts.admin;
-  for (const [name, value] of Object.entries(opts.limits ?? {}) as [LimitName, number][]) {
-    account[LIMITS.find((l) => l.name === name)!.field] = value;
-  }
-  await em.flush();
-  return account;
-}
-
-/** Deleting an account revokes all its tokens (and so ends every console session): nothing of it keeps working. */
-export async function deleteAccount(em: EntityManager, handle: string): Promise<Account> {
-  const { account, paths } = await em.transactional(async (tx) => {
-    const account = await findLiveAccount(tx, handle);
-    account.deletedAt = new Date();
-    await tx.flush();
-    await sql(tx, 'UPDATE api_tokens SET revoked_at = now() WHERE account_id = ? AND revoked_at IS NULL', [account.id]);
-    await sql(tx, 'DELETE FROM console_sessions WHERE account_id = ?', [account.id]);
-    return { account, paths: await publicPathsOfAccount(tx, account.id) };
-  });
-  // Its public pages and its files stop being served (public-articles.ts, findServableMedia).
-  announcePublicChange(paths);
-  return account;
-}
-
-/** Every path that shows something of the account: its public articles and its stored files. */
-async function publicPathsOfAccount(tx: EntityManager, accountId: string): Promise<string[]> {
-  const articles = await sql<{ public_id: string; slug: string | null }[]>(
-    tx,
-    `SELECT public_id, published_version->>'slug' AS slug FROM posts
-      WHERE account_id = ? AND deleted_at IS NULL AND published_version IS NOT NULL`,
-    [accountId],
-  );
-  const media = await sql<{ id: string }[]>(tx, 'SELECT id FROM media WHERE account_id = ?', [accountId]);
-  return [
-    ...articles.map((row) => publicPathOf(row.slug, row.public_id)).filter((p): p is string => p !== null),
-    ...media.map((row) => localMediaPath(row.id)),
-  ];
+  const deleted = await deleteAccountRow(db, handle);
+  if (!deleted) throw notFound(`No account with handle "${handle}"`);
+  announce([
+    ...deleted.articles.map((a) => publicPathOf(a.slug, a.public_id)),
+    ...deleted.media.map((id) => localMediaPath(id)),
+  ]);
+  return deleted.account;
 }
 
 export function parseLimitOverride(spec: string): [LimitName, number] {

@@ -12,26 +12,30 @@
  * uploads can never both pass a quota that only one of them fits.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql } from '../../db/sql';
+import type { StatementRunner } from '../../db/statements';
+import { findServableMediaRow, insertMediaRows, type ServableMediaRow } from '../data/media';
+import { addMediaBytesWithin, mediaBytesToday, refundMediaBytes } from '../data/limits';
 import { DomainError, invalid } from '../errors';
 import type { AllowList } from '../media/address-policy';
 import { animatedGifToMp4, type GifVideo } from '../media/gif-video';
 import { ImageError, inspectAndNormalizeImage, type NormalizedImage } from '../media/image';
 import { fetchRemoteMedia } from '../media/remote-media';
 import type { MediaStorage } from '../media/storage';
-import { dailyMediaBytesUsed, tryAddDailyMediaBytes } from './limits';
+import type { MediaWork } from '../media/work';
 import type { Authenticated } from './tokens';
 import { localMediaPath } from '../content/urls';
 import type { MediaJson } from './media.schema';
 
 export type MediaAccount = Pick<Authenticated['account'], 'id' | 'mediaPerMin' | 'dailyMediaBytes'>;
 
+/** What storing media needs, handed in by the composition root. */
 export interface MediaDeps {
-  em: EntityManager;
+  db: StatementRunner;
   storage: MediaStorage;
-  /** Parsed ALLOWED_PRIVATE_ADDRESSES for outbound fetches. */
+  /** Parsed ALLOWED_PRIVATE_ADDRESSES and ALLOWED_OUTBOUND_PORTS for outbound fetches. */
   allowList: AllowList;
+  /** The process's download turns, download memory and GIF conversion turns. */
+  work: MediaWork;
 }
 
 /**
@@ -61,14 +65,14 @@ function nextUtcMidnight(now = new Date()): number {
   return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) / 1000;
 }
 
-async function quotaError(em: EntityManager, account: MediaAccount): Promise<DailyQuotaExceededError> {
-  const used = await dailyMediaBytesUsed(em, account.id).catch(() => account.dailyMediaBytes);
+async function quotaError(db: StatementRunner, account: MediaAccount): Promise<DailyQuotaExceededError> {
+  const used = await mediaBytesToday(db, account.id).catch(() => account.dailyMediaBytes);
   return new DailyQuotaExceededError(account.dailyMediaBytes, used, nextUtcMidnight());
 }
 
 /** Cheap check before any download or decode: refuses once nothing is left today. */
-async function assertQuotaLeft(em: EntityManager, account: MediaAccount): Promise<void> {
-  const used = await dailyMediaBytesUsed(em, account.id);
+async function assertQuotaLeft(db: StatementRunner, account: MediaAccount): Promise<void> {
+  const used = await mediaBytesToday(db, account.id);
   if (used >= account.dailyMediaBytes)
     throw new DailyQuotaExceededError(account.dailyMediaBytes, used, nextUtcMidnight());
 }
@@ -95,10 +99,9 @@ const sha256 = (buffer: Buffer) => createHash('sha256').update(buffer).digest('h
 
 /** Steps 1–3 of the header for one or more files that belong together (video + poster). */
 async function commit(deps: MediaDeps, account: MediaAccount, files: PendingFile[], origin: FileOrigin): Promise<void> {
-  const { em, storage } = deps;
+  const { db, storage } = deps;
   const total = files.reduce((sum, f) => sum + f.buffer.length, 0);
-  if (!(await tryAddDailyMediaBytes(em, account.id, total, account.dailyMediaBytes)))
-    throw await quotaError(em, account);
+  if (!(await addMediaBytesWithin(db, account.id, total, account.dailyMediaBytes))) throw await quotaError(db, account);
 
   const attempted: string[] = [];
   try {
@@ -106,58 +109,29 @@ async function commit(deps: MediaDeps, account: MediaAccount, files: PendingFile
       attempted.push(file.id);
       await storage.put(file.id, file.buffer, file.mimeType);
     }
-    await insertRows(em, account.id, files, origin);
+    // The poster row comes first: the video row names it.
+    await insertMediaRows(
+      db,
+      account.id,
+      files.map((f) => ({
+        id: f.id,
+        kind: f.kind,
+        mimeType: f.mimeType,
+        byteSize: f.buffer.length,
+        width: f.width,
+        height: f.height,
+        sha256: sha256(f.buffer),
+        posterMediaId: f.posterMediaId,
+      })),
+      { sourceUrl: origin.sourceUrl, fileName: origin.fileName ?? null },
+    );
   } catch (err) {
     // Storage backends roll back their own partial put; deleting again is idempotent and also
     // covers the files written before the failing step.
     await Promise.allSettled(attempted.map((key) => storage.delete(key)));
-    await refundDailyMediaBytes(em, account.id, total).catch(() => undefined);
+    await refundMediaBytes(db, account.id, total).catch(() => undefined);
     throw err;
   }
-}
-
-/** One statement for all rows: they appear together or not at all (the poster row comes first). */
-async function insertRows(
-  em: EntityManager,
-  accountId: string,
-  files: PendingFile[],
-  origin: FileOrigin,
-): Promise<void> {
-  const values: string[] = [];
-  const params: unknown[] = [];
-  for (const f of files) {
-    values.push('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, clock_timestamp())');
-    params.push(
-      f.id,
-      accountId,
-      f.kind,
-      f.mimeType,
-      f.buffer.length,
-      f.width,
-      f.height,
-      f.id,
-      sha256(f.buffer),
-      f.posterMediaId,
-      origin.sourceUrl,
-      origin.fileName ?? null,
-    );
-  }
-  await sql(
-    em,
-    `INSERT INTO media (id, account_id, kind, mime_type, byte_size, width, height, storage_key, sha256, poster_media_id, source_url, file_name, created_at)
-     VALUES ${values.join(', ')}`,
-    params,
-  );
-}
-
-/** Gives back bytes charged for a store that failed after the charge. */
-async function refundDailyMediaBytes(em: EntityManager, accountId: string, bytes: number): Promise<void> {
-  await sql(
-    em,
-    `UPDATE media_usage SET bytes = GREATEST(0, bytes - ?::bigint)
-      WHERE account_id = ? AND day = (now() AT TIME ZONE 'UTC')::date`,
-    [bytes, accountId],
-  );
 }
 
 /** Stores an already normalized image; throws DailyQuotaExceededError, StorageUnavailableError or a DB error. */
@@ -229,7 +203,7 @@ function toMediaJson(file: PendingFile, posterId: string | null): MediaJson {
 
 /** POST /media: the bytes of field `file`. The type is sniffed from the bytes, never taken from the client. */
 export async function storeUpload(deps: MediaDeps, account: MediaAccount, bytes: Buffer): Promise<MediaJson> {
-  await assertQuotaLeft(deps.em, account);
+  await assertQuotaLeft(deps.db, account);
   const image = await inspectAndNormalizeImage(bytes, { field: 'file' });
   return commitImage(deps, account, image);
 }
@@ -246,13 +220,19 @@ export async function storeUploadOrGifVideo(
   bytes: Buffer,
   fileName: string | null,
 ): Promise<MediaJson> {
-  await assertQuotaLeft(deps.em, account);
+  await assertQuotaLeft(deps.db, account);
   let image: NormalizedImage;
   try {
     image = await inspectAndNormalizeImage(bytes, { field: 'file' });
   } catch (err) {
     if (err instanceof ImageError && err.problem === 'animated' && err.format === 'gif')
-      return commitGifVideo(deps, account, await animatedGifToMp4(bytes, { field: 'file' }), null, fileName);
+      return commitGifVideo(
+        deps,
+        account,
+        await animatedGifToMp4(bytes, { field: 'file', slots: deps.work.gifSlots, ffmpegPath: deps.work.ffmpeg.path }),
+        null,
+        fileName,
+      );
     throw err;
   }
   return commitImage(deps, account, image, null, fileName);
@@ -287,8 +267,8 @@ export async function storeFromUrl(
       throw invalid('url: direct video files are not accepted; show videos through a provider embed (iframe)');
     }
   }
-  await assertQuotaLeft(deps.em, account);
-  const remote = await fetchRemoteMedia(url, {
+  await assertQuotaLeft(deps.db, account);
+  const remote = await fetchRemoteMedia(url, deps.work, {
     fetch: { allowList: deps.allowList },
     animatedGif: 'convert',
     field: 'url',
@@ -305,26 +285,9 @@ const alreadyStored = () =>
 
 // ---- Serving ------------------------------------------------------------------------------
 
-export interface ServableMedia {
-  storageKey: string;
-  mimeType: string;
-  byteSize: number;
-  sha256: string;
-}
+export type ServableMedia = ServableMediaRow;
 
-/** Any stored file of a live account by id (files are public by their unguessable uuid: their url goes into public HTML). */
-export async function findServableMedia(em: EntityManager, id: string): Promise<ServableMedia | null> {
-  const rows = await sql<{ storage_key: string; mime_type: string; byte_size: string; sha256: string }[]>(
-    em,
-    // A deleted account's files stop being served with its articles: its uploads were public only
-    // through the uuid, and that uuid may sit in pages or caches the account no longer controls.
-    `SELECT m.storage_key, m.mime_type, m.byte_size, m.sha256
-       FROM media m JOIN accounts a ON a.id = m.account_id AND a.deleted_at IS NULL
-      WHERE m.id = ?`,
-    [id],
-  );
-  const row = rows[0];
-  return row
-    ? { storageKey: row.storage_key, mimeType: row.mime_type, byteSize: Number(row.byte_size), sha256: row.sha256 }
-    : null;
+/** Any stored file of a live account by id (server/data/media.ts). */
+export function findServableMedia(db: StatementRunner, id: string): Promise<ServableMedia | null> {
+  return findServableMediaRow(db, id);
 }

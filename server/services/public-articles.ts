@@ -1,5 +1,6 @@
-import { statement, isoTimestamp, type StatementRunner } from '../../db/statements';
-import type { PostVersion } from '../../db/entities';
+import { isoTimestamp, type StatementRunner } from '../../db/statements';
+import { readPublishedRow } from '../data/posts/reads';
+import type { PostVersion } from '../data/posts/rows';
 import { canonicalPath } from './post-view';
 import { parseCanonicalSegment } from './public-id';
 
@@ -9,29 +10,18 @@ import { parseCanonicalSegment } from './public-id';
  * published, and also while a newer version waits for moderation; unpublish, delete, a
  * deleted account and a first submission still pending leave nothing public.
  *
- * One prepared statement. The snapshot comes back as its JSON text, so a conditional request
- * can be answered from a hash of it without parsing or rendering anything.
+ * One prepared statement (server/data/posts/reads.ts). The snapshot comes back as its JSON text,
+ * so a conditional request can be answered from a hash of it without parsing or rendering anything.
  */
 export type PublishedLookup =
   | { kind: 'article'; versionJson: string; path: string; publicId: string; publishedAt: string | null; handle: string }
   | { kind: 'moved'; path: string }
   | { kind: 'missing' };
 
-const PUBLISHED_BY_PUBLIC_ID = statement(
-  'published_by_public_id',
-  `SELECT p.published_version::text AS version_json, p.published_version->>'slug' AS slug, p.published_at, a.handle
-     FROM posts p JOIN accounts a ON a.id = p.account_id AND a.deleted_at IS NULL
-    WHERE p.public_id = $1 AND p.deleted_at IS NULL AND p.published_version IS NOT NULL`,
-);
-
 export async function findPublishedArticle(db: StatementRunner, segment: string): Promise<PublishedLookup> {
   const parsed = parseCanonicalSegment(segment);
   if (!parsed) return { kind: 'missing' };
-  const rows = await db.run<{ version_json: string; slug: string; published_at: string | null; handle: string }>(
-    PUBLISHED_BY_PUBLIC_ID,
-    [parsed.publicId],
-  );
-  const row = rows[0];
+  const row = await readPublishedRow(db, parsed.publicId);
   if (!row) return { kind: 'missing' };
   const path = canonicalPath(row.slug, parsed.publicId);
   // The public_id identifies the article; a stale or mistyped slug before it is forgiven.

@@ -3,11 +3,9 @@
  * image URLs of one write (body images and cover_url, deduped) and gets back what was stored.
  * The media module implements it (rehost.ts has the rules); posts know nothing of fetching.
  */
-export interface StoredImage {
-  id: string;
-  width: number;
-  height: number;
-}
+import type { StoredImage } from '../data/posts/writes';
+
+export type { StoredImage };
 
 export interface RehostOutcome {
   /** URL as written → the stored image. */

@@ -9,7 +9,7 @@
  *   more together; bytes fetched but not stored (not an image, refused) count toward it too,
  *   though not toward the daily quota, which is charged with stored sizes only.
  * - Downloads run `concurrency` at a time, so ten images cost about one download's time, and
- *   take a turn of the process-wide download cap (remote-media.ts) like from-url; their bytes
+ *   take a turn of the process-wide download cap (media/work.ts) like from-url; their bytes
  *   are claimed from the process's download memory until decoded (download-memory.ts), and a
  *   URL refused for it fails with that cause while the others go on.
  * - Each attempt takes one unit of the media minute window before it downloads (so a write
@@ -25,8 +25,8 @@ import { ByteBudget, claimDownload } from '../media/download-budget';
 import { DownloadMemoryFullError, holdingDownload } from '../media/download-memory';
 import { undiciConnector } from '../media/fetch/undici-connector';
 import { inspectAndNormalizeImage, isImageError } from '../media/image';
-import { mediaDownloads } from '../media/remote-media';
-import { chargeWindow, dailyQuotaExhausted } from './limits';
+import { chargeWindowRow } from '../data/limits';
+import { dailyQuotaExhausted, windowAfter } from './limits';
 import { commitImage, DailyQuotaExceededError, type MediaAccount, type MediaDeps } from './media';
 import type { Rehoster, RehostOutcome, StoredImage } from './rehost-port';
 
@@ -74,9 +74,9 @@ async function rehostAll(
   let next = 0;
 
   const attempt = async (url: string): Promise<void> => {
-    const window = await chargeWindow(deps.em, account.id, 'media', account.mediaPerMin);
+    const window = windowAfter(await chargeWindowRow(deps.db, account.id, 'media'), account.mediaPerMin);
     if (!window.allowed) return void (stop ??= 'minute');
-    if (await dailyQuotaExhausted(deps.em, account.id, account.dailyMediaBytes)) return void (stop ??= 'quota');
+    if (await dailyQuotaExhausted(deps.db, account)) return void (stop ??= 'quota');
     if (bytes.left <= 0) return void (stop ??= 'bytes');
     const claim = claimDownload(bytes, options.fetch?.connector ?? undiciConnector);
     // The source file's bytes stay claimed from the process's download memory until decoded.
@@ -84,7 +84,7 @@ async function rehostAll(
       claim.connector,
       async (connector) => {
         try {
-          return await mediaDownloads().run(() =>
+          return await deps.work.downloads.run(() =>
             safeFetch(url, {
               ...options.fetch,
               connector,
@@ -106,6 +106,7 @@ async function rehostAll(
           image: await inspectAndNormalizeImage(fetched.buffer, { field: 'image' }),
           finalUrl: fetched.finalUrl,
         },
+      deps.work.memory,
     );
     if (!decoded) return void (stop ??= 'bytes');
     const { image, finalUrl } = decoded;

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import type { TestProject } from 'vitest/node';
@@ -8,15 +7,14 @@ import { removeDataDir, ROOT, tempDataDir } from '../support/service';
 /**
  * The domain tests run the services against a real PostgreSQL (an embedded cluster in a temp
  * directory, migrated), without the HTTP service: a rule's test takes seconds, not a build.
- * Writes convert Markdown in the worker pool, whose bundle is built here if it is missing.
+ * Writes convert Markdown in the worker pool, whose bundle is built here from the current
+ * sources (a stale bundle would test yesterday's conversion).
  */
 let dataDir: string | undefined;
 let stop: (() => Promise<void>) | undefined;
 
 export async function setup(project: TestProject) {
-  if (!existsSync(path.join(ROOT, 'dist/content-worker.mjs'))) {
-    execFileSync(process.execPath, [path.join(ROOT, 'scripts/build-server.mjs')], { stdio: 'inherit' });
-  }
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts/build-server.mjs')], { stdio: 'inherit' });
   dataDir = tempDataDir('publishing-domain-');
   const db = await provideDatabase({ dataDir }, () => {});
   stop = () => db.stop();

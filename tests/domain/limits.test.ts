@@ -1,21 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { sql } from '../../db/sql';
-import {
-  chargeWindow,
-  dailyMediaBytesUsed,
-  sweepOldWindows,
-  tryAddDailyMediaBytes,
-} from '../../server/services/limits';
-import { awayFromMinuteBoundary, newAccount, domainDatabase } from './support';
+import { addMediaBytesWithin, sweepOldWindows } from '../../server/data/limits';
+import { chargeWindow, dailyMediaBytesUsed } from '../../server/services/limits';
+import { createAccount, type LimitOverrides } from '../../server/services/accounts';
+import { randomUUID } from 'node:crypto';
+import { awayFromMinuteBoundary, domainDatabase, query } from './support';
 
 /** The per-account limits as PostgreSQL keeps them: exact under any concurrency, per minute, per UTC day. */
-const db = domainDatabase();
+const parts = domainDatabase();
+const db = () => parts.db();
+
+async function account(limits: LimitOverrides = {}) {
+  return (await createAccount(db(), `l-${randomUUID().slice(0, 12)}`, { limits })).account;
+}
 
 describe('minute windows (chargeWindow)', () => {
   it('admits exactly the limit of 100 parallel requests, counting down RateLimit-Remaining', async () => {
-    const account = await newAccount(db.em());
+    const author = await account({ write_per_min: 30 });
     await awayFromMinuteBoundary();
-    const states = await Promise.all(Array.from({ length: 100 }, () => chargeWindow(db.em(), account.id, 'write', 30)));
+    const states = await Promise.all(Array.from({ length: 100 }, () => chargeWindow(db(), author, 'write')));
     const admitted = states.filter((s) => s.allowed);
     expect(admitted).toHaveLength(30);
     expect(admitted.map((s) => s.remaining).sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i));
@@ -28,46 +30,50 @@ describe('minute windows (chargeWindow)', () => {
   });
 
   it('keeps classes and accounts apart', async () => {
-    const [a, b] = [await newAccount(db.em()), await newAccount(db.em())];
+    const [a, b] = [await account({ publish_per_min: 1, write_per_min: 1 }), await account({ publish_per_min: 1 })];
     await awayFromMinuteBoundary();
-    expect((await chargeWindow(db.em(), a.id, 'publish', 1)).allowed).toBe(true);
-    expect((await chargeWindow(db.em(), a.id, 'publish', 1)).allowed).toBe(false);
-    expect((await chargeWindow(db.em(), a.id, 'write', 1)).allowed).toBe(true);
-    expect((await chargeWindow(db.em(), b.id, 'publish', 1)).allowed).toBe(true);
+    expect((await chargeWindow(db(), a, 'publish')).allowed).toBe(true);
+    expect((await chargeWindow(db(), a, 'publish')).allowed).toBe(false);
+    expect((await chargeWindow(db(), a, 'write')).allowed).toBe(true);
+    expect((await chargeWindow(db(), b, 'publish')).allowed).toBe(true);
   });
 
   it('forgets windows older than five minutes when swept, and keeps the current one', async () => {
-    const account = await newAccount(db.em());
+    const author = await account();
     await awayFromMinuteBoundary();
-    await chargeWindow(db.em(), account.id, 'read', 60);
-    await sql(
-      db.em(),
-      `INSERT INTO rate_windows (account_id, class, window_start, count) VALUES (?, 'read', now() - interval '10 minutes', 5)`,
-      [account.id],
+    await chargeWindow(db(), author, 'read');
+    await query(
+      db(),
+      'old_window',
+      `INSERT INTO rate_windows (account_id, class, window_start, count) VALUES ($1, 'read', now() - interval '10 minutes', 5)`,
+      [author.id],
     );
-    await sweepOldWindows(db.em());
-    const rows = await sql<{ count: number }[]>(db.em(), `SELECT count FROM rate_windows WHERE account_id = ?`, [
-      account.id,
-    ]);
+    await sweepOldWindows(db());
+    const rows = await query<{ count: number }>(
+      db(),
+      'windows_left',
+      `SELECT count FROM rate_windows WHERE account_id = $1`,
+      [author.id],
+    );
     expect(rows.map((r) => Number(r.count))).toEqual([1]);
   });
 });
 
-describe('daily media quota (tryAddDailyMediaBytes)', () => {
+describe('daily media quota (addMediaBytesWithin)', () => {
   it('lets exactly as many parallel charges through as fit, and records exactly what was let through', async () => {
-    const account = await newAccount(db.em());
+    const author = await account();
     const results = await Promise.all(
-      Array.from({ length: 25 }, () => tryAddDailyMediaBytes(db.em(), account.id, 100, 1000)),
+      Array.from({ length: 25 }, () => addMediaBytesWithin(db(), author.id, 100, 1000)),
     );
     expect(results.filter(Boolean)).toHaveLength(10);
-    expect(await dailyMediaBytesUsed(db.em(), account.id)).toBe(1000);
+    expect(await dailyMediaBytesUsed(db(), author.id)).toBe(1000);
   });
 
   it('refuses a single charge larger than the whole quota without recording anything', async () => {
-    const account = await newAccount(db.em());
-    expect(await tryAddDailyMediaBytes(db.em(), account.id, 1001, 1000)).toBe(false);
-    expect(await dailyMediaBytesUsed(db.em(), account.id)).toBe(0);
-    expect(await tryAddDailyMediaBytes(db.em(), account.id, 1000, 1000)).toBe(true);
-    expect(await tryAddDailyMediaBytes(db.em(), account.id, 1, 1000)).toBe(false);
+    const author = await account();
+    expect(await addMediaBytesWithin(db(), author.id, 1001, 1000)).toBe(false);
+    expect(await dailyMediaBytesUsed(db(), author.id)).toBe(0);
+    expect(await addMediaBytesWithin(db(), author.id, 1000, 1000)).toBe(true);
+    expect(await addMediaBytesWithin(db(), author.id, 1, 1000)).toBe(false);
   });
 });

@@ -1,37 +1,37 @@
 /**
- * The statements of create and edit (server/services/post-write-statements.ts): an edit is
+ * The statements of create and edit (server/data/posts/writes.ts): an edit is
  * applied in one statement only while the article is at the version it was decided on, and the
  * `post_tags` rows always follow the article's tags, in order.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { publishPost, createPost, updatePost } from '../../server/services/posts';
-import { readForEdit, updatePostRow } from '../../server/services/post-write-statements';
-import { domainDatabase, newAccount } from './support';
+import { createPost, updatePost } from '../../server/services/post-writes';
+import { publishPost } from '../../server/services/post-publishing';
+import { readForEdit, updatePostRow } from '../../server/data/posts/writes';
+import { domainDatabase, newAccount, query } from './support';
 
-const db = domainDatabase();
-const write = (accountId: string) => ({ em: db.em(), db: db.statements(), accountId });
+const parts = domainDatabase();
+const write = (accountId: string) => parts.write(accountId);
 
 async function postTagSlugs(postId: string): Promise<string[]> {
-  const rows = await db
-    .em()
-    .getConnection()
-    .execute<{ slug: string }[]>(
-      'SELECT t.slug FROM post_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.post_id = ? ORDER BY pt.position',
-      [postId],
-    );
+  const rows = await query<{ slug: string }>(
+    parts.db(),
+    'post_tag_slugs',
+    'SELECT t.slug FROM post_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.post_id = $1 ORDER BY pt.position',
+    [postId],
+  );
   return rows.map((r) => r.slug);
 }
 
 describe('an edit decided on a version', () => {
   it('is applied by the one-statement path only while every field of the ETag is unchanged', async () => {
-    const account = await newAccount(db.em());
+    const account = await newAccount(parts.db());
     const post = await createPost(write(account.id), { title: 'Seen', markdown: 'Text.' });
-    const seen = (await readForEdit(db.statements(), account.id, post.id))!.row;
+    const seen = (await readForEdit(parts.db(), account.id, post.id))!.row;
     // Publishing moves status, published_at and has_unpublished_changes, not updated_at.
-    await publishPost(db.em(), account.id, post.id, false);
+    await publishPost(parts.publishing(), account.id, post.id, false);
     const missed = await updatePostRow(
-      db.statements(),
+      parts.db(),
       account.id,
       post.id,
       { title: 'Stale decision', hasUnpublishedChanges: false },
@@ -47,7 +47,7 @@ describe('an edit decided on a version', () => {
   });
 
   it('moves updated_at strictly forward on every edit, however close together', async () => {
-    const account = await newAccount(db.em());
+    const account = await newAccount(parts.db());
     const post = await createPost(write(account.id), { title: 'Fast', markdown: 'x' });
     let last = Date.parse(post.updated_at);
     for (let i = 0; i < 5; i++) {
@@ -61,7 +61,7 @@ describe('an edit decided on a version', () => {
 
 describe('a create', () => {
   it('gets every tag, new ones included, while other creates make the same new tags at the same moment', async () => {
-    const account = await newAccount(db.em());
+    const account = await newAccount(parts.db());
     const fresh = `fresh-${Date.now().toString(36)}`;
     const posts = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
@@ -79,7 +79,7 @@ describe('a create', () => {
   });
 
   it('takes the title’s slug, then -2, -3… for concurrent creates with one title, and 409 for a slug asked for twice', async () => {
-    const account = await newAccount(db.em());
+    const account = await newAccount(parts.db());
     const posts = await Promise.all(
       Array.from({ length: 5 }, () => createPost(write(account.id), { title: 'One Title', markdown: 'x' })),
     );
@@ -101,7 +101,7 @@ describe('a create', () => {
 
 describe('post_tags', () => {
   it('follow the tags of every create and edit, in order', async () => {
-    const account = await newAccount(db.em());
+    const account = await newAccount(parts.db());
     const names = ['alpha', 'beta', 'gamma', 'delta'];
     const tagList = fc.array(fc.constantFrom(...names), { maxLength: 4 }).map((list) => [...new Set(list)]);
     const created = await createPost(write(account.id), { title: 'Tagged', markdown: 'x', tags: ['beta', 'alpha'] });

@@ -7,7 +7,8 @@ import type { AuthorContext } from '../../server/api/trpc';
 import { createAccount } from '../../server/services/accounts';
 import { AuthorPostWithHtmlSchema } from '../../server/services/author-post.schema';
 import { readPost, readPostPage } from '../../server/services/post-reads';
-import { createPost, publishPost, updatePost } from '../../server/services/posts';
+import { createPost, updatePost } from '../../server/services/post-writes';
+import { publishPost } from '../../server/services/post-publishing';
 import { expectExactly, unknownKeys } from './exact-shape';
 import { domainDatabase } from './support';
 
@@ -18,50 +19,48 @@ import { domainDatabase } from './support';
  * format, and not one field more, at any depth. A column added to a read statement without its
  * schema field (or the reverse) fails this test.
  */
-const db = domainDatabase();
+const parts = domainDatabase();
 async function author() {
-  const em = db.em();
-  const { account } = await createAccount(em, `shape-${randomUUID().slice(0, 8)}`, {});
+  const { account } = await createAccount(parts.db(), `shape-${randomUUID().slice(0, 8)}`, {});
   return account;
 }
 
 describe('read results match their REST schemas exactly', () => {
   it('GET /posts/{id} and GET /posts: drafts, published, with unpublished changes, tags, subtitle', async () => {
     const account = await author();
-    const write = { em: db.em(), db: db.statements(), accountId: account.id };
+    const write = parts.write(account.id);
     const draft = await createPost(write, { title: 'Draft', markdown: 'Just *text*.' });
-    const published = await createPost(
-      { em: db.em(), db: db.statements(), accountId: account.id },
-      { title: 'Public', subtitle: 'Sub', markdown: '# Hi\n\nBody', tags: ['Alpha', 'beta'] },
-    );
-    await publishPost(db.em(), account.id, published.id, false);
-    await updatePost({ em: db.em(), db: db.statements(), accountId: account.id }, published.id, {
+    const published = await createPost(parts.write(account.id), {
+      title: 'Public',
+      subtitle: 'Sub',
+      markdown: '# Hi\n\nBody',
+      tags: ['Alpha', 'beta'],
+    });
+    await publishPost(parts.publishing(), account.id, published.id, false);
+    await updatePost(parts.write(account.id), published.id, {
       title: 'Public, edited',
     });
 
     for (const id of [draft.id, published.id])
-      expectExactly(AuthorPostWithHtmlSchema, await readPost(db.statements(), account.id, id));
-    const page = await readPostPage(db.statements(), account.id, { limit: 1 });
+      expectExactly(AuthorPostWithHtmlSchema, await readPost(parts.db(), account.id, id));
+    const page = await readPostPage(parts.db(), account.id, { limit: 1 });
     expect(page.next_cursor).not.toBeNull();
     expectExactly(ListPostsOutput, page);
-    const rest = await readPostPage(db.statements(), account.id, { cursor: page.next_cursor! });
+    const rest = await readPostPage(parts.db(), account.id, { cursor: page.next_cursor! });
     expect(rest.items).toHaveLength(1);
     expectExactly(ListPostsOutput, rest);
   });
 
   it('GET /me', async () => {
     const account = await author();
-    const ctx = { auth: { account }, db: db.statements() } as unknown as AuthorContext;
+    const ctx = { auth: { account }, db: parts.db() } as unknown as AuthorContext;
     expectExactly(MeOutput, await meHandler({ ctx }));
   });
 
   it('notices a field too many or too few (the check itself)', async () => {
     const account = await author();
-    const post = await createPost(
-      { em: db.em(), db: db.statements(), accountId: account.id },
-      { title: 'T', markdown: 'x' },
-    );
-    const read = await readPost(db.statements(), account.id, post.id);
+    const post = await createPost(parts.write(account.id), { title: 'T', markdown: 'x' });
+    const read = await readPost(parts.db(), account.id, post.id);
     expect(unknownKeys(AuthorPostWithHtmlSchema, { ...read, secret: 1 })).toEqual(['secret']);
     expect(unknownKeys(ListPostsOutput, { items: [{ ...read, tags: [{ slug: 'a', name: 'A', x: 1 }] }] })).toEqual([
       'items[0].tags[0].x',

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createPost, deletePost, publishPost, unpublishPost, updatePost } from '../../server/services/posts';
+import { createPost, updatePost } from '../../server/services/post-writes';
+import { deletePost, publishPost, unpublishPost } from '../../server/services/post-publishing';
 import { readPost } from '../../server/services/post-reads';
-import { popularitySql } from '../../server/services/popularity';
+import { popularitySql } from '../../server/model/popularity';
 import { flushReaderTally, flushTally, loadDaySalt } from '../../server/services/reader-counts';
 import { applyReaderEvents } from '../../server/services/reader-events';
 import { oldestDayFlushed, ReaderTally, utcDay, type ReaderKind } from '../../server/services/reader-tally';
@@ -10,24 +11,21 @@ import { statement } from '../../db/statements';
 import { domainDatabase, newAccount } from './support';
 
 /** Reader counts in PostgreSQL: the flush, the shared salt, the operator's batches, popularity. */
-const db = domainDatabase();
+const parts = domainDatabase();
 async function publishedArticle() {
-  const account = await newAccount(db.em());
-  const post = await createPost(
-    { em: db.em(), db: db.statements(), accountId: account.id },
-    { title: 'Counted', markdown: 'Body.' },
-  );
-  await publishPost(db.em(), account.id, post.id, false);
+  const account = await newAccount(parts.db());
+  const post = await createPost(parts.write(account.id), { title: 'Counted', markdown: 'Body.' });
+  await publishPost(parts.publishing(), account.id, post.id, false);
   return { accountId: account.id, id: post.id, publicId: post.public_id };
 }
 
-const counters = async (a: { accountId: string; id: string }) => readPost(db.statements(), a.accountId, a.id);
+const counters = async (a: { accountId: string; id: string }) => readPost(parts.db(), a.accountId, a.id);
 
 /** An instance's tally, with the day's salt loaded from the shared table as the runtime does. */
 async function instanceTally(now = Date.now()): Promise<ReaderTally> {
   const tally = new ReaderTally();
   const today = utcDay(now);
-  tally.setSalt(today, await loadDaySalt(db.statements(), today), oldestDayFlushed(now));
+  tally.setSalt(today, await loadDaySalt(parts.db(), today), oldestDayFlushed(now));
   return tally;
 }
 
@@ -53,46 +51,43 @@ describe('flush', () => {
     // Readers 20–39 also reach the other instance: 20–29 are the same people again.
     for (let r = 20; r < 40; r++) two.record(beacon(a.publicId, 'open', r));
     two.record(beacon(a.publicId, 'read', 3));
-    await Promise.all([flushTally(db.statements(), one.take(), 20), flushTally(db.statements(), two.take(), 20)]);
+    await Promise.all([flushTally(parts.db(), one.take(), 20), flushTally(parts.db(), two.take(), 20)]);
     const after = await counters(a);
     expect(after.open_count).toBe(40);
     expect(after.read_count).toBe(1);
     expect(after.complete_count).toBe(0);
     // The daily rows are what the totals are the sums of.
-    const [daily] = await db.statements().run<{ opens: number; reads: number; completes: number }>(DAILY, [a.id]);
+    const [daily] = await parts.db().run<{ opens: number; reads: number; completes: number }>(DAILY, [a.id]);
     expect(daily).toEqual({ opens: 40, reads: 1, completes: 0 });
     // The same readers the same day, flushed again: nothing more.
     const three = await instanceTally();
     for (let r = 0; r < 40; r++) three.record(beacon(a.publicId, 'open', r));
-    await flushTally(db.statements(), three.take(), 20);
+    await flushTally(parts.db(), three.take(), 20);
     expect((await counters(a)).open_count).toBe(40);
   });
 
   it('counts nothing for a draft, a deleted article or an id that names no article', async () => {
-    const account = await newAccount(db.em());
-    const draft = await createPost(
-      { em: db.em(), db: db.statements(), accountId: account.id },
-      { title: 'Draft', markdown: 'Body.' },
-    );
+    const account = await newAccount(parts.db());
+    const draft = await createPost(parts.write(account.id), { title: 'Draft', markdown: 'Body.' });
     const gone = await publishedArticle();
-    await deletePost(db.em(), gone.accountId, gone.id);
+    await deletePost(parts.publishing(), gone.accountId, gone.id);
     const tally = await instanceTally();
     tally.record(beacon(draft.public_id, 'open', 1));
     tally.record(beacon(gone.publicId, 'open', 1));
     tally.record(beacon('zzzzzzzzzz', 'open', 1));
-    await flushTally(db.statements(), tally.take(), 20);
+    await flushTally(parts.db(), tally.take(), 20);
     expect((await counters({ accountId: account.id, id: draft.id })).open_count).toBe(0);
-    const [daily] = await db.statements().run<{ opens: number }>(DAILY, [gone.id]);
+    const [daily] = await parts.db().run<{ opens: number }>(DAILY, [gone.id]);
     expect(daily!.opens).toBe(0);
   });
 
   it('gives the same salt to every instance for a day and a new one for another day', async () => {
     const today = utcDay(Date.now());
     const tomorrow = utcDay(Date.now() + 86_400_000);
-    const [s1, s2] = await Promise.all([loadDaySalt(db.statements(), today), loadDaySalt(db.statements(), today)]);
+    const [s1, s2] = await Promise.all([loadDaySalt(parts.db(), today), loadDaySalt(parts.db(), today)]);
     expect(s1).toBe(s2);
     expect(s1).toHaveLength(43);
-    expect(await loadDaySalt(db.statements(), tomorrow)).not.toBe(s1);
+    expect(await loadDaySalt(parts.db(), tomorrow)).not.toBe(s1);
   });
 
   it('deletes the salts and seen hashes of a day an hour into the next, not before', async () => {
@@ -100,19 +95,19 @@ describe('flush', () => {
     const SALTS = statement('test_reader_salt_of', `SELECT count(*)::int AS n FROM reader_salts WHERE day = $1::date`);
     const SEEN = statement('test_reader_seen_of', `SELECT count(*)::int AS n FROM reader_seen WHERE day = $1::date`);
     const kept = async (day: string) => [
-      (await db.statements().run<{ n: number }>(SALTS, [day]))[0]!.n,
-      (await db.statements().run<{ n: number }>(SEEN, [day]))[0]!.n,
+      (await parts.db().run<{ n: number }>(SALTS, [day]))[0]!.n,
+      (await parts.db().run<{ n: number }>(SEEN, [day]))[0]!.n,
     ];
     const midnight = Date.UTC(2020, 0, 2);
     const tally = new ReaderTally();
     tally.record(beacon(a.publicId, 'open', 1, midnight - 60_000));
-    expect(await flushReaderTally(db.statements(), tally, midnight - 50_000)).toBe(1);
+    expect(await flushReaderTally(parts.db(), tally, midnight - 50_000)).toBe(1);
     expect(await kept('2020-01-01')).toEqual([1, 1]);
     // Any instance's flush during the first hour of the next day keeps them …
-    expect(await flushReaderTally(db.statements(), new ReaderTally(), midnight + 59 * 60_000)).toBe(0);
+    expect(await flushReaderTally(parts.db(), new ReaderTally(), midnight + 59 * 60_000)).toBe(0);
     expect(await kept('2020-01-01')).toEqual([1, 1]);
     // … and the first one after it deletes them.
-    await flushReaderTally(db.statements(), new ReaderTally(), midnight + 61 * 60_000);
+    await flushReaderTally(parts.db(), new ReaderTally(), midnight + 61 * 60_000);
     expect(await kept('2020-01-01')).toEqual([0, 0]);
   });
 
@@ -123,19 +118,19 @@ describe('flush', () => {
     const two = new ReaderTally();
     // Reader 1 reaches instance one, flushed before midnight …
     one.record(beacon(a.publicId, 'open', 1, midnight - 10_000));
-    expect(await flushReaderTally(db.statements(), one, midnight - 8_000)).toBe(1);
+    expect(await flushReaderTally(parts.db(), one, midnight - 8_000)).toBe(1);
     // … and again instance two a second before midnight, with reader 2; instance one flushes
     // first in the new day (loading the new day's salt), then instance two.
     two.record(beacon(a.publicId, 'open', 1, midnight - 1_000));
     two.record(beacon(a.publicId, 'open', 2, midnight - 500));
-    await flushReaderTally(db.statements(), one, midnight + 1_000);
-    expect(await flushReaderTally(db.statements(), two, midnight + 4_000)).toBe(2);
+    await flushReaderTally(parts.db(), one, midnight + 1_000);
+    expect(await flushReaderTally(parts.db(), two, midnight + 4_000)).toBe(2);
     expect((await counters(a)).open_count).toBe(2);
     const BY_DAY = statement(
       'test_reader_daily_by_day',
       `SELECT day::text AS day, opens FROM reader_daily WHERE post_id = $1 ORDER BY day`,
     );
-    expect(await db.statements().run(BY_DAY, [a.id])).toEqual([{ day: '2020-06-01', opens: 2 }]);
+    expect(await parts.db().run(BY_DAY, [a.id])).toEqual([{ day: '2020-06-01', opens: 2 }]);
   });
 });
 
@@ -144,7 +139,7 @@ describe('what one address can add', () => {
     'test_reader_rows',
     `SELECT (SELECT count(*) FROM reader_seen)::int AS seen, (SELECT count(*) FROM reader_sources)::int AS sources`,
   );
-  const stored = async () => (await db.statements().run<{ seen: number; sources: number }>(STORED, []))[0]!;
+  const stored = async () => (await parts.db().run<{ seen: number; sources: number }>(STORED, []))[0]!;
   const agent = (address: string, r: number, publicId: string, kind: ReaderKind = 'open') => ({
     address,
     userAgent: `Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 variant-${r}`,
@@ -159,30 +154,27 @@ describe('what one address can add', () => {
     // 300 user agents from one address, spread over three instances and two rounds of flushes.
     for (let round = 0; round < 2; round++) {
       for (let r = 0; r < 150; r++) instances[r % 3]!.record(agent('203.0.113.9', round * 150 + r, a.publicId));
-      await Promise.all(instances.map((t) => flushTally(db.statements(), t.take(), 20)));
+      await Promise.all(instances.map((t) => flushTally(parts.db(), t.take(), 20)));
     }
     // Another address and another kind have bounds of their own.
     for (let r = 0; r < 30; r++) instances[0]!.record(agent('198.51.100.4', r, a.publicId));
     for (let r = 0; r < 30; r++) instances[1]!.record(agent('203.0.113.9', r, a.publicId, 'read'));
-    await Promise.all(instances.map((t) => flushTally(db.statements(), t.take(), 20)));
+    await Promise.all(instances.map((t) => flushTally(parts.db(), t.take(), 20)));
     const after = await counters(a);
     expect([after.open_count, after.read_count]).toEqual([40, 20]);
-    const [daily] = await db.statements().run<{ opens: number; reads: number }>(DAILY, [a.id]);
+    const [daily] = await parts.db().run<{ opens: number; reads: number }>(DAILY, [a.id]);
     expect([daily!.opens, daily!.reads]).toEqual([40, 20]);
   });
 
   it('stores nothing for beacons of made-up ids, drafts or deleted articles', async () => {
-    const account = await newAccount(db.em());
-    const draft = await createPost(
-      { em: db.em(), db: db.statements(), accountId: account.id },
-      { title: 'Draft', markdown: 'Body.' },
-    );
+    const account = await newAccount(parts.db());
+    const draft = await createPost(parts.write(account.id), { title: 'Draft', markdown: 'Body.' });
     const before = await stored();
     const tally = await instanceTally();
     tally.record(agent('203.0.113.10', 1, draft.public_id));
     for (let i = 0; i < 500; i++)
       tally.record(agent(`10.9.${i >> 8}.${i & 255}`, i, `zz${String(i).padStart(8, '0')}`));
-    await flushTally(db.statements(), tally.take(), 20);
+    await flushTally(parts.db(), tally.take(), 20);
     expect(await stored()).toEqual(before);
   });
 });
@@ -192,12 +184,12 @@ describe('an article changing between a view and its flush', () => {
     const a = await publishedArticle();
     const tally = await instanceTally();
     tally.record(beacon(a.publicId, 'open', 1));
-    await updatePost({ em: db.em(), db: db.statements(), accountId: a.accountId }, a.id, {
+    await updatePost(parts.write(a.accountId), a.id, {
       slug: `renamed-${a.publicId}`,
     });
-    await publishPost(db.em(), a.accountId, a.id, false);
+    await publishPost(parts.publishing(), a.accountId, a.id, false);
     tally.record(beacon(a.publicId, 'open', 2));
-    await flushTally(db.statements(), tally.take(), 20);
+    await flushTally(parts.db(), tally.take(), 20);
     const post = await counters(a);
     expect(post.slug).toBe(`renamed-${a.publicId}`);
     expect(post.public_id).toBe(a.publicId);
@@ -209,10 +201,10 @@ describe('an article changing between a view and its flush', () => {
     const tally = await instanceTally();
     tally.record(beacon(a.publicId, 'open', 1));
     tally.record(beacon(a.publicId, 'read', 1));
-    await unpublishPost(db.em(), a.accountId, a.id);
-    await flushTally(db.statements(), tally.take(), 20);
+    await unpublishPost(parts.publishing(), a.accountId, a.id);
+    await flushTally(parts.db(), tally.take(), 20);
     expect((await counters(a)).open_count).toBe(0);
-    const [daily] = await db.statements().run<{ opens: number; reads: number }>(DAILY, [a.id]);
+    const [daily] = await parts.db().run<{ opens: number; reads: number }>(DAILY, [a.id]);
     expect([daily!.opens, daily!.reads]).toEqual([0, 0]);
   });
 });
@@ -230,9 +222,9 @@ describe('operator batches', () => {
         { post_id: unknown, kind: 'save' as const },
       ],
     };
-    const first = await applyReaderEvents(db.statements(), batch);
+    const first = await applyReaderEvents(parts.db(), batch);
     expect(first).toEqual({ applied: 3, unknown_posts: [unknown] });
-    const again = await applyReaderEvents(db.statements(), batch);
+    const again = await applyReaderEvents(parts.db(), batch);
     expect(again).toEqual(first);
     const post = await counters(a);
     expect([post.like_count, post.impression_count, post.comment_count]).toEqual([5, 100, 1]);
@@ -241,7 +233,7 @@ describe('operator batches', () => {
 
   it('never takes a counter below 0', async () => {
     const a = await publishedArticle();
-    await applyReaderEvents(db.statements(), {
+    await applyReaderEvents(parts.db(), {
       batch_id: `u-${a.id}`,
       events: [
         { post_id: a.id, kind: 'like', count: 2 },
@@ -258,7 +250,7 @@ describe('operator batches', () => {
 describe('corrections', () => {
   it('takes back opens, reads, full reads and impressions, in the totals and in the day, never below 0', async () => {
     const a = await publishedArticle();
-    await applyReaderEvents(db.statements(), {
+    await applyReaderEvents(parts.db(), {
       batch_id: `c1-${a.id}`,
       events: [
         { post_id: a.id, kind: 'open', count: 50 },
@@ -268,7 +260,7 @@ describe('corrections', () => {
       ],
     });
     const counted = await counters(a);
-    await applyReaderEvents(db.statements(), {
+    await applyReaderEvents(parts.db(), {
       batch_id: `c2-${a.id}`,
       events: [
         { post_id: a.id, kind: 'unopen', count: 20 },
@@ -280,7 +272,7 @@ describe('corrections', () => {
     const after = await counters(a);
     expect([after.open_count, after.read_count, after.complete_count, after.impression_count]).toEqual([30, 0, 0, 99]);
     expect(after.popularity).toBeLessThan(counted.popularity);
-    const [daily] = await db.statements().run<{ opens: number; reads: number; completes: number }>(DAILY, [a.id]);
+    const [daily] = await parts.db().run<{ opens: number; reads: number; completes: number }>(DAILY, [a.id]);
     expect(daily).toEqual({ opens: 30, reads: 0, completes: 0 });
   });
 });
@@ -291,7 +283,7 @@ describe('popularity', () => {
     `SELECT ${popularitySql({ likes: '$1::int', comments: '$2::int', saves: '$3::int', reads: '$4::int', since: 'now() - make_interval(hours => $5::int)' })} AS p`,
   );
   const score = async (likes: number, comments: number, saves: number, reads: number, hours: number) =>
-    (await db.statements().run<{ p: number }>(POPULARITY, [likes, comments, saves, reads, hours]))[0]!.p;
+    (await parts.db().run<{ p: number }>(POPULARITY, [likes, comments, saves, reads, hours]))[0]!.p;
 
   it('is a non-negative integer, 0 without reactions, rising with each input and falling with age', async () => {
     const n = fc.integer({ min: 0, max: 100_000 });

@@ -1,36 +1,94 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { openOrm } from '../../db/orm';
-import { openStatementPool, type StatementPool, type StatementRunner } from '../../db/statements';
+import { openStatementPool, statement, type StatementPool, type StatementRunner } from '../../db/statements';
+import type { ContentPool } from '../../server/content';
 import { createAccount, type LimitOverrides } from '../../server/services/accounts';
+import type { PublishingContext } from '../../server/services/post-publishing';
+import type { WriteContext } from '../../server/services/post-writes';
+import { parseAllowList } from '../../server/media/address-policy';
+import { createMediaStorage } from '../../server/media/storage';
+import { Lifecycle } from '../../server/runtime/lifecycle';
+import type { AppParts } from '../../server/runtime/parts';
+import { ReaderTally } from '../../server/services/reader-tally';
+import { testContentPool } from '../support/content-pool';
+import { testMediaWork } from '../support/media-work';
 
 /**
- * One ORM and one statement pool per test file on the domain database: a fresh EntityManager
- * per unit of work, prepared statements for the reads and the article writes that use them.
+ * The parts a domain test hands the services, as the composition root hands them to a request:
+ * one statement pool on the domain database and one conversion pool per test file. Public
+ * changes the services announce are recorded (`announced`) instead of purging a cache.
  */
-export function domainDatabase(): { em(): EntityManager; statements(): StatementRunner } {
-  let orm: MikroORM | undefined;
+export interface DomainParts {
+  db(): StatementRunner;
+  content(): ContentPool;
+  /** An article write of `accountId` (no rehosting: tests give no outbound access). */
+  write(accountId: string): WriteContext;
+  publishing(): PublishingContext;
+  /**
+   * The whole set of parts, for code that takes them (the REST handlers): media stored under a
+   * temporary directory, no private address allowed for outbound fetches.
+   */
+  parts(): AppParts;
+  /** Every announcement of changed public paths, in order. */
+  announced: (string | null | undefined)[][];
+}
+
+export function domainDatabase(): DomainParts {
   let statements: StatementPool | undefined;
-  beforeAll(async () => {
-    orm = await openOrm(inject('domainDatabaseUrl'));
+  let content: ContentPool | undefined;
+  let mediaDir: string | undefined;
+  let parts: AppParts | undefined;
+  const announced: (string | null | undefined)[][] = [];
+  const announce = (paths: readonly (string | null | undefined)[]) => void announced.push([...paths]);
+  beforeAll(() => {
     statements = openStatementPool(inject('domainDatabaseUrl'));
+    // The global setup bundled the worker from the current sources.
+    content = testContentPool({ build: false });
+    mediaDir = mkdtempSync(path.join(tmpdir(), 'publishing-domain-media-'));
+    const pool = statements;
+    parts = {
+      db: pool.runner,
+      content,
+      storage: createMediaStorage({ kind: 'fs', root: mediaDir }),
+      allowList: parseAllowList(''),
+      mediaWork: testMediaWork(),
+      announce,
+      readers: new ReaderTally(),
+      lifecycle: new Lifecycle(),
+      poolStats: () => pool.stats(),
+    };
   });
   afterAll(async () => {
-    await statements?.close();
-    await orm?.close(true);
+    await Promise.all([statements?.close(), content?.close()]);
+    if (mediaDir) rmSync(mediaDir, { recursive: true, force: true });
   });
-  return { em: () => orm!.em.fork() as unknown as EntityManager, statements: () => statements!.runner };
+  const db = () => statements!.runner;
+  return {
+    parts: () => parts!,
+    db,
+    content: () => content!,
+    write: (accountId) => ({ db: db(), content: content!, accountId }),
+    publishing: () => ({ db: db(), announce }),
+    announced,
+  };
 }
 
 /** A new account of its own, so tests never share limits or articles. */
 export async function newAccount(
-  em: EntityManager,
+  db: StatementRunner,
   opts: { moderated?: boolean; limits?: LimitOverrides } = {},
 ): Promise<{ id: string; handle: string }> {
   const handle = `t-${randomUUID().slice(0, 12)}`;
-  const { account } = await createAccount(em, handle, opts);
+  const { account } = await createAccount(db, handle, opts);
   return { id: account.id, handle };
+}
+
+/** A test's own look at the database, outside the services (`name` unique in the file). */
+export async function query<T>(db: StatementRunner, name: string, text: string, values: unknown[]): Promise<T[]> {
+  return db.run<T>(statement(`test_${name}`, text), values);
 }
 
 /** Waits out the end of the current minute when fewer than `margin` seconds are left in it. */

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { createPostHandler } from '../../server/api/posts/create.handler';
 import { deletePostHandler } from '../../server/api/posts/delete.handler';
 import { publishPostHandler } from '../../server/api/posts/publish.handler';
@@ -9,7 +8,6 @@ import { updatePostHandler } from '../../server/api/posts/update.handler';
 import type { AuthorContext } from '../../server/api/trpc';
 import { createAccount } from '../../server/services/accounts';
 import { AuthorPostSchema, AuthorPostWriteSchema } from '../../server/services/author-post.schema';
-import type { Rehoster } from '../../server/services/rehost-port';
 import { expectExactly, unknownKeys } from './exact-shape';
 import { domainDatabase } from './support';
 
@@ -23,25 +21,24 @@ import { domainDatabase } from './support';
  * /media/from-url returns the Media that POST /media writes as is: the integration suite holds
  * both to the OpenAPI document, which allows no other field.)
  */
-const db = domainDatabase();
-/** Every external image fails to be stored and rehost stops early: both optional fields appear. */
-const failingRehoster: Rehoster = {
-  async rehost(_accountId, urls) {
-    const causes = Object.fromEntries(urls.map((u) => [u, 'address not allowed']));
-    return { stored: {}, failed: urls, causes, warnings: ['media minute limit reached'] };
-  },
-};
+const parts = domainDatabase();
 
-async function authorContext(rehoster?: Rehoster) {
-  const { account } = await createAccount(db.em(), `wshape-${randomUUID().slice(0, 8)}`, {});
+/**
+ * A REST handler's context for a new author. `mediaPerMin: 0`: every external image fails to be
+ * stored before anything is downloaded (the media minute window is used up), so the write
+ * answers with both optional fields, `rehost_failed` and `warnings`.
+ */
+async function authorContext({ noMedia = false } = {}) {
+  const limits = noMedia ? { media_per_min: 0 } : {};
+  const { account } = await createAccount(parts.db(), `wshape-${randomUUID().slice(0, 8)}`, { limits });
   const headers = new Map<string, string>();
-  return (em: EntityManager = db.em()) =>
+  return () =>
     ({
+      parts: parts.parts(),
       headers: { get: (name: string) => headers.get(name) ?? null },
       res: { setHeader() {}, chargedTo() {} },
-      auth: { account },
-      em,
-      scope: { em, write: { em, db: db.statements(), accountId: account.id, rehoster } },
+      auth: { account, tokenId: undefined },
+      db: parts.db(),
     }) as unknown as AuthorContext;
 }
 
@@ -69,11 +66,13 @@ describe('write results match their REST schemas exactly', () => {
   });
 
   it('with rehost_failed and warnings, on create and on update', async () => {
-    const ctx = await authorContext(failingRehoster);
+    const ctx = await authorContext({ noMedia: true });
     const markdown = 'Text.\n\n![a](https://images.example/a.png)';
     const created = await createPostHandler({ ctx: ctx(), input: { title: 'Images', markdown } });
     expect(created.rehost_failed).toEqual(['https://images.example/a.png']);
-    expect(created.warnings).toEqual(['media minute limit reached']);
+    expect(created.warnings).toEqual([
+      expect.stringMatching(/media limit of 0 per minute reached; 1 image\(s\) not stored/),
+    ]);
     expectExactly(AuthorPostWriteSchema, restFields(created));
     const updated = await updatePostHandler({
       ctx: ctx(),

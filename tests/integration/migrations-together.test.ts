@@ -10,7 +10,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { migrationsList } from '../../db/migrations';
-import { migrate, ormOptions } from '../../db/orm';
+import { migrate, ormOptions } from '../../db/migrate';
 import { cli, startService, type RunningService } from '../support/service';
 import { freshDatabaseUrl } from './media-helpers';
 

@@ -1,12 +1,12 @@
 import type { Metadata } from 'next';
-import { consoleEm, requireSession } from '@/server/console/context';
+import { consoleParts, requireSession } from '@/server/console/context';
 import { spend } from '@/server/console/limits';
 import { describeProblem } from '@/server/console/problems';
 import { usedThisMinute } from '@/server/console/queries';
 import { dailyMediaBytesUsed, limitFor } from '@/server/services/limits';
-import { RATE_CLASS_NAMES, RATE_CLASSES, type RateClass } from '@/server/services/rate-classes';
+import { RATE_CLASS_NAMES, RATE_CLASSES, type RateClass } from '@/server/model/rate-classes';
 import { listTokens, MAX_ACTIVE_TOKENS } from '@/server/services/tokens';
-import type { ApiToken } from '@/server/console/records';
+import type { TokenRecord } from '@/server/console/records';
 import { createApiToken, reissueApiToken, revokeApiToken } from '../actions/tokens';
 import { ConfirmAction } from '../components/confirm-action';
 import { Problem } from '../components/problem';
@@ -18,15 +18,15 @@ export const metadata: Metadata = { title: 'Account' };
 export default async function AccountPage() {
   const session = await requireSession();
   const account = session.auth.account;
-  const em = await consoleEm();
-  let tokens: ApiToken[];
+  const { db } = consoleParts();
+  let tokens: TokenRecord[];
   let mediaUsed: number;
   let used: Record<RateClass, number>;
   try {
-    await spend(em, session.auth, 'read'); // what GET /me costs
-    tokens = await listTokens(em, account.id);
-    mediaUsed = await dailyMediaBytesUsed(em, account.id);
-    used = await usedThisMinute(em, account.id);
+    await spend(db, session.auth, 'read'); // what GET /me costs
+    tokens = await listTokens(db, account.id);
+    mediaUsed = await dailyMediaBytesUsed(db, account.id);
+    used = await usedThisMinute(db, account.id);
   } catch (err) {
     return <Problem title="Account" message={describeProblem(err)} />;
   }

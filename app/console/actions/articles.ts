@@ -2,17 +2,12 @@
 
 import { redirect } from 'next/navigation';
 import { revalidatePath } from 'next/cache';
-import {
-  createPost,
-  deletePost,
-  getPostForEditing,
-  publishPost,
-  unpublishPost,
-  updatePost,
-} from '@/server/services/posts';
+import { createPost, updatePost } from '@/server/services/post-writes';
+import { deletePost, publishPost, unpublishPost } from '@/server/services/post-publishing';
+import { getPostForEditing } from '@/server/services/post-reads';
 import type { PostWriteInput } from '@/server/services/post-rules';
 import { postEtag } from '@/server/services/post-etag';
-import { writeContext } from '@/server/runtime';
+import { publishingOf, writeContextOf } from '@/server/runtime/request-contexts';
 import { formString, runConsoleAction, type ActionOutcome } from '@/server/console/action';
 import { ConsoleProblem } from '@/server/console/problems';
 import { UUID_PATTERN } from '@/server/uuid';
@@ -71,7 +66,7 @@ function sentField(formData: FormData, name: string): string | undefined {
  * (another tab, the API, a moderator), nothing is overwritten and the editor says so.
  */
 export async function saveArticle(formData: FormData): Promise<SaveOutcome> {
-  return runConsoleAction(formData, 'write', async ({ em, session }) => {
+  return runConsoleAction(formData, 'write', async ({ parts, session }) => {
     const id = articleId(formData);
     const slug = sentField(formData, 'slug');
     const tags = sentField(formData, 'tags');
@@ -83,9 +78,9 @@ export async function saveArticle(formData: FormData): Promise<SaveOutcome> {
       markdown: sentField(formData, 'markdown'),
     };
     const version = formString(formData, 'version');
-    const post = await updatePost(writeContext(em, session.auth), id, input, { ifMatch: version || null });
+    const post = await updatePost(writeContextOf(parts, session.auth), id, input, { ifMatch: version || null });
     revalidatePath(`/console/articles/${id}`);
-    const stored = await getPostForEditing(em, session.auth.account.id, id);
+    const stored = await getPostForEditing(parts.db, session.auth.account.id, id);
     return {
       updatedAt: post.updated_at,
       version: postEtag(post),
@@ -105,10 +100,10 @@ export type RestoreOutcome = ActionOutcome<
  * version it replaces stays in the history, so a restore can itself be undone.
  */
 export async function restoreRevision(formData: FormData): Promise<RestoreOutcome> {
-  return runConsoleAction(formData, 'write', async ({ em, session }) => {
+  return runConsoleAction(formData, 'write', async ({ parts, session }) => {
     const id = articleId(formData);
     const accountId = session.auth.account.id;
-    const revision = await readRevision(em, accountId, id, formString(formData, 'revision'));
+    const revision = await readRevision(parts.db, accountId, id, formString(formData, 'revision'));
     const input: PostWriteInput = {
       title: revision.title,
       subtitle: revision.subtitle,
@@ -117,9 +112,9 @@ export async function restoreRevision(formData: FormData): Promise<RestoreOutcom
       markdown: revision.markdown,
     };
     const version = formString(formData, 'version');
-    const post = await updatePost(writeContext(em, session.auth), id, input, { ifMatch: version || null });
+    const post = await updatePost(writeContextOf(parts, session.auth), id, input, { ifMatch: version || null });
     revalidatePath(`/console/articles/${id}`);
-    const stored = await getPostForEditing(em, accountId, id);
+    const stored = await getPostForEditing(parts.db, accountId, id);
     return {
       updatedAt: post.updated_at,
       version: postEtag(post),
@@ -147,8 +142,8 @@ export type StoredFieldsOutcome = ActionOutcome<{ version: string; fields: Edito
  * a save was refused because the article changed elsewhere (one read, like GET /posts/{id}).
  */
 export async function loadStoredFields(formData: FormData): Promise<StoredFieldsOutcome> {
-  return runConsoleAction(formData, 'read', async ({ em, session }) => {
-    const stored = await getPostForEditing(em, session.auth.account.id, articleId(formData));
+  return runConsoleAction(formData, 'read', async ({ parts, session }) => {
+    const stored = await getPostForEditing(parts.db, session.auth.account.id, articleId(formData));
     return { version: stored.etag, fields: editorFieldsOf(stored) };
   });
 }
@@ -164,9 +159,9 @@ export type NewArticleState =
 export async function createArticle(_prev: NewArticleState, formData: FormData): Promise<NewArticleState> {
   const title = formString(formData, 'title');
   const markdown = normalizeLineEndings(formString(formData, 'markdown'));
-  const outcome = await runConsoleAction(formData, 'write', async ({ em, session }) => {
-    const post = await createPost(writeContext(em, session.auth), { title, markdown });
-    const stored = await getPostForEditing(em, session.auth.account.id, post.id);
+  const outcome = await runConsoleAction(formData, 'write', async ({ parts, session }) => {
+    const post = await createPost(writeContextOf(parts, session.auth), { title, markdown });
+    const stored = await getPostForEditing(parts.db, session.auth.account.id, post.id);
     return { id: post.id, report: writeReport(post, markdown, stored.post.html ?? '') };
   });
   return outcome.ok ? outcome : { ...outcome, values: { title, markdown } };
@@ -175,9 +170,9 @@ export async function createArticle(_prev: NewArticleState, formData: FormData):
 export type StateChangeOutcome = ActionOutcome<{ message: string }> | null;
 
 export async function publishArticle(_prev: StateChangeOutcome, formData: FormData): Promise<StateChangeOutcome> {
-  return runConsoleAction(formData, 'publish', async ({ em, session }) => {
+  return runConsoleAction(formData, 'publish', async ({ parts, session }) => {
     const id = articleId(formData);
-    const post = await publishPost(em, session.auth.account.id, id, session.auth.account.isModerated);
+    const post = await publishPost(publishingOf(parts), session.auth.account.id, id, session.auth.account.isModerated);
     revalidatePath(`/console/articles/${id}`);
     return {
       message:
@@ -189,17 +184,17 @@ export async function publishArticle(_prev: StateChangeOutcome, formData: FormDa
 }
 
 export async function unpublishArticle(_prev: StateChangeOutcome, formData: FormData): Promise<StateChangeOutcome> {
-  return runConsoleAction(formData, 'write', async ({ em, session }) => {
+  return runConsoleAction(formData, 'write', async ({ parts, session }) => {
     const id = articleId(formData);
-    await unpublishPost(em, session.auth.account.id, id);
+    await unpublishPost(publishingOf(parts), session.auth.account.id, id);
     revalidatePath(`/console/articles/${id}`);
     return { message: 'Unpublished: the public page is gone; the text is kept as a draft.' };
   });
 }
 
 export async function deleteArticle(_prev: StateChangeOutcome, formData: FormData): Promise<StateChangeOutcome> {
-  const outcome = await runConsoleAction(formData, 'write', async ({ em, session }) => {
-    await deletePost(em, session.auth.account.id, articleId(formData));
+  const outcome = await runConsoleAction(formData, 'write', async ({ parts, session }) => {
+    await deletePost(publishingOf(parts), session.auth.account.id, articleId(formData));
     return { message: 'Deleted.' };
   });
   if (outcome.ok) redirect('/console?notice=deleted');

@@ -4,15 +4,16 @@ import { revalidatePath } from 'next/cache';
 import { headers } from 'next/headers';
 import { storeFromUrl } from '@/server/services/media';
 import { formString, runConsoleAction, type ActionOutcome } from '@/server/console/action';
-import { consoleMediaDeps, markdownSnippet } from '@/server/console/media';
+import { markdownSnippet } from '@/server/console/media';
+import { mediaDepsOf } from '@/server/runtime/request-contexts';
 
 export type FromUrlOutcome = ActionOutcome<{ message: string; snippet: string; url: string }> | null;
 
 /** POST /media/from-url from the console: the media window, then the same service. */
 export async function storeMediaFromUrl(_prev: FromUrlOutcome, formData: FormData): Promise<FromUrlOutcome> {
-  return runConsoleAction(formData, 'media', async ({ em, session }) => {
+  return runConsoleAction(formData, 'media', async ({ parts, session }) => {
     const media = await storeFromUrl(
-      consoleMediaDeps(em),
+      mediaDepsOf(parts),
       session.auth.account,
       formString(formData, 'url'),
       (await headers()).get('host'),

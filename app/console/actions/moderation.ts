@@ -2,6 +2,7 @@
 
 import { redirect } from 'next/navigation';
 import { approvePost, rejectPost } from '@/server/services/moderation';
+import { publishingOf } from '@/server/runtime/request-contexts';
 import { formString, runConsoleAction, type ActionOutcome } from '@/server/console/action';
 import { ConsoleProblem } from '@/server/console/problems';
 import { UUID_PATTERN } from '@/server/uuid';
@@ -18,9 +19,9 @@ function pendingId(formData: FormData): string {
 // A decided article leaves the queue, taking its form with it, so the outcome is reported by
 // the queue page itself.
 export async function approveArticle(_prev: ModerationOutcome, formData: FormData): Promise<ModerationOutcome> {
-  const outcome = await runConsoleAction(formData, 'write', async ({ em, session }) => {
+  const outcome = await runConsoleAction(formData, 'write', async ({ parts, session }) => {
     if (!session.auth.account.isAdmin) throw new ConsoleProblem('Only administrators can moderate.');
-    await approvePost(em, pendingId(formData));
+    await approvePost(publishingOf(parts), pendingId(formData));
     return { message: '' };
   });
   if (outcome.ok) redirect('/console/moderation?done=approved');
@@ -29,11 +30,11 @@ export async function approveArticle(_prev: ModerationOutcome, formData: FormDat
 
 export async function rejectArticle(_prev: ModerationOutcome, formData: FormData): Promise<ModerationOutcome> {
   let stillPublic = false;
-  const outcome = await runConsoleAction(formData, 'write', async ({ em, session }) => {
+  const outcome = await runConsoleAction(formData, 'write', async ({ parts, session }) => {
     if (!session.auth.account.isAdmin) throw new ConsoleProblem('Only administrators can moderate.');
     const reason = formString(formData, 'reason').trim().slice(0, 2000);
     if (!reason) throw new ConsoleProblem('Write the reason for rejecting: the author reads it.');
-    const post = await rejectPost(em, pendingId(formData), reason);
+    const post = await rejectPost(publishingOf(parts), pendingId(formData), reason);
     stillPublic = post.status === 'published';
     return { message: '' };
   });

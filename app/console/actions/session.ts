@@ -2,8 +2,9 @@
 
 import { redirect } from 'next/navigation';
 import { cookies } from 'next/headers';
-import { authenticateSecret, TOKEN_PREFIX } from '@/server/services/tokens';
-import { clearSessionCookie, consoleEm, currentSession, setSessionCookie } from '@/server/console/context';
+import { TOKEN_PREFIX } from '@/server/services/tokens';
+import { authenticate } from '@/server/services/access';
+import { clearSessionCookie, consoleParts, currentSession, setSessionCookie } from '@/server/console/context';
 import { closeSession, csrfMatches, openSession, SESSION_COOKIE } from '@/server/console/session-store';
 import { describeProblem } from '@/server/console/problems';
 import { safeReturnPath } from '@/server/console/return-path';
@@ -22,10 +23,10 @@ export async function signIn(_prev: SignInState, formData: FormData): Promise<Si
   if (!secret.startsWith(TOKEN_PREFIX))
     return { error: `Only API tokens that start with ${TOKEN_PREFIX} can sign in.` };
   try {
-    const em = await consoleEm();
-    const auth = await authenticateSecret(em, secret);
+    const { db } = consoleParts();
+    const auth = await authenticate(db, secret);
     if (!auth) return { error: 'That token is not valid: it is incomplete, revoked or was reissued.' };
-    const { cookieValue } = await openSession(em, auth);
+    const { cookieValue } = await openSession(db, auth);
     await setSessionCookie(cookieValue);
   } catch (err) {
     return { error: describeProblem(err) };
@@ -39,7 +40,7 @@ export async function signOut(formData: FormData): Promise<void> {
   // A forged sign-out would be harmless, but the same CSRF rule holds for every mutation.
   if (session && csrfMatches(session, formData.get('csrf'))) {
     const value = (await cookies()).get(SESSION_COOKIE)?.value;
-    await closeSession(await consoleEm(), value);
+    await closeSession(consoleParts().db, value);
     await clearSessionCookie();
   }
   redirect('/console');

@@ -2,7 +2,7 @@
 
 import { redirect } from 'next/navigation';
 import { revalidatePath } from 'next/cache';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AppParts } from '@/server/runtime/parts';
 import { createToken, findAccountToken, reissueToken, revokeToken } from '@/server/services/tokens';
 import { formString, runConsoleAction, type ActionOutcome } from '@/server/console/action';
 import { ConsoleProblem } from '@/server/console/problems';
@@ -15,17 +15,17 @@ import { ConsoleProblem } from '@/server/console/problems';
  */
 export type TokenOutcome = ActionOutcome<{ message: string; secret?: string; tokenId?: string }> | null;
 
-async function ownToken(em: EntityManager, accountId: string, formData: FormData) {
+async function ownToken(db: AppParts['db'], accountId: string, formData: FormData) {
   const id = formString(formData, 'token_id');
-  const token = await findAccountToken(em, accountId, id);
+  const token = await findAccountToken(db, accountId, id);
   if (!token) throw new ConsoleProblem('That token does not exist.');
   return token;
 }
 
 export async function createApiToken(_prev: TokenOutcome, formData: FormData): Promise<TokenOutcome> {
-  return runConsoleAction(formData, 'write', async ({ em, session }) => {
+  return runConsoleAction(formData, 'write', async ({ parts, session }) => {
     const name = formString(formData, 'name').trim().slice(0, 100);
-    const { token, secret } = await createToken(em, session.auth.account.id, name);
+    const { token, secret } = await createToken(parts.db, session.auth.account.id, name);
     revalidatePath('/console/account');
     return {
       message: `Token “${token.name}” created. Copy the secret now: it will not be shown again.`,
@@ -36,10 +36,10 @@ export async function createApiToken(_prev: TokenOutcome, formData: FormData): P
 }
 
 export async function reissueApiToken(_prev: TokenOutcome, formData: FormData): Promise<TokenOutcome> {
-  return runConsoleAction(formData, 'write', async ({ em, session }) => {
-    const token = await ownToken(em, session.auth.account.id, formData);
+  return runConsoleAction(formData, 'write', async ({ parts, session }) => {
+    const token = await ownToken(parts.db, session.auth.account.id, formData);
     if (token.revokedAt) throw new ConsoleProblem('A revoked token cannot be reissued.');
-    const { secret } = await reissueToken(em, token.id);
+    const { secret } = await reissueToken(parts.db, token.id);
     if (token.id === session.auth.tokenId) {
       // This session was opened with that token and has just ended with it (tokens.ts deletes
       // the row). The page is not refreshed, so the new secret stays on screen to be copied.
@@ -55,9 +55,9 @@ export async function reissueApiToken(_prev: TokenOutcome, formData: FormData): 
 
 export async function revokeApiToken(_prev: TokenOutcome, formData: FormData): Promise<TokenOutcome> {
   let endedOwnSession = false;
-  const outcome = await runConsoleAction(formData, 'write', async ({ em, session }) => {
-    const token = await ownToken(em, session.auth.account.id, formData);
-    await revokeToken(em, token.id);
+  const outcome = await runConsoleAction(formData, 'write', async ({ parts, session }) => {
+    const token = await ownToken(parts.db, session.auth.account.id, formData);
+    await revokeToken(parts.db, token.id);
     endedOwnSession = token.id === session.auth.tokenId;
     revalidatePath('/console/account');
     return { message: `Token “${token.name}” revoked.` };

@@ -1,5 +1,5 @@
 import type { AuthorPostJson } from '@/server/services/post-view';
-import { consoleEm } from '@/server/console/context';
+import { consoleParts } from '@/server/console/context';
 import { recentReaderDays, type ReaderDay } from '@/server/console/reader-days';
 
 /**
@@ -10,7 +10,7 @@ import { recentReaderDays, type ReaderDay } from '@/server/console/reader-days';
 export async function ReaderStats({ post, accountId }: { post: AuthorPostJson; accountId: string }) {
   let days: ReaderDay[] | null;
   try {
-    days = await recentReaderDays(await consoleEm(), accountId, post.id);
+    days = await recentReaderDays(consoleParts().db, accountId, post.id);
   } catch {
     days = null;
   }

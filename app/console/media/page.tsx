@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
-import { consoleEm, requireSession } from '@/server/console/context';
+import { consoleParts, requireSession } from '@/server/console/context';
 import { spend } from '@/server/console/limits';
 import { markdownSnippet, recentMedia } from '@/server/console/media';
 import { describeProblem } from '@/server/console/problems';
-import type { Media } from '@/server/console/records';
+import type { MediaRecord } from '@/server/console/records';
 import { storeMediaFromUrl } from '../actions/media';
 import { Problem } from '../components/problem';
 import { formatBytes, formatDateTime } from '../components/format';
@@ -14,11 +14,11 @@ export const metadata: Metadata = { title: 'Media' };
 
 export default async function MediaPage() {
   const session = await requireSession();
-  const em = await consoleEm();
-  let items: Media[];
+  const { db } = consoleParts();
+  let items: MediaRecord[];
   try {
-    await spend(em, session.auth, 'read');
-    items = await recentMedia(em, session.auth.account.id);
+    await spend(db, session.auth, 'read');
+    items = await recentMedia(db, session.auth.account.id);
   } catch (err) {
     return <Problem title="Media" message={describeProblem(err)} />;
   }

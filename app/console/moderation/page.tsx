@@ -1,11 +1,10 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { consoleEm, requireSession } from '@/server/console/context';
+import { consoleParts, requireSession } from '@/server/console/context';
 import { spend } from '@/server/console/limits';
 import { describeProblem } from '@/server/console/problems';
-import { handlesOf } from '@/server/console/queries';
 import { listPending } from '@/server/services/moderation';
-import type { Post } from '@/server/console/records';
+import type { PendingArticle } from '@/server/console/records';
 import { approveArticle, rejectArticle } from '../actions/moderation';
 import { ConfirmAction } from '../components/confirm-action';
 import { Problem } from '../components/problem';
@@ -28,13 +27,11 @@ export default async function ModerationPage({ searchParams }: { searchParams: S
   // Not an error page: to everyone else the moderation section does not exist.
   if (!session.auth.account.isAdmin) notFound();
   const { done } = await searchParams;
-  const em = await consoleEm();
-  let pending: Post[];
-  let handles: Map<string, string>;
+  const { db } = consoleParts();
+  let pending: PendingArticle[];
   try {
-    await spend(em, session.auth, 'read');
-    pending = await listPending(em);
-    handles = await handlesOf(em, [...new Set(pending.map((p) => p.accountId))]);
+    await spend(db, session.auth, 'read');
+    pending = await listPending(db);
   } catch (err) {
     return <Problem title="Moderation" message={describeProblem(err)} />;
   }
@@ -60,11 +57,11 @@ export default async function ModerationPage({ searchParams }: { searchParams: S
             <li key={post.id} className="card queue__item" data-post-id={post.id}>
               <div className="queue__head">
                 <div>
-                  <h2>{post.submittedVersion?.title ?? post.title}</h2>
+                  <h2>{post.title}</h2>
                   <p className="muted">
-                    by @{handles.get(post.accountId) ?? 'unknown'} · submitted{' '}
-                    <time dateTime={post.updatedAt.toISOString()}>{formatDateTime(post.updatedAt)}</time>
-                    {post.publishedVersion ? ' · an earlier version is public' : ''}
+                    by @{post.handle} · submitted{' '}
+                    <time dateTime={post.submittedAt}>{formatDateTime(post.submittedAt)}</time>
+                    {post.hasPublished ? ' · an earlier version is public' : ''}
                   </p>
                 </div>
                 <ConfirmAction

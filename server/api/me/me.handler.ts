@@ -1,4 +1,4 @@
-import { limitsOf, readDailyMediaBytesUsed } from '../../services/limits';
+import { dailyMediaBytesUsed, limitsOf } from '../../services/limits';
 import type { AuthorContext } from '../trpc';
 
 export async function meHandler({ ctx }: { ctx: AuthorContext }) {
@@ -7,7 +7,7 @@ export async function meHandler({ ctx }: { ctx: AuthorContext }) {
     handle: a.handle,
     limits: {
       ...limitsOf(a),
-      daily_media_bytes_used: await readDailyMediaBytesUsed(ctx.db, a.id),
+      daily_media_bytes_used: await dailyMediaBytesUsed(ctx.db, a.id),
     },
   };
 }

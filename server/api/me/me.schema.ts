@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIMITS, type LimitName } from '../../services/rate-classes';
+import { LIMITS, type LimitName } from '../../model/rate-classes';
 
 /** The Limits object inside GET /me: the account's limits and today's media usage in bytes. */
 const LimitsSchema = z

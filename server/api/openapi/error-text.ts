@@ -3,7 +3,7 @@
  * route: when each error status happens (with its fixed `code` and an example), and what each
  * rate class allows by default (from the limits' own defaults, so the text cannot drift).
  */
-import { RATE_CLASS_NAMES, RATE_CLASSES, type RateClass, type RateClassEntry } from '../../services/rate-classes';
+import { RATE_CLASS_NAMES, RATE_CLASSES, type RateClass, type RateClassEntry } from '../../model/rate-classes';
 import type { ErrorStatus } from '../route-meta';
 
 const requests = (n: number) => `${n} request${n === 1 ? '' : 's'} per minute`;

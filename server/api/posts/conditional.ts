@@ -1,7 +1,7 @@
 import { notModified } from '../../errors';
 import { ifNoneMatchMatches } from '../../entity-tags';
 import { postEtag, type EtagFields } from '../../services/post-etag';
-import type { WritePreconditions } from '../../services/posts';
+import type { WritePreconditions } from '../../services/post-writes';
 import type { AuthorContext } from '../trpc';
 
 /**

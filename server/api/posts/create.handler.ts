@@ -1,5 +1,6 @@
+import { writeContextOf } from '../../runtime/request-contexts';
 import type { z } from 'zod';
-import { createPost } from '../../services/posts';
+import { createPost } from '../../services/post-writes';
 import type { AuthorContext } from '../trpc';
 import { sendEtag } from './conditional';
 import type { CreatePostInput } from './write.schema';
@@ -11,7 +12,7 @@ export const createPostHandler = async ({
   ctx: AuthorContext;
   input: z.infer<typeof CreatePostInput>;
 }) => {
-  const post = await createPost(ctx.scope.write, input);
+  const post = await createPost(writeContextOf(ctx.parts, ctx.auth), input);
   sendEtag(ctx, post);
   return post;
 };

@@ -1,5 +1,6 @@
+import { publishingOf } from '../../runtime/request-contexts';
 import type { z } from 'zod';
-import { publishPost } from '../../services/posts';
+import { publishPost } from '../../services/post-publishing';
 import type { AuthorContext } from '../trpc';
 import type { PostIdOnlyInput } from './by-id.schema';
 import { sendEtag, writePreconditions } from './conditional';
@@ -12,7 +13,7 @@ export const publishPostHandler = async ({
   input: z.infer<typeof PostIdOnlyInput>;
 }) => {
   const post = await publishPost(
-    ctx.em,
+    publishingOf(ctx.parts),
     ctx.auth.account.id,
     input.id,
     ctx.auth.account.isModerated,

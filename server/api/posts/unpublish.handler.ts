@@ -1,5 +1,6 @@
+import { publishingOf } from '../../runtime/request-contexts';
 import type { z } from 'zod';
-import { unpublishPost } from '../../services/posts';
+import { unpublishPost } from '../../services/post-publishing';
 import type { AuthorContext } from '../trpc';
 import type { PostIdOnlyInput } from './by-id.schema';
 import { sendEtag, writePreconditions } from './conditional';
@@ -11,7 +12,7 @@ export const unpublishPostHandler = async ({
   ctx: AuthorContext;
   input: z.infer<typeof PostIdOnlyInput>;
 }) => {
-  const post = await unpublishPost(ctx.em, ctx.auth.account.id, input.id, writePreconditions(ctx));
+  const post = await unpublishPost(publishingOf(ctx.parts), ctx.auth.account.id, input.id, writePreconditions(ctx));
   // 204 without a body, but the article still exists: its new version's tag lets the next
   // conditional write go ahead without a GET.
   sendEtag(ctx, post);

@@ -1,5 +1,6 @@
+import { writeContextOf } from '../../runtime/request-contexts';
 import type { z } from 'zod';
-import { updatePost } from '../../services/posts';
+import { updatePost } from '../../services/post-writes';
 import type { AuthorContext } from '../trpc';
 import { sendEtag, writePreconditions } from './conditional';
 import type { UpdatePostInput } from './write.schema';
@@ -12,7 +13,7 @@ export const updatePostHandler = async ({
   input: z.infer<typeof UpdatePostInput>;
 }) => {
   const { id, ...fields } = input;
-  const post = await updatePost(ctx.scope.write, id, fields, writePreconditions(ctx));
+  const post = await updatePost(writeContextOf(ctx.parts, ctx.auth), id, fields, writePreconditions(ctx));
   sendEtag(ctx, post);
   return post;
 };

@@ -3,8 +3,8 @@ import { openApiDocument } from '../../../server/api/openapi/document';
 import { operatorOpenApiJson } from '../../../server/api/openapi/operator';
 import { route } from '../../../server/api/route-meta';
 import { API_ROUTES } from '../../../server/api/routes';
-import { authorProcedure, router } from '../../../server/api/trpc';
-import { DEFAULT_LIMITS } from '../../../server/services/rate-classes';
+import { authorProcedure, router, type ApiContext } from '../../../server/api/trpc';
+import { DEFAULT_LIMITS } from '../../../server/model/rate-classes';
 
 /**
  * Route facts live once, in each procedure's meta; the success status the REST mount sends,
@@ -50,7 +50,12 @@ describe('route facts', () => {
 
   it('are required: an author procedure without route meta fails before touching a token', async () => {
     const bare = router({ ping: authorProcedure.query(() => 'pong') });
-    const caller = bare.createCaller({ headers: { get: () => null }, res: { setHeader() {}, chargedTo() {} } });
+    // No parts: a procedure without route meta must fail before it reaches any of them.
+    const caller = bare.createCaller({
+      parts: {} as ApiContext['parts'],
+      headers: { get: () => null },
+      res: { setHeader() {}, chargedTo() {} },
+    });
     await expect(caller.ping()).rejects.toThrow(/has no route meta/);
   });
 

@@ -3,10 +3,10 @@
  * hand-written adversarial patterns at 10 and 80 KB is converted or refused with a
  * ContentRejectedError naming the problem — never another error, never a crashed pool. Timing is the bench's business.
  */
-import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConcurrencyLimit } from '../../../server/concurrency-limit';
-import { closeContentPool, ContentRejectedError, renderArticle } from '../../../server/content';
+import { ContentRejectedError, type ContentPool } from '../../../server/content';
+import { testContentPool } from '../../support/content-pool';
 import { ADVERSARIAL_PATTERNS, pathologicalCases } from './corpus';
 
 const cases = [
@@ -16,20 +16,20 @@ const cases = [
   ),
 ];
 
+let pool: ContentPool;
 beforeAll(() => {
-  // The pool runs the bundled worker; build it from the current sources.
-  execFileSync(process.execPath, ['scripts/build-server.mjs'], { stdio: 'ignore' });
+  pool = testContentPool();
 });
 
 afterAll(async () => {
-  await closeContentPool();
+  await pool.close();
 });
 
 type Outcome = { name: string; converted: boolean; message?: string; unexpected?: unknown };
 
 async function outcomeOf(name: string, markdown: string): Promise<Outcome> {
   try {
-    const output = await renderArticle({ markdown, title: 'T' }, name);
+    const output = await pool.render({ markdown, title: 'T' }, name);
     expect(output.html.length).toBeGreaterThan(0);
     return { name, converted: true };
   } catch (error) {
@@ -66,12 +66,12 @@ describe(`pathological corpus (${cases.length} inputs) through the worker pool`,
   }, 600_000);
 
   it('keeps serving ordinary documents after workers were terminated for overrunning', async () => {
-    const output = await renderArticle({ markdown: '# Still here\n\nfine', title: 'T' });
+    const output = await pool.render({ markdown: '# Still here\n\nfine', title: 'T' });
     expect(output.html).toBe('<h1>Still here</h1>\n<p>fine</p>');
   });
 
   it('reports an empty document as a rejection, not a fault', async () => {
-    await expect(renderArticle({ markdown: '<script>x</script>', title: 'T' })).rejects.toThrow(
+    await expect(pool.render({ markdown: '<script>x</script>', title: 'T' })).rejects.toThrow(
       'markdown: document is empty after conversion',
     );
   });

@@ -3,16 +3,15 @@
  * rewriteImageSourcesSync(render(md).html, map) === render(md, { rehosted: map }).html.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import {
-  closeContentPool,
   ContentRejectedError,
+  type ContentPool,
   renderArticleSync,
-  rewriteImageSources,
   rewriteImageSourcesSync,
   storedMediaReferences,
 } from '../../../server/content';
+import { testContentPool } from '../../support/content-pool';
 import { articles } from './corpus';
 import { articleMarkdown } from './grammar';
 
@@ -178,11 +177,12 @@ describe('rewriteImageSources: same html as converting again with the map', () =
 });
 
 describe('rewriteImageSources through the worker pool', () => {
+  let pool: ContentPool;
   beforeAll(() => {
-    execFileSync(process.execPath, ['scripts/build-server.mjs'], { stdio: 'ignore' });
+    pool = testContentPool();
   });
   afterAll(async () => {
-    await closeContentPool();
+    await pool.close();
   });
 
   it('gives the same html as the in-thread rewrite', async () => {
@@ -194,7 +194,7 @@ describe('rewriteImageSources through the worker pool', () => {
       'https://img.example.com/b.png': '/api/media/11111111-1111-4111-8111-111111111111',
     };
     const expected = renderArticleSync({ markdown, title: 'T', rehosted: map }).html;
-    expect(await rewriteImageSources(plain.html, map)).toBe(expected);
+    expect(await pool.rewriteImageSources(plain.html, map)).toBe(expected);
     expect(expected).not.toContain('img.example.com');
   });
 });

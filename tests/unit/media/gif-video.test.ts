@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { animatedGifToMp4, chooseFfmpeg, defaultFfmpegPath, limitedCommand } from '../../../server/media/gif-video';
 import { inspectAndNormalizeImage } from '../../../server/media/image';
 import { readImage } from '../../support/image-corpus';
+import { testMediaWork } from '../../support/media-work';
+import { env } from '../../../server/env';
 
 const read = readImage;
 
@@ -160,7 +162,12 @@ describe('GIF conversion: shared limits', () => {
     const fake = fakeFfmpeg();
     try {
       const gif = read('gif-animated-rotating-squares.gif');
-      const videos = await Promise.all([0, 1, 2].map(() => animatedGifToMp4(gif, { ffmpegPath: fake.path })));
+      // The slots the composition root builds from GIF_CONVERSIONS_IN_FLIGHT, at its default.
+      const { gifSlots } = testMediaWork({ gifConversionsInFlight: env.GIF_CONVERSIONS_IN_FLIGHT });
+      expect(gifSlots.limit).toBe(1);
+      const videos = await Promise.all(
+        [0, 1, 2].map(() => animatedGifToMp4(gif, { ffmpegPath: fake.path, slots: gifSlots })),
+      );
       for (const v of videos) expect(v.mp4.toString()).toBe('fake');
       const lines = fake.log();
       expect(lines.map((l) => l.split(' ')[0])).toEqual(['start', 'end', 'start', 'end', 'start', 'end']);

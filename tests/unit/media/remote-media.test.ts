@@ -2,10 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllowList } from '../../../server/media/address-policy';
 import { fetchRemoteMedia } from '../../../server/media/remote-media';
 import { readImage } from '../../support/image-corpus';
+import { testMediaWork } from '../../support/media-work';
 import { startLocalServer, type LocalServer } from './helpers/local-server';
 
 const read = readImage;
 const fetchOpts = { allowList: parseAllowList('127.0.0.0/8') };
+const work = testMediaWork();
 
 let server: LocalServer;
 beforeAll(async () => {
@@ -19,7 +21,7 @@ afterAll(() => server.close());
 
 describe('fetchRemoteMedia', () => {
   it('stores a still image', async () => {
-    const media = await fetchRemoteMedia(`${server.origin}/jpeg-baseline.jpg`, { fetch: fetchOpts });
+    const media = await fetchRemoteMedia(`${server.origin}/jpeg-baseline.jpg`, work, { fetch: fetchOpts });
     expect(media.kind).toBe('image');
     if (media.kind !== 'image') return;
     expect([media.image.mimeType, media.image.width, media.image.height]).toEqual(['image/jpeg', 200, 133]);
@@ -27,7 +29,9 @@ describe('fetchRemoteMedia', () => {
   });
 
   it('turns an animated GIF into MP4 + poster (as from-url stores it)', async () => {
-    const media = await fetchRemoteMedia(`${server.origin}/gif-animated-rotating-squares.gif`, { fetch: fetchOpts });
+    const media = await fetchRemoteMedia(`${server.origin}/gif-animated-rotating-squares.gif`, work, {
+      fetch: fetchOpts,
+    });
     expect(media.kind).toBe('gif');
     if (media.kind !== 'gif') return;
     expect([media.video.mimeType, media.video.width, media.video.height]).toEqual(['video/mp4', 80, 80]);
@@ -36,7 +40,7 @@ describe('fetchRemoteMedia', () => {
 
   it('refuses an animated GIF when asked to (rehost into <img>)', async () => {
     await expect(
-      fetchRemoteMedia(`${server.origin}/gif-animated-rotating-squares.gif`, {
+      fetchRemoteMedia(`${server.origin}/gif-animated-rotating-squares.gif`, work, {
         fetch: fetchOpts,
         animatedGif: 'refuse',
       }),
@@ -49,7 +53,7 @@ describe('fetchRemoteMedia', () => {
       'png-apng-animated.png',
       'avif-sequence-animated.avif',
     ]) {
-      await expect(fetchRemoteMedia(`${server.origin}/${file}`, { fetch: fetchOpts })).rejects.toMatchObject({
+      await expect(fetchRemoteMedia(`${server.origin}/${file}`, work, { fetch: fetchOpts })).rejects.toMatchObject({
         kind: 'unsupported',
       });
     }
@@ -57,12 +61,12 @@ describe('fetchRemoteMedia', () => {
 
   it('refuses unsupported content and forbidden addresses as invalid input naming the field', async () => {
     await expect(
-      fetchRemoteMedia(`${server.origin}/svg-xss-nested-use-xlink.svg`, { fetch: fetchOpts }),
+      fetchRemoteMedia(`${server.origin}/svg-xss-nested-use-xlink.svg`, work, { fetch: fetchOpts }),
     ).rejects.toMatchObject({
       kind: 'invalid',
       message: 'url: not a supported image (svg)',
     });
-    await expect(fetchRemoteMedia(`${server.origin}/png-rgb.png`, { field: 'cover_url' })).rejects.toMatchObject({
+    await expect(fetchRemoteMedia(`${server.origin}/png-rgb.png`, work, { field: 'cover_url' })).rejects.toMatchObject({
       kind: 'invalid',
       problem: 'forbidden_address',
       message: 'cover_url: address not allowed',

@@ -1,15 +1,15 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { consoleEm, requireSession } from '@/server/console/context';
+import { consoleParts, requireSession } from '@/server/console/context';
 import { spend } from '@/server/console/limits';
 import { recentMedia } from '@/server/console/media';
 import { dailyMediaBytesUsed } from '@/server/services/limits';
-import type { Media } from '@/server/console/records';
+import type { MediaRecord } from '@/server/console/records';
 import { describeProblem } from '@/server/console/problems';
 import { UUID_PATTERN } from '@/server/uuid';
 import { isDomainError } from '@/server/errors';
-import { getPostForEditing } from '@/server/services/posts';
+import { getPostForEditing } from '@/server/services/post-reads';
 import { listRevisions, REVISIONS_KEPT, type RevisionSummary } from '@/server/services/revisions';
 import { canonicalPath } from '@/server/services/post-view';
 import type { ArticleView } from '@/server/console/article-document';
@@ -34,18 +34,18 @@ export default async function ArticlePage({ params }: { params: Params }) {
   const { id } = await params;
   const session = await requireSession();
   if (!UUID_PATTERN.test(id)) notFound();
-  const em = await consoleEm();
+  const { db } = consoleParts();
   let data: Awaited<ReturnType<typeof getPostForEditing>>;
-  let library: Media[];
+  let library: MediaRecord[];
   let quotaUsed: number;
   let revisions: RevisionSummary[];
   try {
     // One read, like GET /posts/{id}; the preview frames this page embeds are part of it.
-    await spend(em, session.auth, 'read');
-    data = await getPostForEditing(em, session.auth.account.id, id);
-    library = await recentMedia(em, session.auth.account.id);
-    quotaUsed = await dailyMediaBytesUsed(em, session.auth.account.id);
-    revisions = await listRevisions(em, session.auth.account.id, id);
+    await spend(db, session.auth, 'read');
+    data = await getPostForEditing(db, session.auth.account.id, id);
+    library = await recentMedia(db, session.auth.account.id);
+    quotaUsed = await dailyMediaBytesUsed(db, session.auth.account.id);
+    revisions = await listRevisions(db, session.auth.account.id, id);
   } catch (err) {
     if (isDomainError(err, 'not_found')) notFound();
     return <Problem title="Article" message={describeProblem(err)} />;
@@ -158,7 +158,7 @@ export default async function ArticlePage({ params }: { params: Params }) {
           width: m.width,
           height: m.height,
           name: m.fileName ?? fileNameOfAddress(m.sourceUrl),
-          storedAt: m.createdAt.toISOString(),
+          storedAt: m.createdAt,
         }))}
         quotaLeft={Math.max(0, session.auth.account.dailyMediaBytes - quotaUsed)}
         revisions={revisions}

@@ -1,6 +1,7 @@
-import { consoleEm, currentSession } from '@/server/console/context';
+import { consoleParts, currentSession } from '@/server/console/context';
 import { spend } from '@/server/console/limits';
-import { consoleMediaDeps, markdownSnippet } from '@/server/console/media';
+import { markdownSnippet } from '@/server/console/media';
+import { mediaDepsOf } from '@/server/runtime/request-contexts';
 import { describeProblem } from '@/server/console/problems';
 import { csrfMatches } from '@/server/console/session-store';
 import { isSameOrigin } from '@/server/console/same-origin';
@@ -27,11 +28,11 @@ export async function POST(request: Request) {
     return answer({ ok: false, error: 'This page is out of date. Reload it and try again.' }, 403);
   }
   try {
-    const em = await consoleEm();
-    await spend(em, session.auth, 'media');
+    const parts = consoleParts();
+    await spend(parts.db, session.auth, 'media');
     const bytes = await readMultipartFile(request, { field: 'file', maxBytes: MAX_IMAGE_BYTES });
     const media = await storeUploadOrGifVideo(
-      consoleMediaDeps(em),
+      mediaDepsOf(parts),
       session.auth.account,
       bytes,
       fileNameFrom(request.headers.get('x-file-name')),

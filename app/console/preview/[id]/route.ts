@@ -12,10 +12,10 @@ export const dynamic = 'force-dynamic';
  */
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  return answerPreviewFrame(async (session, em) => {
+  return answerPreviewFrame(async (session, parts) => {
     const version = parseVersion(new URL(request.url).searchParams.get('version'));
     if (!version) return frameMessage(400, 'Unknown version.');
-    const view = await findPreview(await em(), session, id, version);
+    const view = await findPreview(parts.db, session, id, version);
     // `near`: words of the editor's cursor line, so the saved version opens where the editing is.
     const near = new URL(request.url).searchParams.get('near') ?? '';
     if (view)

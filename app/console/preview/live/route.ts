@@ -1,11 +1,11 @@
-import { consoleEm, currentSession } from '@/server/console/context';
+import { consoleParts, currentSession } from '@/server/console/context';
 import { spend } from '@/server/console/limits';
 import { ConsoleProblem, describeProblem } from '@/server/console/problems';
 import { messageDocument } from '@/server/console/preview-messages';
 import { previewDocument, previewHeaders } from '@/server/console/article-document';
 import { csrfMatches } from '@/server/console/session-store';
 import { isSameOrigin } from '@/server/console/same-origin';
-import { ContentRejectedError, ConversionBusyError, conversionQueueFull, renderArticle } from '@/server/content';
+import { ContentRejectedError, ConversionBusyError } from '@/server/content';
 import { normalizeLineEndings, tagNamesFromField } from '@/server/console/editor-fields';
 import { markCursor, placeCursorAnchor } from '@/server/console/preview-cursor';
 import { savedCover } from '@/server/console/preview';
@@ -34,8 +34,9 @@ export async function POST(request: Request) {
   const session = await currentSession();
   if (!session) return page('Your console session has ended. Sign in again.', 401);
   if (!isSameOrigin(request.headers)) return page('Cross-site request refused.', 403);
+  const { db, content } = consoleParts();
   // Nothing of the form is read while this account's conversions are already backed up.
-  if (conversionQueueFull(session.auth.account.id)) return page(BUSY, 503);
+  if (content.queueFull(session.auth.account.id)) return page(BUSY, 503);
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > MAX_FORM_BYTES) return page(TOO_LONG, 413);
   let form: FormData;
@@ -52,7 +53,7 @@ export async function POST(request: Request) {
   // A preview converts like a save, so it spends what a save spends: one unit of the account's
   // write window, shared with the API.
   try {
-    await spend(await consoleEm(), session.auth, 'write');
+    await spend(db, session.auth, 'write');
   } catch (err) {
     if (err instanceof ConsoleProblem) return page(err.message, 429);
     return page(describeProblem(err), 503);
@@ -69,9 +70,9 @@ export async function POST(request: Request) {
 
   try {
     const cursor = text('cursor') === '' ? NaN : Number(text('cursor'));
-    const rendered = await renderArticle({ markdown: markCursor(markdown, cursor), title }, session.auth.account.id);
+    const rendered = await content.render({ markdown: markCursor(markdown, cursor), title }, session.auth.account.id);
     const html = placeCursorAnchor(rendered.html);
-    const cover = await savedCover(await consoleEm(), session, text('id'));
+    const cover = await savedCover(db, session, text('id'));
     const tags = tagNamesFromField(text('tags')).map((name) => ({ name, slug: name }));
     const subtitle = text('subtitle').trim() || null;
     return new Response(

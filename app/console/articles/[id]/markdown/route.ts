@@ -1,7 +1,7 @@
-import { consoleEm, currentSession } from '@/server/console/context';
+import { consoleParts, currentSession } from '@/server/console/context';
 import { describeProblem } from '@/server/console/problems';
 import { isDomainError } from '@/server/errors';
-import { getPostForEditing } from '@/server/services/posts';
+import { getPostForEditing } from '@/server/services/post-reads';
 import { UUID_PATTERN } from '@/server/uuid';
 
 export const dynamic = 'force-dynamic';
@@ -20,7 +20,7 @@ export async function GET(_request: Request, { params }: { params: Promise<{ id:
   if (!session) return new Response('Your console session has ended. Sign in again.', { status: 401, headers });
   if (!UUID_PATTERN.test(id)) return new Response('That article does not exist.', { status: 404, headers });
   try {
-    const { etag, markdown } = await getPostForEditing(await consoleEm(), session.auth.account.id, id);
+    const { etag, markdown } = await getPostForEditing(consoleParts().db, session.auth.account.id, id);
     return new Response(markdown, { status: 200, headers: { ...headers, etag } });
   } catch (err) {
     if (isDomainError(err, 'not_found')) return new Response('That article does not exist.', { status: 404, headers });

@@ -1,4 +1,4 @@
-import { ConversionBusyError, conversionQueueFull } from '@/server/content';
+import { ConversionBusyError } from '@/server/content';
 import { spend } from '@/server/console/limits';
 import { findPreview } from '@/server/console/preview';
 import { answerPreviewFrame, frameMessage } from '@/server/console/preview-frame';
@@ -17,11 +17,10 @@ const BUSY = 'The server is busy right now. Try again in a moment.';
  */
 export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  return answerPreviewFrame(async (session, em) => {
+  return answerPreviewFrame(async (session, { db, content }) => {
     const account = session.auth.account.id;
     // Nothing is loaded while this account's work in the pool is already backed up.
-    if (conversionQueueFull(account)) return frameMessage(503, BUSY);
-    const db = await em();
+    if (content.queueFull(account)) return frameMessage(503, BUSY);
     try {
       await spend(db, session.auth, 'write');
     } catch (err) {
@@ -34,7 +33,10 @@ export async function GET(_request: Request, { params }: { params: Promise<{ id:
     if (!published)
       return frameMessage(404, 'Nothing is published yet: publishing shows readers the whole working version.');
     try {
-      return { status: 200, html: diffDocument(await publishDiffInPool(published, working, account), working) };
+      return {
+        status: 200,
+        html: diffDocument(await publishDiffInPool(content, published, working, account), working),
+      };
     } catch (err) {
       if (err instanceof ConversionBusyError) return frameMessage(503, BUSY);
       throw err;

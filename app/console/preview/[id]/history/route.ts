@@ -1,4 +1,4 @@
-import { ConversionBusyError, conversionQueueFull } from '@/server/content';
+import { ConversionBusyError } from '@/server/content';
 import { spend } from '@/server/console/limits';
 import { answerPreviewFrame, frameMessage } from '@/server/console/preview-frame';
 import { ConsoleProblem } from '@/server/console/problems';
@@ -26,11 +26,10 @@ function revisionView(r: Revision): ArticleView {
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const query = new URL(request.url).searchParams;
-  return answerPreviewFrame(async (session, em) => {
+  return answerPreviewFrame(async (session, { db, content }) => {
     const account = session.auth.account.id;
     if (!UUID_PATTERN.test(id)) return frameMessage(404, 'That article does not exist.');
-    if (conversionQueueFull(account)) return frameMessage(503, BUSY);
-    const db = await em();
+    if (content.queueFull(account)) return frameMessage(503, BUSY);
     try {
       await spend(db, session.auth, 'write');
     } catch (err) {
@@ -46,7 +45,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
       throw err;
     }
     try {
-      const diff = await publishDiffInPool(revisionView(from), revisionView(to), account);
+      const diff = await publishDiffInPool(content, revisionView(from), revisionView(to), account);
       return { status: 200, html: diffDocument(diff, revisionView(to), 'These two saves show readers the same.') };
     } catch (err) {
       if (err instanceof ConversionBusyError) return frameMessage(503, BUSY);

@@ -1,29 +1,62 @@
 import { randomUUID } from 'node:crypto';
-import { statement, type StatementRunner } from '../../db/statements';
-import { AUTHOR_POST_COLUMNS, type AuthorPostRow } from './post-view';
-import { REHOST_MEMORY_COLUMN, rehostMemoryOf, type RehostMemory } from './rehost-memory';
-import type { StoredImage } from './rehost-port';
-import type { TagRef } from './tags';
+import { statement, type StatementRunner } from '../../../db/statements';
+import { LIVE_OWN, POST_SELECT, type PostRow } from './rows';
 
 /**
- * The statements of the two article writes that run most (POST /posts and PATCH /posts/{id}),
- * on the prepared-statement pool rather than the ORM: each is one round trip. As a rule a create
+ * The statements of the article writes (POST /posts and PATCH /posts/{id}): as a rule a create
  * is one statement (a slug derived from a title already used takes BEGIN, slug lock, slug read,
  * insert, COMMIT), and an edit is a read and an update (BEGIN, row lock, update, COMMIT when
- * another write came in between). posts.ts decides what to write; this file only says how.
- *
- * Every statement returns the article as AUTHOR_POST_COLUMNS (timestamps as PostgreSQL's text),
- * which `authorPostFromRow` turns into the answer.
+ * another write came in between). server/services/posts.ts decides what to write; this file
+ * only says how. Every statement returns the article as the aggregate's row (rows.ts).
  */
 
 /** The row as a write reads it: the answer's columns, and the Markdown it converts. */
-export type EditedRow = AuthorPostRow & { markdown: string };
+export type EditedRow = PostRow & { markdown: string };
 
-const LIVE_OWN = 'id = $1 AND account_id = $2 AND deleted_at IS NULL';
+/** A stored copy of an external image: what the rehost memory remembers of it. */
+export interface StoredImage {
+  id: string;
+  width: number;
+  height: number;
+}
+
+/** Per article, which external image URL became which stored file (the article's rehost memory). */
+export type RehostMemory = Map<string, StoredImage>;
+
+/** The article's rehost memory as one JSON column (`$1`: the article), read with the row in one snapshot. */
+const REHOST_MEMORY_COLUMN = `(SELECT coalesce(json_agg(json_build_object(
+      'source_url', s.source_url, 'id', m.id, 'width', m.width, 'height', m.height)), '[]')
+     FROM post_media_sources s JOIN media m ON m.id = s.media_id WHERE s.post_id = $1) AS rehost_memory`;
+
+type MemoryRow = { source_url: string; id: string; width: number; height: number };
+
+const rehostMemoryOf = (rows: MemoryRow[]): RehostMemory =>
+  new Map(rows.map((r) => [r.source_url, { id: r.id, width: r.width, height: r.height }]));
+
+const REMEMBER_REHOSTS = statement(
+  'post_media_sources_remember',
+  `INSERT INTO post_media_sources (post_id, source_url, media_id)
+   SELECT $1, * FROM unnest($2::text[], $3::uuid[])
+   ON CONFLICT (post_id, source_url) DO NOTHING`,
+);
+
+/**
+ * Remembers what a write stored, by source URL. A URL already remembered keeps its first copy:
+ * remembered rows never change, so a conversion with the memory stays reproducible.
+ */
+export async function rememberRehosts(
+  db: StatementRunner,
+  postId: string,
+  stored: Record<string, StoredImage>,
+): Promise<void> {
+  const entries = Object.entries(stored);
+  if (entries.length === 0) return;
+  await db.runWrite(REMEMBER_REHOSTS, [postId, entries.map(([url]) => url), entries.map(([, image]) => image.id)]);
+}
 
 const READ_FOR_EDIT = statement(
   'post_write_read',
-  `SELECT ${AUTHOR_POST_COLUMNS}, markdown, ${REHOST_MEMORY_COLUMN} FROM posts WHERE ${LIVE_OWN}`,
+  `SELECT ${POST_SELECT}, markdown, ${REHOST_MEMORY_COLUMN} FROM posts WHERE ${LIVE_OWN}`,
 );
 
 /** The author's live article with its rehost memory, read in one statement (one snapshot); null when absent. */
@@ -32,10 +65,7 @@ export async function readForEdit(
   accountId: string,
   id: string,
 ): Promise<{ row: EditedRow; memory: RehostMemory } | null> {
-  const [found] = await db.run<EditedRow & { rehost_memory: Parameters<typeof rehostMemoryOf>[0] }>(READ_FOR_EDIT, [
-    id,
-    accountId,
-  ]);
+  const [found] = await db.run<EditedRow & { rehost_memory: MemoryRow[] }>(READ_FOR_EDIT, [id, accountId]);
   if (!found) return null;
   const { rehost_memory: memory, ...row } = found;
   return { row, memory: rehostMemoryOf(memory) };
@@ -43,7 +73,7 @@ export async function readForEdit(
 
 const LOCK_FOR_EDIT = statement(
   'post_write_lock',
-  `SELECT ${AUTHOR_POST_COLUMNS}, markdown FROM posts WHERE ${LIVE_OWN} FOR UPDATE`,
+  `SELECT ${POST_SELECT}, markdown FROM posts WHERE ${LIVE_OWN} FOR UPDATE`,
 );
 
 /**
@@ -59,7 +89,7 @@ const READ_MEMORY = statement('post_write_memory', `SELECT ${REHOST_MEMORY_COLUM
 
 /** The rehost memory alone, as committed now (a statement of its own: a snapshot of its own). */
 export async function readMemory(tx: StatementRunner, id: string): Promise<RehostMemory> {
-  const [row] = await tx.run<{ rehost_memory: Parameters<typeof rehostMemoryOf>[0] }>(READ_MEMORY, [id]);
+  const [row] = await tx.run<{ rehost_memory: MemoryRow[] }>(READ_MEMORY, [id]);
   return rehostMemoryOf(row!.rehost_memory);
 }
 
@@ -141,7 +171,7 @@ const INSERT_POST = statement(
             $9::uuid, $10::text, $11::integer, $12::integer, 'draft', $13::timestamptz, $13::timestamptz, $19::uuid
       WHERE NOT EXISTS (SELECT 1 FROM found WHERE id IS NULL)
      ON CONFLICT (account_id, slug) WHERE deleted_at IS NULL DO NOTHING
-     RETURNING ${AUTHOR_POST_COLUMNS}),
+     RETURNING ${POST_SELECT}),
    tagged AS (
      INSERT INTO post_tags (post_id, tag_id, position) SELECT p.id, f.id, f.position - 1 FROM post p, found f),
    remembered AS (
@@ -151,9 +181,9 @@ const INSERT_POST = statement(
 );
 
 /** The new article's row, or null when it was not inserted (see INSERT_POST). */
-export async function insertPost(db: StatementRunner, post: NewPost): Promise<AuthorPostRow | null> {
+export async function insertPost(db: StatementRunner, post: NewPost): Promise<PostRow | null> {
   const stored = Object.entries(post.stored);
-  const [row] = await db.runWrite<AuthorPostRow>(INSERT_POST, [
+  const [row] = await db.runWrite<PostRow>(INSERT_POST, [
     post.id,
     post.accountId,
     post.publicId,
@@ -185,7 +215,7 @@ export interface PostChanges {
   markdown?: string;
   html?: string;
   /** The article's tags, in order (its `post_tags` rows become exactly these). */
-  tags?: TagRef[];
+  tags?: TagRow[];
   cover?: { assetId: string | null; url: string | null; width: number | null; height: number | null };
   /** Whether the working version now differs from the public one (publication.ts `edited`). */
   hasUnpublishedChanges: boolean;
@@ -194,7 +224,7 @@ export interface PostChanges {
 }
 
 /** The fields of the version an edit was decided on: the ETag's (post-etag.ts), as read. */
-export type VersionSeen = Pick<AuthorPostRow, 'updated_at' | 'status' | 'has_unpublished_changes' | 'published_at'>;
+export type VersionSeen = Pick<PostRow, 'updated_at' | 'status' | 'has_unpublished_changes' | 'published_at'>;
 
 /**
  * The edit and the article's `post_tags`, in one statement, applied only if the article is still
@@ -226,7 +256,7 @@ const UPDATE_POST = statement(
      WHERE ${LIVE_OWN}
        AND updated_at = $17::timestamptz AND status = $18 AND has_unpublished_changes = $19
        AND published_at IS NOT DISTINCT FROM $20::timestamptz
-     RETURNING ${AUTHOR_POST_COLUMNS}),
+     RETURNING ${POST_SELECT}),
    placed AS (
      INSERT INTO post_tags (post_id, tag_id, position)
      SELECT u.id, t.tag_id, t.position - 1
@@ -246,9 +276,9 @@ export async function updatePostRow(
   id: string,
   changes: PostChanges,
   seen: VersionSeen,
-): Promise<AuthorPostRow | null> {
+): Promise<PostRow | null> {
   const { cover, tags } = changes;
-  const [row] = await db.runWrite<AuthorPostRow>(UPDATE_POST, [
+  const [row] = await db.runWrite<PostRow>(UPDATE_POST, [
     id,
     accountId,
     changes.title ?? null,
@@ -273,4 +303,44 @@ export async function updatePostRow(
     changes.savedByTokenId ?? null,
   ]);
   return row ?? null;
+}
+
+// Tags ------------------------------------------------------------------------------------
+
+/** A tag as the `tags` table has it: one row per slug, shared by every article using the name. */
+export interface TagRow {
+  id: string;
+  slug: string;
+  name: string;
+}
+
+/**
+ * Creates the tags that do not exist yet and returns every wanted tag's row: tags are found or
+ * made by slug. One statement as a rule; a tag another write is creating at that moment (its row
+ * not yet committed when this statement began) is read again once that write is done.
+ */
+const FIND_OR_CREATE_TAGS = statement(
+  'tags_find_or_create',
+  `WITH created AS (
+     INSERT INTO tags (id, slug, name) SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[])
+     ON CONFLICT (slug) DO NOTHING RETURNING id, slug, name)
+   SELECT id, slug, name FROM created
+   UNION ALL SELECT id, slug, name FROM tags WHERE slug = ANY($2::text[])`,
+);
+const FIND_TAGS = statement('tags_find', 'SELECT id, slug, name FROM tags WHERE slug = ANY($1::text[])');
+
+export async function findOrCreateTags(
+  db: StatementRunner,
+  wanted: { slug: string; name: string }[],
+): Promise<TagRow[]> {
+  if (wanted.length === 0) return [];
+  const slugs = wanted.map((t) => t.slug);
+  let rows = await db.runWrite<TagRow>(FIND_OR_CREATE_TAGS, [
+    wanted.map(() => randomUUID()),
+    slugs,
+    wanted.map((t) => t.name),
+  ]);
+  if (rows.length < wanted.length) rows = await db.run<TagRow>(FIND_TAGS, [slugs]);
+  const bySlug = new Map(rows.map((r) => [r.slug, r]));
+  return wanted.map((t) => bySlug.get(t.slug)!);
 }

@@ -1,25 +1,30 @@
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { startupParameters, type PoolerMode } from './connection-mode';
-import { allEntities } from './entities';
 import { migrationsList } from './migrations';
 
 /**
- * Pool timeouts are short on purpose: when PostgreSQL is down a request must get a
- * 503 within seconds, not hang; new connections are opened on demand, so the service
- * recovers by itself when the database returns. Every connection works in UTC: set once when it
- * opens, which a transaction-mode pooler records and re-applies (connection-mode.ts).
+ * MikroORM's part: the schema, as the migrations in db/migrations/ build it, and applying them.
+ * Requests never go through it: every request reaches the data through the prepared statements
+ * of server/data/ (db/statements.ts), whose writes are one or two statements each, where a
+ * unit of work would only add the loading and the change tracking. So the ORM here has no
+ * entities, only the Migrator, and lives only while a process starts.
+ *
+ * Timeouts are short on purpose (a start waits for its database in provide-database.ts, not
+ * here); every connection works in UTC, set when it opens, which a transaction-mode pooler
+ * records and re-applies (connection-mode.ts).
  */
 export function ormOptions(clientUrl: string, mode: PoolerMode = 'none'): Options {
   return {
     clientUrl,
-    entities: allEntities,
+    entities: [],
     extensions: [Migrator],
     migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false, silent: true },
     discovery: { warnWhenNoEntities: false },
     pool: {
       min: 0,
-      max: 20,
+      // Migrations hold one connection (one transaction); start-up needs no more.
+      max: 2,
       acquireTimeoutMillis: 3000,
       idleTimeoutMillis: 10000,
       afterCreate: (
@@ -31,11 +36,6 @@ export function ormOptions(clientUrl: string, mode: PoolerMode = 'none'): Option
     debug: false,
     allowGlobalContext: false,
   };
-}
-
-/** Connects an ORM to `clientUrl`; who holds it (and closes it) is server/runtime.ts. */
-export function openOrm(clientUrl: string, mode: PoolerMode = 'none'): Promise<MikroORM> {
-  return MikroORM.init(ormOptions(clientUrl, mode));
 }
 
 /** Any number of instances may start at once on one database: the first to take this lock migrates. */

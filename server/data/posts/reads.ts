@@ -1,0 +1,247 @@
+import { statement, type Statement, type StatementRunner } from '../../../db/statements';
+import {
+  LIVE_OWN,
+  POST_SELECT,
+  WORKING_VERSION,
+  type PostBody,
+  type PostRow,
+  type PostStatus,
+  type PostVersion,
+} from './rows';
+
+/**
+ * The posts aggregate's reads: the author's article (GET /posts/{id}), a page of the author's
+ * articles (GET /posts, keyset on `(created_at, id)`), the public lookup of a published snapshot,
+ * and what the console shows (the editor's row, previews, the list with its search and sorts,
+ * counts per status, the history of saves).
+ */
+
+const POST_BY_ID = statement('post_by_id', `SELECT ${POST_SELECT}, html FROM posts WHERE ${LIVE_OWN}`);
+
+/** The author's live article with its html; null for one that is absent, deleted or another author's. */
+export async function readPostRow(
+  db: StatementRunner,
+  accountId: string,
+  id: string,
+): Promise<(PostRow & { html: string }) | null> {
+  const [row] = await db.run<PostRow & { html: string }>(POST_BY_ID, [id, accountId]);
+  return row ?? null;
+}
+
+const POST_ROW = statement('post_row', `SELECT ${POST_SELECT} FROM posts WHERE ${LIVE_OWN}`);
+
+/** The author's live article without its body; null as for `readPostRow`. */
+export async function readPostHead(db: StatementRunner, accountId: string, id: string): Promise<PostRow | null> {
+  const [row] = await db.run<PostRow>(POST_ROW, [id, accountId]);
+  return row ?? null;
+}
+
+/** One page statement per shape (status filter, cursor), so each is planned once. */
+const page = (name: string, status: boolean, after: boolean) => {
+  let where = 'account_id = $1 AND deleted_at IS NULL';
+  let n = 2;
+  if (status) where += ` AND status = $${n++}`;
+  if (after) {
+    where += ` AND (created_at, id) < ($${n}::timestamptz, $${n + 1}::uuid)`;
+    n += 2;
+  }
+  return statement(
+    name,
+    `SELECT ${POST_SELECT} FROM posts WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${n}`,
+  );
+};
+const PAGES = {
+  first: page('posts_page_first', false, false),
+  after: page('posts_page_after', false, true),
+  statusFirst: page('posts_page_status_first', true, false),
+  statusAfter: page('posts_page_status_after', true, true),
+};
+
+/** Up to `count` of the author's articles, newest first, after `(createdAt, id)` when given. */
+export async function readPostPageRows(
+  db: StatementRunner,
+  accountId: string,
+  opts: { status?: PostStatus; after?: { createdAt: string; id: string }; count: number },
+): Promise<PostRow[]> {
+  const values: unknown[] = [accountId];
+  if (opts.status) values.push(opts.status);
+  if (opts.after) values.push(opts.after.createdAt, opts.after.id);
+  values.push(opts.count);
+  const st = opts.status
+    ? opts.after
+      ? PAGES.statusAfter
+      : PAGES.statusFirst
+    : opts.after
+      ? PAGES.after
+      : PAGES.first;
+  return db.run<PostRow>(st, values);
+}
+
+/**
+ * What a reader may see at `/<slug>-<public_id>`: the frozen published version only, never the
+ * working text, of a live article of a live account. The snapshot comes back as its JSON text,
+ * so a conditional request is answered from a hash of it without parsing or rendering anything.
+ */
+const PUBLISHED_BY_PUBLIC_ID = statement(
+  'published_by_public_id',
+  `SELECT p.published_version::text AS version_json, p.published_version->>'slug' AS slug, p.published_at, a.handle
+     FROM posts p JOIN accounts a ON a.id = p.account_id AND a.deleted_at IS NULL
+    WHERE p.public_id = $1 AND p.deleted_at IS NULL AND p.published_version IS NOT NULL`,
+);
+
+export interface PublishedRow {
+  version_json: string;
+  slug: string;
+  published_at: string | null;
+  handle: string;
+}
+
+export async function readPublishedRow(db: StatementRunner, publicId: string): Promise<PublishedRow | null> {
+  const [row] = await db.run<PublishedRow>(PUBLISHED_BY_PUBLIC_ID, [publicId]);
+  return row ?? null;
+}
+
+/** The editor's row: the article, its Markdown and html, both snapshots and the moderator's note. */
+export type EditingRow = PostRow &
+  Pick<PostBody, 'markdown' | 'html' | 'published_version' | 'submitted_version' | 'moderation_note'>;
+
+const FOR_EDITING = statement(
+  'post_for_editing',
+  `SELECT ${POST_SELECT}, markdown, html, published_version, submitted_version, moderation_note FROM posts WHERE ${LIVE_OWN}`,
+);
+
+export async function readEditingRow(db: StatementRunner, accountId: string, id: string): Promise<EditingRow | null> {
+  const [row] = await db.run<EditingRow>(FOR_EDITING, [id, accountId]);
+  return row ?? null;
+}
+
+/** The versions a preview may show of a live article of any account (the caller decides who may see which). */
+export interface PreviewRow {
+  account_id: string;
+  status: PostStatus;
+  working: PostVersion;
+  published_version: PostVersion | null;
+  submitted_version: PostVersion | null;
+}
+
+const FOR_PREVIEW = statement(
+  'post_for_preview',
+  `SELECT account_id, status, ${WORKING_VERSION} AS working, published_version, submitted_version
+     FROM posts WHERE id = $1 AND deleted_at IS NULL`,
+);
+
+export async function readPreviewRow(db: StatementRunner, id: string): Promise<PreviewRow | null> {
+  const [row] = await db.run<PreviewRow>(FOR_PREVIEW, [id]);
+  return row ?? null;
+}
+
+const COUNT_BY_STATUS = statement(
+  'posts_count_by_status',
+  'SELECT status, count(*)::int AS n FROM posts WHERE account_id = $1 AND deleted_at IS NULL GROUP BY status',
+);
+
+/** Live articles per status (the console's filter tabs). */
+export async function countPostsByStatus(db: StatementRunner, accountId: string): Promise<Record<PostStatus, number>> {
+  const counts: Record<PostStatus, number> = { draft: 0, pending_moderation: 0, published: 0 };
+  for (const r of await db.run<{ status: PostStatus; n: number }>(COUNT_BY_STATUS, [accountId])) counts[r.status] = r.n;
+  return counts;
+}
+
+// The console's list: search and sorts ---------------------------------------------------------
+
+export const ARTICLE_SORTS = ['created', 'updated', 'published', 'popularity'] as const;
+export type ArticleSort = (typeof ARTICLE_SORTS)[number];
+
+/**
+ * The words of an article a search looks in: title, slug (its words) and tag names, folded by
+ * the `simple` configuration (no stemming: any language alike). The GIN index of migration
+ * `article_search` is on exactly this expression.
+ */
+const SEARCH_DOCUMENT = `to_tsvector('simple', title || ' ' || replace(slug, '-', ' ') || ' ' || jsonb_path_query_array(tags, '$[*].name')::text)`;
+
+/** Each sort's column; articles never published sort after the published ones. */
+const ORDER: Record<ArticleSort, { column: string; nullsLast: boolean }> = {
+  created: { column: 'created_at', nullsLast: false },
+  updated: { column: 'updated_at', nullsLast: false },
+  published: { column: 'published_at', nullsLast: true },
+  popularity: { column: 'popularity', nullsLast: false },
+};
+
+/** Where a page goes on: after the sort key `v` (null: a never-published article) and `id`. */
+export interface ListPosition {
+  v: string | number | null;
+  id: string;
+}
+
+/**
+ * The statement of one list shape (sort, status filter, search, position), built once per shape
+ * and named after it, so each is planned once and none is made of text from a request.
+ */
+const listStatements = new Map<string, Statement>();
+
+function listStatement(
+  sort: ArticleSort,
+  status: boolean,
+  search: boolean,
+  after: 'none' | 'value' | 'null',
+): Statement {
+  const name = `posts_list_${sort}_${status ? 's' : 'a'}_${search ? 'q' : 'n'}_${after}`;
+  const known = listStatements.get(name);
+  if (known) return known;
+  const { column, nullsLast } = ORDER[sort];
+  const order = (key: string) => `${key} DESC${nullsLast ? ' NULLS LAST' : ''}, id DESC`;
+  const where = ['account_id = $1', 'deleted_at IS NULL'];
+  let n = 2;
+  if (status) where.push(`status = $${n++}`);
+  let tsquery = '';
+  if (search) tsquery = `$${n++}`;
+  const cursor = (key: string): string => {
+    if (after === 'none') return 'true';
+    if (after === 'null') return `${key} IS NULL AND id < $${n + 1}::uuid`;
+    const cast = sort === 'popularity' ? '::int' : '::timestamptz';
+    return `(${key} < $${n}${cast} OR (${key} = $${n}${cast} AND id < $${n + 1}::uuid)${nullsLast ? ` OR ${key} IS NULL` : ''})`;
+  };
+  const limit = after === 'none' ? `$${n}` : `$${n + 2}`;
+  // A search finds its matches through the GIN index, with their sort key, and sorts only those
+  // (MATERIALIZED: left to itself the planner may walk the sort's index and test every article's
+  // words, a second for a word no article has); the page's rows are read last.
+  const text = search
+    ? `WITH found AS MATERIALIZED (
+         SELECT id, ${column} AS k FROM posts WHERE ${where.join(' AND ')} AND ${SEARCH_DOCUMENT} @@ to_tsquery('simple', ${tsquery})),
+       page AS (SELECT id FROM found WHERE ${cursor('k')} ORDER BY ${order('k')} LIMIT ${limit})
+       SELECT ${POST_SELECT} FROM posts JOIN page USING (id) ORDER BY ${order(column)}`
+    : `SELECT ${POST_SELECT} FROM posts WHERE ${where.join(' AND ')} AND ${cursor(column)} ORDER BY ${order(column)} LIMIT ${limit}`;
+  const st = statement(name, text);
+  listStatements.set(name, st);
+  return st;
+}
+
+/** Up to `count` of the author's articles in the sort's order, matching `tsquery` when given, after `position`. */
+export async function listPostRows(
+  db: StatementRunner,
+  accountId: string,
+  opts: { sort: ArticleSort; status?: PostStatus; tsquery?: string; position?: ListPosition; count: number },
+): Promise<PostRow[]> {
+  const after = !opts.position ? 'none' : opts.position.v === null ? 'null' : 'value';
+  const st = listStatement(opts.sort, opts.status !== undefined, opts.tsquery !== undefined, after);
+  const values: unknown[] = [accountId];
+  if (opts.status) values.push(opts.status);
+  if (opts.tsquery !== undefined) values.push(opts.tsquery);
+  if (opts.position) values.push(opts.position.v, opts.position.id);
+  values.push(opts.count);
+  return db.run<PostRow>(st, values);
+}
+
+/** The value a row sorts by, for the next page's position. */
+export function sortKeyOf(row: PostRow, sort: ArticleSort): string | number | null {
+  switch (sort) {
+    case 'created':
+      return row.created_at;
+    case 'updated':
+      return row.updated_at;
+    case 'published':
+      return row.published_at;
+    case 'popularity':
+      return row.popularity;
+  }
+}

@@ -1,0 +1,100 @@
+import { isoTimestamp, statement, type StatementRunner } from '../../../db/statements';
+import { LIVE_OWN } from './rows';
+
+/**
+ * The history of saves (`post_revisions`, kept and pruned by the trigger of
+ * Migration20261126100000_post_revisions; server/services/revisions.ts says what it is for).
+ * The article's own row is its newest revision, `current`.
+ */
+export const CURRENT_REVISION = 'current';
+
+export interface RevisionSummaryRow {
+  id: string;
+  /** ISO 8601. */
+  savedAt: string;
+  tokenName: string | null;
+  title: string;
+  markdownLength: number;
+}
+
+const LIST_REVISIONS = statement(
+  'revisions_list',
+  `SELECT v.id, v.saved_at, t.name AS token_name, v.title, v.markdown_length
+     FROM posts p
+     CROSS JOIN LATERAL (
+       SELECT '${CURRENT_REVISION}' AS id, p.updated_at AS saved_at, p.saved_by_token_id AS token_id, p.title,
+              length(p.markdown) AS markdown_length, 0 AS rank, 0::bigint AS seq
+       UNION ALL
+       SELECT r.id::text, r.saved_at, r.token_id, r.title, length(r.markdown), 1, r.id
+         FROM post_revisions r WHERE r.post_id = p.id) v
+     LEFT JOIN api_tokens t ON t.id = v.token_id
+    WHERE p.id = $1 AND p.account_id = $2 AND p.deleted_at IS NULL
+    ORDER BY v.rank, v.saved_at DESC, v.seq DESC`,
+);
+
+/** The article's revisions, newest first (the current one first of all); none for an article not the author's. */
+export async function listRevisionRows(
+  db: StatementRunner,
+  accountId: string,
+  postId: string,
+): Promise<RevisionSummaryRow[]> {
+  const rows = await db.run<{
+    id: string;
+    saved_at: string;
+    token_name: string | null;
+    title: string;
+    markdown_length: number;
+  }>(LIST_REVISIONS, [postId, accountId]);
+  return rows.map((r) => ({
+    id: r.id,
+    savedAt: isoTimestamp(r.saved_at),
+    tokenName: r.token_name,
+    title: r.title,
+    markdownLength: Number(r.markdown_length),
+  }));
+}
+
+export interface RevisionRow {
+  id: string;
+  /** ISO 8601. */
+  savedAt: string;
+  title: string;
+  subtitle: string | null;
+  slug: string;
+  tags: { slug: string; name: string }[];
+  markdown: string;
+  html: string;
+}
+
+const READ_REVISION = statement(
+  'revision_read',
+  `SELECT r.id::text AS id, r.saved_at, r.title, r.subtitle, r.slug, r.tags, r.markdown, r.html
+     FROM post_revisions r JOIN posts p ON p.id = r.post_id
+    WHERE r.id = $3 AND r.post_id = $1 AND p.account_id = $2 AND p.deleted_at IS NULL`,
+);
+
+const READ_CURRENT = statement(
+  'revision_current',
+  `SELECT '${CURRENT_REVISION}' AS id, updated_at AS saved_at, title, subtitle, slug, tags, markdown, html
+     FROM posts WHERE ${LIVE_OWN}`,
+);
+
+/** One revision of the author's article (`current` or a revision's number), or null. */
+export async function readRevisionRow(
+  db: StatementRunner,
+  accountId: string,
+  postId: string,
+  revisionId: string,
+): Promise<RevisionRow | null> {
+  const [row] =
+    revisionId === CURRENT_REVISION
+      ? await db.run<Omit<RevisionRow, 'savedAt'> & { saved_at: string }>(READ_CURRENT, [postId, accountId])
+      : await db.run<Omit<RevisionRow, 'savedAt'> & { saved_at: string }>(READ_REVISION, [
+          postId,
+          accountId,
+          revisionId,
+        ]);
+  if (!row) return null;
+  const { saved_at, ...rest } = row;
+  return { ...rest, savedAt: isoTimestamp(saved_at) };
+}

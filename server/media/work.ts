@@ -1,0 +1,33 @@
+import { ConcurrencyLimit } from '../concurrency-limit';
+import { ByteBudget } from './download-budget';
+import { chooseFfmpeg, type FfmpegChoice } from './gif-video';
+
+/**
+ * What the process's media work shares, built once by the composition root and handed to
+ * whoever downloads or converts: how many downloads run at once (MEDIA_DOWNLOADS_IN_FLIGHT, from-url
+ * and rehost together), how many bytes they may hold (MEDIA_DOWNLOAD_MEMORY_MB, download-memory.ts),
+ * how many GIF conversions run at once (GIF_CONVERSIONS_IN_FLIGHT) and which ffmpeg runs them.
+ */
+export interface MediaWork {
+  downloads: ConcurrencyLimit;
+  memory: ByteBudget;
+  gifSlots: ConcurrencyLimit;
+  ffmpeg: FfmpegChoice;
+}
+
+export interface MediaWorkSettings {
+  downloadsInFlight: number;
+  downloadMemoryBytes: number;
+  gifConversionsInFlight: number;
+  /** FFMPEG_PATH, if set. */
+  ffmpegPath?: string;
+}
+
+export function createMediaWork(settings: MediaWorkSettings): MediaWork {
+  return {
+    downloads: new ConcurrencyLimit(settings.downloadsInFlight),
+    memory: new ByteBudget(settings.downloadMemoryBytes),
+    gifSlots: new ConcurrencyLimit(settings.gifConversionsInFlight),
+    ffmpeg: chooseFfmpeg(settings.ffmpegPath),
+  };
+}

@@ -1,0 +1,30 @@
+import type { MediaDeps } from '../services/media';
+import type { PublishingContext } from '../services/post-publishing';
+import type { WriteContext } from '../services/post-writes';
+import { createRehoster } from '../services/rehost';
+import type { Authenticated } from '../services/tokens';
+import { logLine } from '../log';
+import type { AppParts } from './parts';
+
+/**
+ * One request's dependencies, made of the process's parts: the REST procedures, the console and
+ * the CLI build them alike, so a write does the same whoever asks for it.
+ */
+
+/** What storing media needs. */
+export function mediaDepsOf(parts: AppParts): MediaDeps {
+  return { db: parts.db, storage: parts.storage, allowList: parts.allowList, work: parts.mediaWork };
+}
+
+/** What an article write needs: the author, their token, and a rehoster storing into their account. */
+export function writeContextOf(parts: AppParts, auth: Authenticated): WriteContext {
+  const rehoster = createRehoster(mediaDepsOf(parts), auth.account, {
+    log: (line) => logLine({ ...line, level: 'error' }),
+  });
+  return { db: parts.db, content: parts.content, accountId: auth.account.id, rehoster, tokenId: auth.tokenId };
+}
+
+/** What publishing, unpublishing, deleting and moderating need. */
+export function publishingOf(parts: AppParts): PublishingContext {
+  return { db: parts.db, announce: parts.announce };
+}

@@ -1,0 +1,437 @@
+import { randomUUID } from 'node:crypto';
+import type { StatementRunner } from '../../db/statements';
+import { ownMediaRows } from '../data/media';
+import {
+  findOrCreateTags,
+  insertPost,
+  lockedDerivedSlug,
+  lockForEdit,
+  readForEdit,
+  readMemory,
+  rememberRehosts,
+  slugUsed,
+  updatePostRow,
+  type EditedRow,
+  type NewPost,
+  type PostChanges,
+  type RehostMemory,
+} from '../data/posts/writes';
+import type { PostRow } from '../data/posts/rows';
+import {
+  absoluteHttpUrl,
+  localMediaPath,
+  localMediaUuid,
+  pointsAtThisService,
+  storedMediaReferences,
+  type ContentPool,
+} from '../content';
+import { conflict, invalid, notFound } from '../errors';
+import { assertIfMatch } from './post-etag';
+import { checkPostWrite, type PostWriteInput } from './post-rules';
+import { authorPostFromRow } from './post-view';
+import { newPublicId } from './public-id';
+import { edited } from './publication';
+import { substitutions } from './rehost-memory';
+import { noRehost, type Rehoster, type RehostOutcome, type StoredImage } from './rehost-port';
+import { slugFromText } from './slugs';
+import { normalizeTagNames } from './tags';
+
+/**
+ * Creating and editing an author's articles (contract: "POST /posts", "PATCH /posts/{id}", and
+ * the decisions in docs/api.md). Knows nothing of HTTP: callers pass the author's id and
+ * already-shaped input; every write is one statement or one short transaction, so nothing is
+ * half-applied when the database goes away mid-way.
+ *
+ * A write happens in three steps, so edits never lose, corrupt or repeat work:
+ * 1. Everything that can refuse it (field rules, 404, If-Match, a taken slug, a missing cover,
+ *    a document empty after conversion) is checked before anything is downloaded: a refused
+ *    write costs its write request and nothing else.
+ * 2. Only images this write sends and this article never stored are downloaded (and charged);
+ *    remembered ones are substituted from the rehost memory (rehost-memory.ts).
+ * 3. The write is applied in one statement if the article is still as step 1 read it; if another
+ *    write came in between, it is decided again under the row lock (SELECT … FOR UPDATE) on the
+ *    row as it is now. The stored html is always the rendering of the stored Markdown and title
+ *    with the rehost memory: if another write changed the Markdown or the title meanwhile, the
+ *    body is converted again from the locked row (nothing is downloaded there).
+ */
+
+export interface WriteContext {
+  /** The one way to the data (server/data/). */
+  db: StatementRunner;
+  /** The process's conversions (Markdown, rewriting image sources), off the event loop. */
+  content: ContentPool;
+  accountId: string;
+  rehoster?: Rehoster;
+  /** The token the write came through, kept with the revision each save records (revisions.ts). */
+  tokenId?: string;
+}
+
+/** Conditional requests: the `If-Match` header as sent, checked against the current version. */
+export interface WritePreconditions {
+  ifMatch?: string | null;
+}
+
+const NO_OUTCOME: RehostOutcome = { stored: {}, failed: [], causes: {}, warnings: [] };
+
+interface Rendered {
+  markdown: string;
+  title: string;
+  html: string;
+  externalImages: string[];
+  writtenAs: Record<string, string[]>;
+  /** Images removed because they point at this service outside its stored files. */
+  selfImages: string[];
+}
+
+/**
+ * Converts with every remembered image substituted; what is left external is in
+ * `externalImages`. The account takes its turn in the conversion queue (shared fairly).
+ */
+async function render(ctx: WriteContext, markdown: string, title: string, memory: RehostMemory): Promise<Rendered> {
+  const out = await ctx.content.render({ markdown, title, rehosted: substitutions(memory) }, ctx.accountId);
+  return {
+    markdown,
+    title,
+    html: out.html,
+    externalImages: out.externalImages,
+    writtenAs: out.writtenAs ?? {},
+    selfImages: out.selfImages ?? [],
+  };
+}
+
+interface CoverChoice {
+  assetId: string | null;
+  url: string | null;
+  width: number | null;
+  height: number | null;
+}
+
+const NO_COVER: CoverChoice = { assetId: null, url: null, width: null, height: null };
+const coverOf = (image: StoredImage): CoverChoice => ({
+  assetId: image.id,
+  url: localMediaPath(image.id),
+  width: image.width,
+  height: image.height,
+});
+
+/** What a write does to the cover: nothing, set it now, or set it once `url` is downloaded. */
+/** `keep` leaves the cover as it is; `refused` names a cover_url that is not used (it points at this service). */
+type CoverPlan =
+  | { kind: 'keep'; refused?: string }
+  | { kind: 'set'; cover: CoverChoice }
+  | { kind: 'fetch'; url: string; written: string };
+
+/**
+ * The one ownership rule for stored files a write shows (cover, body images, videos, GIF
+ * islands, link-card media): they must be files of the writing account. Another account's file
+ * and one that does not exist are alike, so a uuid seen in someone's article lends nothing.
+ */
+async function ownMedia(db: StatementRunner, accountId: string, ids: string[]) {
+  return new Map((await ownMediaRows(db, accountId, ids)).map((media) => [media.id, media]));
+}
+
+async function coverFromAsset(
+  db: StatementRunner,
+  accountId: string,
+  assetId: string,
+  field: string,
+): Promise<CoverChoice> {
+  const media = (await ownMedia(db, accountId, [assetId])).get(assetId);
+  if (!media || media.kind !== 'image') throw invalid(`${field}: no image ${assetId} among your media`);
+  return { assetId: media.id, url: localMediaPath(media.id), width: media.width, height: media.height };
+}
+
+/**
+ * The cover of this write, checked before any download: a missing `cover_asset_id` or local
+ * `/api/media/<uuid>` is a 400 here; a local path is never downloaded, charged or reported.
+ * An external `cover_url` this article already stored is taken from the memory.
+ */
+async function planCover(
+  db: StatementRunner,
+  accountId: string,
+  input: PostWriteInput,
+  memory: RehostMemory,
+): Promise<CoverPlan> {
+  if (input.cover_asset_id !== undefined) {
+    if (input.cover_asset_id === null) return { kind: 'set', cover: NO_COVER };
+    return {
+      kind: 'set',
+      cover: await coverFromAsset(db, accountId, input.cover_asset_id.toLowerCase(), 'cover_asset_id'),
+    };
+  }
+  if (input.cover_url === undefined) return { kind: 'keep' };
+  if (input.cover_url === null) return { kind: 'set', cover: NO_COVER };
+  const localId = localMediaUuid(input.cover_url);
+  if (localId) return { kind: 'set', cover: await coverFromAsset(db, accountId, localId, 'cover_url') };
+  const url = absoluteHttpUrl(input.cover_url) ?? input.cover_url;
+  // Never downloaded: this service's own pages and beacons are not images to store.
+  if (pointsAtThisService(url)) return { kind: 'keep', refused: input.cover_url };
+  const known = memory.get(url);
+  if (known) return { kind: 'set', cover: coverOf(known) };
+  return { kind: 'fetch', url, written: input.cover_url };
+}
+
+/** A body showing a stored file the account does not own is refused like such a cover: 400, naming them. */
+async function assertBodyMediaOwned(db: StatementRunner, accountId: string, html: string): Promise<void> {
+  const referenced = storedMediaReferences(html);
+  const owned = await ownMedia(db, accountId, referenced);
+  const foreign = referenced.filter((id) => !owned.has(id));
+  if (foreign.length > 0) {
+    throw invalid(`markdown: not among your media: ${foreign.map(localMediaPath).join(', ')}`);
+  }
+}
+
+/** Downloads what this write needs and the article does not have yet (the contract's rehost rules). */
+async function rehostMissing(ctx: WriteContext, bodyUrls: string[], cover: CoverPlan): Promise<RehostOutcome> {
+  const urls = cover.kind === 'fetch' ? [...bodyUrls, cover.url] : bodyUrls;
+  if (urls.length === 0) return NO_OUTCOME;
+  return (ctx.rehoster ?? noRehost).rehost(ctx.accountId, [...new Set(urls)]);
+}
+
+/**
+ * The write's warnings: why rehost stopped early, and each address removed or refused for
+ * pointing at this service outside its stored files (an image of a page or a reader beacon
+ * would count every reader of this article for another one).
+ */
+function writeWarnings(outcome: RehostOutcome, rendered: Rendered | undefined, cover: CoverPlan): string[] {
+  const warnings = [...outcome.warnings];
+  for (const url of rendered?.selfImages ?? [])
+    warnings.push(`markdown: image "${url}" removed: it points at this service outside /api/media/`);
+  if (cover.kind === 'keep' && cover.refused !== undefined)
+    warnings.push(`cover_url: "${cover.refused}" not used: it points at this service outside /api/media/`);
+  return warnings;
+}
+
+/** `rehost_failed` names each URL as the author wrote it, not the canonical form fetched. */
+function failedAsWritten(
+  outcome: RehostOutcome,
+  rendered: Rendered | undefined,
+  cover: CoverPlan,
+): { rehostFailed: string[]; rehostCauses: Record<string, string> } {
+  const out: string[] = [];
+  const causes: Record<string, string> = {};
+  for (const url of outcome.failed) {
+    const spellings = [...(rendered?.writtenAs[url] ?? [])];
+    if (cover.kind === 'fetch' && cover.url === url) spellings.push(cover.written);
+    for (const spelling of spellings.length > 0 ? spellings : [url]) {
+      if (!out.includes(spelling)) out.push(spelling);
+      causes[spelling] ??= outcome.causes[url] ?? 'could not store the image';
+    }
+  }
+  return { rehostFailed: out, rehostCauses: causes };
+}
+
+/** The contract's rehost rule 3: a cover URL that cannot be stored simply creates no cover. */
+function coverAfterRehost(plan: CoverPlan, outcome: RehostOutcome): CoverChoice | undefined {
+  if (plan.kind === 'set') return plan.cover;
+  if (plan.kind === 'fetch') {
+    const image = outcome.stored[plan.url];
+    return image ? coverOf(image) : undefined;
+  }
+  return undefined;
+}
+
+function isUniqueViolation(err: unknown, constraint: string): boolean {
+  const e = err as { code?: string; constraint?: string; message?: string };
+  return e?.code === '23505' && (e.constraint === constraint || (e.message ?? '').includes(constraint));
+}
+
+const slugTaken = (slug: string) => conflict(`slug: "${slug}" is already used by one of your articles`);
+
+/** A requested slug already used by another live article of the author: 409 before any work. */
+async function assertSlugFree(db: StatementRunner, accountId: string, slug: string, exceptId?: string) {
+  if (await slugUsed(db, accountId, slug, exceptId)) throw slugTaken(slug);
+}
+
+export async function createPost(
+  ctx: WriteContext,
+  rawInput: Required<Pick<PostWriteInput, 'title' | 'markdown'>> & PostWriteInput,
+) {
+  // 1. Everything that can refuse the write, before anything is downloaded.
+  const input = checkPostWrite(rawInput, 'create');
+  const tagNames = normalizeTagNames(input.tags ?? []);
+  if (input.slug !== undefined) await assertSlugFree(ctx.db, ctx.accountId, input.slug);
+  const memory: RehostMemory = new Map(); // a new article has stored nothing yet
+  const coverPlan = await planCover(ctx.db, ctx.accountId, input, memory);
+  const rendered = await render(ctx, input.markdown, input.title, memory);
+  await assertBodyMediaOwned(ctx.db, ctx.accountId, rendered.html);
+  // 2. Downloads.
+  const outcome = await rehostMissing(ctx, rendered.externalImages, coverPlan);
+  const html = await ctx.content.rewriteImageSources(rendered.html, storedSubstitutions(outcome), ctx.accountId);
+  const cover = coverAfterRehost(coverPlan, outcome);
+
+  const post = (slug: string): NewPost => ({
+    id: randomUUID(),
+    accountId: ctx.accountId,
+    publicId: newPublicId(),
+    slug,
+    title: input.title,
+    subtitle: input.subtitle ?? null,
+    markdown: input.markdown,
+    html,
+    tags: tagNames,
+    cover,
+    stored: outcome.stored,
+    now: new Date(),
+    savedByTokenId: ctx.tokenId ?? null,
+  });
+
+  // 3. As a rule one statement: the article under the slug it asks for, or its title's own slug.
+  const base = input.slug ?? slugFromText(input.title);
+  let row = await insertPost(ctx.db, post(base));
+  // Not inserted: the slug is taken, or a tag was being created by another write at that moment.
+  for (let attempt = 1; !row; attempt++) {
+    if (input.slug !== undefined) {
+      if (attempt > 3 || (await slugUsed(ctx.db, ctx.accountId, input.slug))) throw slugTaken(input.slug);
+      row = await insertPost(ctx.db, post(input.slug));
+    } else {
+      if (attempt > 3) throw conflict('slug: could not derive a free slug from the title; send one');
+      // A derived slug (-2, -3…) is picked under a per-author, per-base-slug advisory lock, so
+      // concurrent creates with one title take their suffixes in turn instead of colliding.
+      row = await ctx.db.transaction(async (tx) =>
+        insertPost(tx, post(await lockedDerivedSlug(tx, ctx.accountId, base))),
+      );
+    }
+  }
+  return authorPostFromRow(row, {
+    ...failedAsWritten(outcome, rendered, coverPlan),
+    warnings: writeWarnings(outcome, rendered, coverPlan),
+  });
+}
+
+function storedSubstitutions(outcome: RehostOutcome): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [url, image] of Object.entries(outcome.stored)) out[url] = localMediaPath(image.id);
+  return out;
+}
+
+/** What an edit decided in step 1: its input, its conversion and what it downloaded. */
+interface Edit {
+  id: string;
+  input: PostWriteInput;
+  ifMatch: string | null | undefined;
+  /** The row step 1 read, and the rehost memory with what this write stored. */
+  read: EditedRow;
+  memory: RehostMemory;
+  rendered: Rendered | undefined;
+  cover: CoverChoice | undefined;
+  tags: PostChanges['tags'];
+}
+
+export async function updatePost(
+  ctx: WriteContext,
+  id: string,
+  rawInput: PostWriteInput,
+  pre: WritePreconditions = {},
+) {
+  const { edit, outcome, coverPlan } = await prepareEdit(ctx, id, rawInput, pre);
+  try {
+    const row = (await applyEditAsRead(ctx, edit)) ?? (await applyEditLocked(ctx, edit));
+    return authorPostFromRow(row, {
+      ...failedAsWritten(outcome, edit.rendered, coverPlan),
+      warnings: writeWarnings(outcome, edit.rendered, coverPlan),
+    });
+  } catch (err) {
+    if (isUniqueViolation(err, 'posts_author_slug_live')) throw slugTaken(edit.input.slug ?? '');
+    throw err;
+  }
+}
+
+/**
+ * Steps 1 and 2: everything that can refuse the edit is checked before anything is downloaded;
+ * then only images of Markdown this write sends (a URL that failed before is tried again) and an
+ * external cover_url are downloaded: a title-only or subtitle-only PATCH fetches nothing. What
+ * was stored is remembered before the article's row changes: remembered rows are facts about a
+ * URL and never change (a remembered URL keeps its first copy), so that is harmless whatever
+ * happens to the edit.
+ */
+async function prepareEdit(ctx: WriteContext, id: string, rawInput: PostWriteInput, pre: WritePreconditions) {
+  const input = checkPostWrite(rawInput, 'update');
+  const tagNames = input.tags !== undefined ? normalizeTagNames(input.tags) : undefined;
+  const found = await readForEdit(ctx.db, ctx.accountId, id);
+  if (!found) throw notFound('Article not found');
+  const { row: read, memory } = found;
+  assertIfMatch(pre.ifMatch, authorPostFromRow(read));
+  if (input.slug !== undefined && input.slug !== read.slug) await assertSlugFree(ctx.db, ctx.accountId, input.slug, id);
+  const coverPlan = await planCover(ctx.db, ctx.accountId, input, memory);
+  // The inserted H1 comes from the title, so a new title converts the body again too (with the
+  // memory: nothing is downloaded for it).
+  const rendered =
+    input.markdown !== undefined || input.title !== undefined
+      ? await render(ctx, input.markdown ?? read.markdown, input.title ?? read.title, memory)
+      : undefined;
+  // Only Markdown this write sends: a title-only edit does not re-judge what is stored.
+  if (rendered && input.markdown !== undefined) await assertBodyMediaOwned(ctx.db, ctx.accountId, rendered.html);
+
+  const outcome = await rehostMissing(
+    ctx,
+    input.markdown !== undefined && rendered ? rendered.externalImages : [],
+    coverPlan,
+  );
+  const tags = tagNames ? await findOrCreateTags(ctx.db, tagNames) : undefined;
+  await rememberRehosts(ctx.db, id, outcome.stored);
+  const edit: Edit = {
+    id,
+    input,
+    ifMatch: pre.ifMatch,
+    read,
+    memory: new Map([...Object.entries(outcome.stored), ...memory]),
+    rendered,
+    cover: coverAfterRehost(coverPlan, outcome),
+    tags,
+  };
+  return { edit, outcome, coverPlan };
+}
+
+/** What the edit changes, on the row as `seen`: a change to a published article waits for the next publish. */
+function changesOn(ctx: WriteContext, edit: Edit, seen: PostRow, html: string | undefined): PostChanges {
+  const state = { status: seen.status, hasUnpublishedChanges: seen.has_unpublished_changes };
+  edited(state);
+  return {
+    title: edit.input.title,
+    subtitle: edit.input.subtitle,
+    slug: edit.input.slug,
+    markdown: edit.input.markdown,
+    html,
+    tags: edit.tags,
+    cover: edit.cover,
+    hasUnpublishedChanges: state.hasUnpublishedChanges,
+    savedByTokenId: ctx.tokenId ?? null,
+  };
+}
+
+/** Step 3 as a rule: one statement, if the article is still as step 1 read it (else null). */
+async function applyEditAsRead(ctx: WriteContext, edit: Edit): Promise<PostRow | null> {
+  const html = edit.rendered
+    ? await ctx.content.rewriteImageSources(edit.rendered.html, substitutions(edit.memory), ctx.accountId)
+    : undefined;
+  return updatePostRow(ctx.db, ctx.accountId, edit.id, changesOn(ctx, edit, edit.read, html), edit.read);
+}
+
+/**
+ * Step 3 when another write came in between: decided again under the row lock, on the row as it
+ * is now. The body is what the stored Markdown and title give with the memory as it is now:
+ * converted again if another write changed the Markdown or the title since step 1, else step 1's
+ * conversion with the memory substituted (remembered rows never change, so that equals
+ * converting again). Nothing is downloaded here.
+ */
+async function applyEditLocked(ctx: WriteContext, edit: Edit): Promise<PostRow> {
+  return ctx.db.transaction(async (tx) => {
+    const locked = await lockForEdit(tx, ctx.accountId, edit.id);
+    if (!locked) throw notFound('Article not found');
+    assertIfMatch(edit.ifMatch, authorPostFromRow(locked));
+    let html: string | undefined;
+    if (edit.rendered) {
+      const title = edit.input.title ?? locked.title;
+      const markdown = edit.input.markdown ?? locked.markdown;
+      // Only an edit moves the Markdown, the title or the memory, and every edit moves
+      // updated_at: if it did not move, step 1's memory is still the memory.
+      const memory = locked.updated_at === edit.read.updated_at ? edit.memory : await readMemory(tx, edit.id);
+      html =
+        title === edit.rendered.title && markdown === edit.rendered.markdown
+          ? await ctx.content.rewriteImageSources(edit.rendered.html, substitutions(memory), ctx.accountId)
+          : (await render(ctx, markdown, title, memory)).html;
+    }
+    return (await updatePostRow(tx, ctx.accountId, edit.id, changesOn(ctx, edit, locked, html), locked))!;
+  });
+}
