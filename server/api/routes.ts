@@ -7,7 +7,8 @@
  */
 import { UPLOAD_ROUTE } from './openapi/media';
 import { appRouter } from './root';
-import type { ApiMeta, RouteFacts } from './route-meta';
+import type { RouteFacts } from './route-meta';
+import { procedureDefinitions, procedureMeta } from './procedure-internals';
 
 export interface ApiRoute extends RouteFacts {
   /** The tRPC procedure path (`posts.create`); absent for the hand-written upload route. */
@@ -15,8 +16,8 @@ export interface ApiRoute extends RouteFacts {
 }
 
 function procedureRoutes(): ApiRoute[] {
-  return Object.entries(appRouter._def.procedures).map(([procedure, definition]) => {
-    const meta = (definition as unknown as { _def: { meta?: ApiMeta } })._def.meta;
+  return Object.entries(procedureDefinitions(appRouter)).map(([procedure, definition]) => {
+    const meta = procedureMeta(procedure, definition);
     if (!meta?.route) throw new Error(`REST procedure ${procedure} has no route meta`);
     return { procedure, ...meta.route };
   });

@@ -50,8 +50,8 @@ export type AuthorContext = ApiContext & {
 /**
  * The context of every author procedure: the caller admitted to one unit of `cls` (token and
  * charge in one round trip), before the input is parsed, so a refused input still costs a unit
- * and carries RateLimit-*. Used by `authorProcedure`'s middleware and by the REST mount
- * (server/http/rest-procedures.ts), which runs procedures without the tRPC call machinery.
+ * and carries RateLimit-*. `authorProcedure`'s middleware; the REST mount
+ * (server/http/rest-procedures.ts) runs that middleware like tRPC does, without tRPC's caller.
  */
 export async function authorContext(ctx: ApiContext, cls: RateClass): Promise<AuthorContext> {
   const { auth, window } = await admit(ctx.parts.db, ctx.headers, cls, ctx.identified);

@@ -37,7 +37,8 @@ interface ZodDef {
   entries?: Record<string, string | number>;
 }
 
-const defOf = (schema: z.ZodType): ZodDef => (schema as unknown as { _zod: { def: ZodDef } })._zod.def;
+/** zod 4's public description of a schema. */
+const defOf = (schema: z.ZodType): ZodDef => schema.def as unknown as ZodDef;
 
 function mismatch(path: string, expected: string, value: unknown): never {
   if (value === undefined) throw new ResponseShapeError(`response field ${path || '(root)'}: missing`);

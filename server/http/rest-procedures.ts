@@ -12,17 +12,18 @@
  *   matched once by `matchApiRoute` (api-path.ts) in rest-api.ts, which hands the match here;
  * - the input: the procedure's own zod input schema, coerced as trpc-to-openapi coerces it, fed
  *   what the adapter fed it (see `rawInput`);
- * - the context: `authorContext` (api/trpc.ts), the function `authorProcedure`'s middleware
- *   runs, and in the same order: the caller is admitted and charged before the input is
+ * - the context: the procedure's `.use()` middlewares, run for real and in tRPC's order
+ *   (`authorProcedure`'s admits and charges the caller, api/trpc.ts), before the input is
  *   parsed, so a refused input is a charged 400 with RateLimit-*;
  * - the handler: the procedure's resolver;
  * - the output: a serializer compiled from the procedure's output schema (json-serializers.ts);
  *   `z.void()` outputs (the 204 routes) must resolve to nothing.
  *
- * A procedure that cannot be taken apart this way (middleware of its own besides
- * `authorProcedure`'s, several input schemas, an output the serializer cannot compile) stops the
- * server at start-up: there is no second path to fall back to. trpc-to-openapi still reads the
- * same procedures for the OpenAPI document (api/openapi/).
+ * What a procedure is made of is read through api/procedure-internals.ts, the one file that
+ * knows tRPC's internals. A procedure that cannot be run this way (no middleware admitting the
+ * caller, one after `.input()`, several input schemas, an output the serializer cannot compile)
+ * stops the server at start-up: there is no second path to fall back to. trpc-to-openapi still
+ * reads the same procedures for the OpenAPI document (api/openapi/).
  */
 import { coerceSchema, instanceofZodTypeObject, unwrapZodType } from 'trpc-to-openapi';
 import type { z } from 'zod';
@@ -31,7 +32,8 @@ import { API_ROUTES, type ApiRoute } from '../api/routes';
 import type { RateClass } from '../model/rate-classes';
 import type { Authenticated } from '../services/tokens';
 import { invalid, type LimitWindow } from '../errors';
-import { authorContext, authorProcedure, type ApiContext, type AuthorContext } from '../api/trpc';
+import type { ApiContext, AuthorContext } from '../api/trpc';
+import { procedureDefinitions, procedureParts, type ProcedureParts } from '../api/procedure-internals';
 import type { AppParts } from '../runtime/parts';
 import type { RequestHeaders } from '../api/authenticate';
 import type { MatchedRoute } from './api-path';
@@ -71,7 +73,8 @@ interface CompiledProcedure {
   takesInput: boolean;
   /** Fields the query string fills as arrays: a single value is wrapped, as the adapter does. */
   arrayFields: readonly string[];
-  context: (ctx: ApiContext, cls: RateClass) => Promise<AuthorContext>;
+  /** The procedure's middlewares run in order: the context its resolver gets. */
+  context: (ctx: ApiContext) => Promise<AuthorContext>;
   resolve: (opts: { ctx: AuthorContext; input: unknown }) => Promise<unknown>;
   /** The JSON text of the result, or undefined for a `z.void()` output. */
   serialize: (value: unknown) => string | undefined;
@@ -79,52 +82,72 @@ interface CompiledProcedure {
   status: number;
 }
 
-interface ProcedureDef {
-  type: string;
-  inputs: z.ZodType[];
-  output?: z.ZodType;
-  middlewares: { _type?: string }[];
-  resolver?: (opts: { ctx: AuthorContext; input: unknown }) => Promise<unknown>;
-}
+const procedures = procedureDefinitions(appRouter);
 
-const procedures = appRouter._def.procedures as unknown as Record<string, { _def: ProcedureDef }>;
-const AUTHOR_MIDDLEWARE = (authorProcedure as unknown as { _def: ProcedureDef })._def.middlewares[0];
-
-const zodType = (schema: unknown) => (schema as { _zod: { def: { type: string } } })._zod.def.type;
-const isVoid = (schema: z.ZodType) => ['void', 'undefined', 'never'].includes(zodType(schema));
+/** A schema's kind, from zod's public description of it (`schema.def`, zod 4). */
+const kindOf = (schema: z.ZodType) => (schema.def as { type: string }).type;
+const isVoid = (schema: z.ZodType) => ['void', 'undefined', 'never'].includes(kindOf(schema));
 const unwrapOptional = (field: z.ZodType) =>
-  zodType(field) === 'optional' ? (field as unknown as { unwrap(): z.ZodType }).unwrap() : field;
+  kindOf(field) === 'optional' ? (field as unknown as z.ZodOptional<z.ZodType>).unwrap() : field;
 
 function refuse(procedure: string, why: string): never {
   throw new Error(`REST procedure ${procedure} cannot be served by rest-procedures.ts: ${why}`);
 }
 
+/**
+ * The procedure's `.use()` middlewares, run for real and in order as tRPC runs them (each
+ * `next({ ctx })` merges its context into the one before), ending with the context the
+ * resolver gets. `authorProcedure`'s middleware (api/trpc.ts) is the one every route has.
+ */
+function middlewareChain(parts: ProcedureParts): CompiledProcedure['context'] {
+  const { middlewares, meta, path, type } = parts;
+  return async (ctx) => {
+    let current: unknown = ctx;
+    for (const middleware of middlewares) {
+      let passed = false;
+      await middleware({
+        ctx: current,
+        meta,
+        path,
+        type,
+        input: undefined,
+        getRawInput: () => Promise.reject(new Error(`middleware of ${path} reads the raw input before it is parsed`)),
+        signal: undefined,
+        next: async (opts) => {
+          passed = true;
+          if (opts?.ctx) current = { ...(current as object), ...(opts.ctx as object) };
+          return { ok: true, data: undefined, ctx: current };
+        },
+      });
+      if (!passed) throw new Error(`middleware of ${path} returned without calling next()`);
+    }
+    return current as AuthorContext;
+  };
+}
+
 /** One procedure taken apart; throws when it has something this path would skip. */
 function compileProcedure(procedure: string, route: ApiRoute): CompiledProcedure {
-  const def = procedures[procedure]?._def;
-  if (!def?.resolver) return refuse(procedure, 'no resolver');
-  if (def.type !== 'query' && def.type !== 'mutation') return refuse(procedure, `type ${def.type}`);
-  if (!def.output) return refuse(procedure, 'no output schema');
-  if (def.inputs.length > 1) return refuse(procedure, 'several input schemas');
-  // authorProcedure's middleware, then the resolver: nothing else may be skipped.
-  const own = def.middlewares.filter((m) => m._type !== 'input' && m._type !== 'output');
-  if (own.length !== 2 || own[0] !== AUTHOR_MIDDLEWARE) return refuse(procedure, 'middleware of its own');
-  const input = def.inputs[0];
+  const parts = procedureParts(procedure, procedures[procedure]);
+  if (!parts.output) return refuse(procedure, 'no output schema');
+  if (parts.inputs.length > 1) return refuse(procedure, 'several input schemas');
+  if (parts.middlewaresAfterInput > 0) return refuse(procedure, 'a middleware after .input(): it would see no input');
+  if (parts.middlewares.length === 0) return refuse(procedure, 'not an authorProcedure: nothing admits the caller');
+  const input = parts.inputs[0];
   const arrayFields: string[] = [];
   const unwrapped = input && unwrapZodType(input, true);
   if (unwrapped && instanceofZodTypeObject(unwrapped)) {
     // The adapter marks number, boolean, bigint and date fields for coercion on every request
     // (query strings carry only text); once is enough, the mark stays on the schema.
     coerceSchema(unwrapped as never);
-    const shape = (unwrapped as unknown as { shape: Record<string, z.ZodType> }).shape;
+    const shape = (unwrapped as unknown as z.ZodObject).shape as Record<string, z.ZodType>;
     for (const [key, field] of Object.entries(shape))
-      if (zodType(unwrapOptional(field)) === 'array') arrayFields.push(key);
+      if (kindOf(unwrapOptional(field)) === 'array') arrayFields.push(key);
   }
   let serialize: CompiledProcedure['serialize'];
-  if (isVoid(def.output)) serialize = nothing;
+  if (isVoid(parts.output)) serialize = nothing;
   else {
     try {
-      serialize = compileSerializer(def.output);
+      serialize = compileSerializer(parts.output);
     } catch (err) {
       return refuse(procedure, (err as Error).message);
     }
@@ -133,8 +156,8 @@ function compileProcedure(procedure: string, route: ApiRoute): CompiledProcedure
     input,
     takesInput: input !== undefined && !isVoid(input),
     arrayFields,
-    context: authorContext,
-    resolve: def.resolver,
+    context: middlewareChain(parts),
+    resolve: parts.resolver as CompiledProcedure['resolve'],
     serialize,
     rate: route.rate,
     status: route.success,
@@ -208,10 +231,7 @@ export async function runProcedure(parts: AppParts, call: ProcedureCall, outcome
   const proc = PROCEDURES.get(call.matched.route.procedure!)!;
   try {
     const raw = rawInput(proc, call);
-    const ctx = await proc.context(
-      { parts, headers: call.headers, res: outcome, identified: call.identified },
-      proc.rate,
-    );
+    const ctx = await proc.context({ parts, headers: call.headers, res: outcome, identified: call.identified });
     const input = proc.input ? await parseInput(proc.input, raw) : undefined;
     outcome.body = proc.serialize(await proc.resolve({ ctx, input }));
     outcome.statusCode = proc.status;
