@@ -1,7 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
-import { parseAllowList } from './media/address-policy';
 
 /**
  * The process environment, validated once (the README's table lists every variable).
@@ -147,12 +146,6 @@ function readEnv(): Env {
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`Invalid environment: ${problems}`);
-  }
-  try {
-    // Parsed here once only to fail the start on a malformed entry (the message names it).
-    parseAllowList(parsed.data.ALLOWED_PRIVATE_ADDRESSES, parsed.data.ALLOWED_OUTBOUND_PORTS);
-  } catch (err) {
-    throw new Error(`Invalid environment: ${(err as Error).message}`);
   }
   return { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR) };
 }

@@ -20,7 +20,7 @@ import { createRequestListener } from './http/request-listener';
 import { openMetricsListener } from './http/metrics-endpoint';
 import { observeRuntimeGauges } from './runtime-gauges';
 import { appSecret } from './secrets';
-import { createApp, type App } from './runtime/create-app';
+import { createApp, outboundAllowList, type App } from './runtime/create-app';
 import { handPartsToNext } from './runtime/next-bridge';
 
 // The service never phones home: Next's anonymous telemetry is off unless asked for.
@@ -39,6 +39,7 @@ const FIRST_CONNECTION = statement('launcher_first_connection', 'SELECT 1');
 
 async function main() {
   appSecret(); // a short or unreadable session secret stops the start before anything runs
+  outboundAllowList(env); // so does a malformed ALLOWED_PRIVATE_ADDRESSES or ALLOWED_OUTBOUND_PORTS
   const db = await provideDatabase(
     { databaseUrl: env.DATABASE_URL, dataDir: env.dataDir, pooler: env.DATABASE_POOLER },
     (msg) => logLine({ level: 'notice', msg }),

@@ -13,7 +13,7 @@ import { createPurgeQueue, type PurgeQueue } from '../cache-purge';
 import { env } from '../env';
 import { logLine } from '../log';
 import { cachePurges, readerFlushes } from '../metrics';
-import { parseAllowList } from '../media/address-policy';
+import { parseAllowList, type AllowList } from '../media/address-policy';
 import { createMediaStorage, mediaStorageConfigFromEnv } from '../media/storage';
 import { createMediaWork } from '../media/work';
 import { publicChangeAnnouncer } from '../services/public-changes';
@@ -39,6 +39,22 @@ export interface AppConfig {
   poolerMode: PoolerMode;
   /** Where purge outcomes are written (the CLI keeps stdout for its result). */
   write?: typeof logLine;
+}
+
+/**
+ * ALLOWED_PRIVATE_ADDRESSES and ALLOWED_OUTBOUND_PORTS as the outbound fetches apply them. The
+ * launcher calls this first, so a malformed entry stops the start (the message names it)
+ * before a database is started.
+ */
+export function outboundAllowList(settings: {
+  ALLOWED_PRIVATE_ADDRESSES: string;
+  ALLOWED_OUTBOUND_PORTS?: string;
+}): AllowList {
+  try {
+    return parseAllowList(settings.ALLOWED_PRIVATE_ADDRESSES, settings.ALLOWED_OUTBOUND_PORTS);
+  } catch (err) {
+    throw new Error(`Invalid environment: ${(err as Error).message}`);
+  }
 }
 
 /** At most this long between a beacon and its count in PostgreSQL (contract: visible within 10 s). */
@@ -68,7 +84,7 @@ export function createApp(config: AppConfig): App {
     db: statements.runner,
     content: new ContentPool(contentPoolSettings()),
     storage: createMediaStorage(mediaStorageConfigFromEnv(env)),
-    allowList: parseAllowList(env.ALLOWED_PRIVATE_ADDRESSES, env.ALLOWED_OUTBOUND_PORTS),
+    allowList: outboundAllowList(env),
     mediaWork,
     announce: publicChangeAnnouncer(purges ? (paths) => purges.purge(paths) : undefined),
     readers: new ReaderTally({ readersPerAddress: env.READERS_PER_ADDRESS }),

@@ -1,8 +1,9 @@
 /**
  * The environment is validated when server/env.ts is first imported, which is the start of the
- * service: a malformed outbound allow list must stop it there, with the entry named.
+ * service: a malformed setting must stop it there, with the entry named.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { outboundAllowList } from '../../server/runtime/create-app';
 
 async function loadEnv(vars: Record<string, string>) {
   vi.resetModules();
@@ -14,18 +15,17 @@ afterEach(() => {
   vi.unstubAllEnvs();
 });
 
+// Parsed by the composition root, which the launcher asks first (before any database starts);
+// tests/integration/process.test.ts shows the launcher exiting on one.
 describe('outbound allow lists at start', () => {
-  it.each(['192.168.1.010', '10.1/16', '017700000001'])(
-    'ALLOWED_PRIVATE_ADDRESSES=%s fails the start',
-    async (entry) => {
-      await expect(loadEnv({ ALLOWED_PRIVATE_ADDRESSES: `127.0.0.0/8,${entry}` })).rejects.toThrow(
-        `Invalid environment: ALLOWED_PRIVATE_ADDRESSES: "${entry}" is not a canonical IP address or CIDR`,
-      );
-    },
-  );
+  it.each(['192.168.1.010', '10.1/16', '017700000001'])('ALLOWED_PRIVATE_ADDRESSES=%s fails the start', (entry) => {
+    expect(() => outboundAllowList({ ALLOWED_PRIVATE_ADDRESSES: `127.0.0.0/8,${entry}` })).toThrow(
+      `Invalid environment: ALLOWED_PRIVATE_ADDRESSES: "${entry}" is not a canonical IP address or CIDR`,
+    );
+  });
 
-  it('a bad ALLOWED_OUTBOUND_PORTS entry fails the start', async () => {
-    await expect(loadEnv({ ALLOWED_OUTBOUND_PORTS: '8080,http' })).rejects.toThrow(
+  it('a bad ALLOWED_OUTBOUND_PORTS entry fails the start', () => {
+    expect(() => outboundAllowList({ ALLOWED_PRIVATE_ADDRESSES: '', ALLOWED_OUTBOUND_PORTS: '8080,http' })).toThrow(
       'Invalid environment: ALLOWED_OUTBOUND_PORTS: "http" is not a port',
     );
   });
@@ -36,6 +36,8 @@ describe('outbound allow lists at start', () => {
       ALLOWED_OUTBOUND_PORTS: '8080',
     });
     expect(env.ALLOWED_OUTBOUND_PORTS).toBe('8080');
+    const allow = outboundAllowList(env);
+    expect(allow.publicPorts.has(8080)).toBe(true);
   });
 });
 
