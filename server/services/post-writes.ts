@@ -27,7 +27,7 @@ import {
 } from '../content';
 import { conflict, invalid, notFound } from '../errors';
 import { assertIfMatch } from './post-etag';
-import { checkPostWrite, type PostWriteInput } from './post-rules';
+import type { PostCreate, PostUpdate, PostWrite } from './post-rules';
 import { authorPostFromRow } from './post-view';
 import { newPublicId } from './public-id';
 import { edited } from './publication';
@@ -149,7 +149,7 @@ async function coverFromAsset(
 async function planCover(
   db: StatementRunner,
   accountId: string,
-  input: PostWriteInput,
+  input: PostWrite,
   memory: RehostMemory,
 ): Promise<CoverPlan> {
   if (input.cover_asset_id !== undefined) {
@@ -243,12 +243,9 @@ async function assertSlugFree(db: StatementRunner, accountId: string, slug: stri
   if (await slugUsed(db, accountId, slug, exceptId)) throw slugTaken(slug);
 }
 
-export async function createPost(
-  ctx: WriteContext,
-  rawInput: Required<Pick<PostWriteInput, 'title' | 'markdown'>> & PostWriteInput,
-) {
+/** A new article from a parsed write (post-rules.ts: the REST input or `parsePostWrite`). */
+export async function createPost(ctx: WriteContext, input: PostCreate) {
   // 1. Everything that can refuse the write, before anything is downloaded.
-  const input = checkPostWrite(rawInput, 'create');
   const tagNames = normalizeTagNames(input.tags ?? []);
   if (input.slug !== undefined) await assertSlugFree(ctx.db, ctx.accountId, input.slug);
   const memory: RehostMemory = new Map(); // a new article has stored nothing yet
@@ -308,7 +305,7 @@ function storedSubstitutions(outcome: RehostOutcome): Record<string, string> {
 /** What an edit decided in step 1: its input, its conversion and what it downloaded. */
 interface Edit {
   id: string;
-  input: PostWriteInput;
+  input: PostWrite;
   ifMatch: string | null | undefined;
   /** The row step 1 read, and the rehost memory with what this write stored. */
   read: EditedRow;
@@ -318,13 +315,9 @@ interface Edit {
   tags: PostChanges['tags'];
 }
 
-export async function updatePost(
-  ctx: WriteContext,
-  id: string,
-  rawInput: PostWriteInput,
-  pre: WritePreconditions = {},
-) {
-  const { edit, outcome, coverPlan } = await prepareEdit(ctx, id, rawInput, pre);
+/** An edit from a parsed write (post-rules.ts: the REST input or `parsePostWrite`). */
+export async function updatePost(ctx: WriteContext, id: string, input: PostUpdate, pre: WritePreconditions = {}) {
+  const { edit, outcome, coverPlan } = await prepareEdit(ctx, id, input, pre);
   try {
     const row = (await applyEditAsRead(ctx, edit)) ?? (await applyEditLocked(ctx, edit));
     return authorPostFromRow(row, {
@@ -345,8 +338,7 @@ export async function updatePost(
  * URL and never change (a remembered URL keeps its first copy), so that is harmless whatever
  * happens to the edit.
  */
-async function prepareEdit(ctx: WriteContext, id: string, rawInput: PostWriteInput, pre: WritePreconditions) {
-  const input = checkPostWrite(rawInput, 'update');
+async function prepareEdit(ctx: WriteContext, id: string, input: PostUpdate, pre: WritePreconditions) {
   const tagNames = input.tags !== undefined ? normalizeTagNames(input.tags) : undefined;
   const found = await readForEdit(ctx.db, ctx.accountId, id);
   if (!found) throw notFound('Article not found');

@@ -6,8 +6,8 @@ import { slugify } from 'transliteration';
  * transliterated first ("Привет, мир" → "privet-mir"); a title with nothing to transliterate
  * (only emoji, say) falls back to "post".
  */
-const SLUG_MAX = 100;
-const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const SLUG_MAX = 100;
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 export function isValidSlug(slug: string): boolean {
   return slug.length <= SLUG_MAX && SLUG_PATTERN.test(slug);

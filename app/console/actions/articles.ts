@@ -5,7 +5,7 @@ import { revalidatePath } from 'next/cache';
 import { createPost, updatePost } from '@/server/services/post-writes';
 import { deletePost, publishPost, unpublishPost } from '@/server/services/post-publishing';
 import { getPostForEditing } from '@/server/services/post-reads';
-import type { PostWriteInput } from '@/server/services/post-rules';
+import { parsePostWrite } from '@/server/services/post-rules';
 import { postEtag } from '@/server/services/post-etag';
 import { publishingOf, writeContextOf } from '@/server/runtime/request-contexts';
 import { formString, runConsoleAction, type ActionOutcome } from '@/server/console/action';
@@ -70,13 +70,16 @@ export async function saveArticle(formData: FormData): Promise<SaveOutcome> {
     const id = articleId(formData);
     const slug = sentField(formData, 'slug');
     const tags = sentField(formData, 'tags');
-    const input: PostWriteInput = {
-      title: sentField(formData, 'title'),
-      subtitle: sentField(formData, 'subtitle'),
-      slug: slug?.trim() || undefined, // empty: keep the current slug
-      tags: tags === undefined ? undefined : tagNamesFromField(tags),
-      markdown: sentField(formData, 'markdown'),
-    };
+    const input = parsePostWrite(
+      {
+        title: sentField(formData, 'title'),
+        subtitle: sentField(formData, 'subtitle'),
+        slug: slug?.trim() || undefined, // empty: keep the current slug
+        tags: tags === undefined ? undefined : tagNamesFromField(tags),
+        markdown: sentField(formData, 'markdown'),
+      },
+      'update',
+    );
     const version = formString(formData, 'version');
     const post = await updatePost(writeContextOf(parts, session.auth), id, input, { ifMatch: version || null });
     revalidatePath(`/console/articles/${id}`);
@@ -104,13 +107,16 @@ export async function restoreRevision(formData: FormData): Promise<RestoreOutcom
     const id = articleId(formData);
     const accountId = session.auth.account.id;
     const revision = await readRevision(parts.db, accountId, id, formString(formData, 'revision'));
-    const input: PostWriteInput = {
-      title: revision.title,
-      subtitle: revision.subtitle,
-      slug: revision.slug,
-      tags: revision.tags.map((t) => t.name),
-      markdown: revision.markdown,
-    };
+    const input = parsePostWrite(
+      {
+        title: revision.title,
+        subtitle: revision.subtitle,
+        slug: revision.slug,
+        tags: revision.tags.map((t) => t.name),
+        markdown: revision.markdown,
+      },
+      'update',
+    );
     const version = formString(formData, 'version');
     const post = await updatePost(writeContextOf(parts, session.auth), id, input, { ifMatch: version || null });
     revalidatePath(`/console/articles/${id}`);
@@ -160,7 +166,7 @@ export async function createArticle(_prev: NewArticleState, formData: FormData):
   const title = formString(formData, 'title');
   const markdown = normalizeLineEndings(formString(formData, 'markdown'));
   const outcome = await runConsoleAction(formData, 'write', async ({ parts, session }) => {
-    const post = await createPost(writeContextOf(parts, session.auth), { title, markdown });
+    const post = await createPost(writeContextOf(parts, session.auth), parsePostWrite({ title, markdown }, 'create'));
     const stored = await getPostForEditing(parts.db, session.auth.account.id, post.id);
     return { id: post.id, report: writeReport(post, markdown, stored.post.html ?? '') };
   });

@@ -1,15 +1,16 @@
 import { z } from 'zod';
-import { unknownField, writeFields } from '../../services/post-rules';
+import { PostCreateBody, bodyRules, unknownField, updateFields } from '../../services/post-rules';
 import { uuidString } from '../../uuid';
 
 /**
- * Body fields of POST /posts and PATCH /posts/{id}, from the domain's field schemas
- * (services/post-rules.ts); here they shape the 400s of the REST surface and the OpenAPI
- * document. Unknown fields (cover_width, cover_height included: they are computed) are refused.
+ * Body fields of POST /posts and PATCH /posts/{id}: the domain's write schemas
+ * (services/post-rules.ts), every rule in them, so the procedure's input parse is the one pass
+ * and the OpenAPI document states what it checks. Unknown fields (cover_width, cover_height
+ * included: they are computed) are refused.
  */
-export const CreatePostInput = z.strictObject(writeFields, { error: unknownField });
+export const CreatePostInput = PostCreateBody;
 
-export const UpdatePostInput = z.strictObject(
-  { id: uuidString(), ...writeFields, title: writeFields.title.optional(), markdown: writeFields.markdown.optional() },
-  { error: unknownField },
-);
+/** The path's `id` beside the fields; it does not count as a field to change. */
+export const UpdatePostInput = z
+  .strictObject({ id: uuidString(), ...updateFields }, { error: unknownField })
+  .superRefine(bodyRules(Object.keys(updateFields)));

@@ -1,7 +1,7 @@
 /** The write rules every way in shares (REST schemas, console, domain): same limits, same 400s. */
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../../server/errors';
-import { checkPostWrite, MARKDOWN_MAX, SUBTITLE_MAX, TITLE_MAX } from '../../../server/services/post-rules';
+import { parsePostWrite, MARKDOWN_MAX, SUBTITLE_MAX, TITLE_MAX } from '../../../server/services/post-rules';
 import { isUuid } from '../../../server/uuid';
 import { CreatePostInput, UpdatePostInput } from '../../../server/api/posts/write.schema';
 import { describeZodError } from '../../../server/http/errors';
@@ -17,14 +17,14 @@ const refusal = (fn: () => unknown): string => {
   throw new Error('not refused');
 };
 
-describe('checkPostWrite', () => {
+describe('parsePostWrite', () => {
   it('trims the title, and the subtitle with "" as null; leaves Markdown as sent', () => {
-    expect(checkPostWrite({ title: '  T  ', markdown: ' m ', subtitle: '  ' }, 'create')).toEqual({
+    expect(parsePostWrite({ title: '  T  ', markdown: ' m ', subtitle: '  ' }, 'create')).toEqual({
       title: 'T',
       markdown: ' m ',
       subtitle: null,
     });
-    expect(checkPostWrite({ subtitle: ' s ' }, 'update')).toEqual({ subtitle: 's' });
+    expect(parsePostWrite({ subtitle: ' s ' }, 'update')).toEqual({ subtitle: 's' });
   });
 
   it.each([
@@ -48,12 +48,12 @@ describe('checkPostWrite', () => {
     [{}, 'update', 'body: send at least one field to change'],
     [{ title: undefined }, 'update', 'body: send at least one field to change'],
   ] as const)('refuses %j (%s) naming the field', (input, mode, message) => {
-    expect(refusal(() => checkPostWrite(input as never, mode))).toContain(message);
+    expect(refusal(() => parsePostWrite(input as never, mode))).toContain(message);
   });
 
   it('names up to three problems at once, like the REST schemas', () => {
     expect(
-      refusal(() => checkPostWrite({ title: '', markdown: '', slug: 'A', subtitle: 'x'.repeat(501) }, 'create')),
+      refusal(() => parsePostWrite({ title: '', markdown: '', slug: 'A', subtitle: 'x'.repeat(501) }, 'create')),
     ).toBe('title: must not be empty; markdown: must not be empty; subtitle: at most 500 characters');
   });
 
@@ -66,18 +66,18 @@ describe('checkPostWrite', () => {
     ]) {
       const zod = CreatePostInput.safeParse(body);
       expect(zod.success).toBe(false);
-      expect(refusal(() => checkPostWrite(body, 'create'))).toBe(describeZodError(zod.error!));
+      expect(refusal(() => parsePostWrite(body, 'create'))).toBe(describeZodError(zod.error!));
     }
     const zod = UpdatePostInput.safeParse({ id: '11111111-1111-1111-1111-111111111111', subtitle: 'x'.repeat(501) });
-    expect(refusal(() => checkPostWrite({ subtitle: 'x'.repeat(501) }, 'update'))).toBe(describeZodError(zod.error!));
+    expect(refusal(() => parsePostWrite({ subtitle: 'x'.repeat(501) }, 'update'))).toBe(describeZodError(zod.error!));
   });
 
   it('accepts a local cover path and any 8-4-4-4-12 hex cover_asset_id', () => {
     expect(() =>
-      checkPostWrite({ cover_url: '/api/media/11111111-1111-1111-1111-111111111111' }, 'update'),
+      parsePostWrite({ cover_url: '/api/media/11111111-1111-1111-1111-111111111111' }, 'update'),
     ).not.toThrow();
-    expect(() => checkPostWrite({ cover_asset_id: 'ABCDEF00-1111-1111-1111-111111111111' }, 'update')).not.toThrow();
-    expect(() => checkPostWrite({ cover_url: 'http://[::1]:9/c.png' }, 'update')).not.toThrow();
+    expect(() => parsePostWrite({ cover_asset_id: 'ABCDEF00-1111-1111-1111-111111111111' }, 'update')).not.toThrow();
+    expect(() => parsePostWrite({ cover_url: 'http://[::1]:9/c.png' }, 'update')).not.toThrow();
   });
 });
 
