@@ -5,14 +5,118 @@ import { defineConfig, globalIgnores } from 'eslint/config';
 import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
 
-/** One `no-restricted-imports` block per directory: [pattern of a specifier, why not]. */
-function layerRules(layers) {
-  return Object.entries(layers).map(([files, rules]) => ({
-    files: [files],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: rules.map(([regex, message]) => ({ regex, message })) }],
-    },
-  }));
+/**
+ * The floors of docs/architecture.md ("Layers") and what each may import. Everything of ours not
+ * listed is refused, with the floor's reason. import/no-restricted-paths resolves every
+ * specifier to a file (the TypeScript resolver reads tsconfig's `@/` alias), so `@/server/http/x`
+ * and `../http/x` are the same import to it; tests/unit/lint-layers.test.ts shows both refused.
+ */
+const FLOORS = {
+  'server/launcher.ts': {
+    may: ['server/runtime', 'server/http', 'db', 'server/foundation'],
+    why: 'the launcher starts the process from the runtime, the HTTP server and the database',
+  },
+  'server/runtime': {
+    may: [
+      'server/services',
+      'server/data',
+      'server/model',
+      'server/content',
+      'server/media',
+      'db',
+      'server/foundation',
+    ],
+    except: { 'server/console': ['./session-cookie.ts'] },
+    why: 'the runtime builds parts from the domain and its leaves; it serves no request',
+  },
+  'server/http': {
+    may: [
+      'server/api',
+      'server/runtime',
+      'server/services',
+      'server/model',
+      'server/public',
+      'server/content',
+      'server/media',
+      'db',
+      'server/foundation',
+    ],
+    why: 'node:http reaches the domain through the procedures, the services and the public pages, never the console',
+  },
+  app: {
+    may: [
+      'server/console',
+      'server/runtime',
+      'server/services',
+      'server/public',
+      'server/model',
+      'server/content',
+      'server/media',
+      'server/foundation',
+    ],
+    except: { 'server/http': ['./multipart-file.ts'], 'server/api': ['./openapi'] },
+    why: 'app/ reads through server/console and server/services, never the database or the HTTP server',
+  },
+  'server/api': {
+    may: ['server/runtime', 'server/services', 'server/model', 'server/foundation'],
+    why: 'procedures know tRPC and zod; they reach data through server/services, never node:http or the database',
+  },
+  'server/console': {
+    may: [
+      'server/runtime',
+      'server/services',
+      'server/data',
+      'server/model',
+      'server/public',
+      'server/content',
+      'server/media',
+      'db',
+      'server/foundation',
+    ],
+    why: 'the console reaches the domain, not the HTTP server or the procedures',
+  },
+  'server/public': {
+    may: ['server/services', 'server/data', 'server/model', 'server/content', 'server/foundation'],
+    why: 'the public pages render what the domain gives them; they know nothing of requests or the console',
+  },
+  'server/cli': {
+    may: ['server/runtime', 'server/services', 'server/data', 'server/model', 'db', 'server/foundation'],
+    why: 'the CLI runs the domain with parts of its own, without the HTTP server or the console',
+  },
+  'server/services': {
+    may: ['server/data', 'server/model', 'server/content', 'server/media', 'db', 'server/foundation'],
+    why: 'the domain knows nothing of HTTP, tRPC, Next or the CLI, and is handed its parts',
+  },
+  'server/data': {
+    may: ['server/model', 'db', 'server/foundation'],
+    why: 'data access knows rows and statements, not the rules that use them',
+  },
+  'server/model': { may: ['server/foundation'], why: 'the model is plain rules and numbers' },
+  'server/content': {
+    may: ['server/foundation'],
+    why: 'content is a leaf: Markdown in, sanitized HTML out, nothing of media, the domain or the transport',
+  },
+  'server/media': {
+    may: ['server/foundation'],
+    why: 'media is a leaf: images, downloads and storage, nothing of content, the domain or the transport',
+  },
+  db: { may: ['server/foundation'], why: 'db/ builds what it is asked for and imports nothing of ours but the leaves' },
+  'server/foundation': { may: [], why: 'the process-wide leaves import nothing of ours' },
+};
+
+/** One zone per floor and refused floor, for import/no-restricted-paths. */
+function layerZones(floors) {
+  const names = Object.keys(floors);
+  return names.flatMap((target) =>
+    names
+      .filter((from) => from !== target && !floors[target].may.includes(from))
+      .map((from) => ({
+        target: `./${target}`,
+        from: `./${from}`,
+        except: floors[target].except?.[from],
+        message: floors[target].why,
+      })),
+  );
 }
 
 export default defineConfig([
@@ -40,37 +144,34 @@ export default defineConfig([
       ],
     },
   },
-  // Who may import whom (docs/architecture.md "Layers"), per directory. Specifiers are matched
-  // as written: `@/…` from app/, relative paths elsewhere.
-  ...layerRules({
-    'app/**': [
-      ['(^|/)db/', 'app/ reads the database through server/services or server/console'],
-      ['(^|/)server/http/(?!multipart-file$)', 'app/ may reuse only server/http/multipart-file.ts'],
-      ['(^|/)server/api/(?!openapi/)', 'app/ may reuse only the OpenAPI document (server/api/openapi/)'],
-      ['(^|/)server/launcher$', 'nothing imports the launcher'],
-    ],
-    'server/services/**': [
-      ['^(\\.\\./)+(http|api|console|public|cli)/', 'the domain knows nothing of HTTP, tRPC, Next or the CLI'],
-      ['^(\\.\\./)+(runtime|launcher)$', 'the domain is handed its parts; it never asks the runtime'],
-      ['^(next|@trpc|trpc-to-openapi)(/|$)', 'the domain knows nothing of Next or tRPC'],
-    ],
-    'server/api/**': [
-      ['^(\\.\\./)+(http|console|cli)/', 'procedures know tRPC and zod, not node:http or the console'],
-      ['^(\\.\\./)+db/', 'procedures reach the database through server/services'],
-      ['^(\\.\\./)+launcher$', 'nothing imports the launcher'],
-      ['^node:http$', 'procedures know tRPC and zod, not node:http'],
-    ],
-    'server/console/**': [
-      ['^(\\.\\./)+(http|api|cli)/', 'the console reaches the domain, not the HTTP server or the procedures'],
-      ['^(\\.\\./)+launcher$', 'nothing imports the launcher'],
-    ],
-    'server/{content,media}/**': [
-      ['^(\\.\\./)+(services|http|api|console|public|cli)/', 'content and media are leaves'],
-      ['^(\\.\\./)+(runtime|launcher)$', 'content and media are leaves'],
-      ['^(\\.\\./)+db/', 'content and media are leaves'],
-    ],
-    'db/**': [['^(\\.\\./)+(server|app)/', 'db/ builds what it is asked for and imports nothing of ours']],
-  }),
+  // Who may import whom (docs/architecture.md "Layers"), by file, however the import is written.
+  {
+    files: ['server/**', 'app/**', 'db/**'],
+    rules: { 'import/no-restricted-paths': ['error', { zones: layerZones(FLOORS) }] },
+  },
+  // Which packages a floor may not know.
+  {
+    files: ['server/services/**', 'server/data/**', 'server/model/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(next|@trpc|trpc-to-openapi)(/|$)', message: 'the domain knows nothing of Next or tRPC' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['server/api/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^node:http$', message: 'procedures know tRPC and zod, not node:http' }] },
+      ],
+    },
+  },
   {
     // No import loops among our modules: a loop hides which layer owns a rule.
     files: ['server/**', 'app/**', 'db/**'],

@@ -1,5 +1,5 @@
-import { rateLimited, unauthenticated, type LimitWindow } from '../errors';
-import { rateLimitRefusals } from '../metrics';
+import { rateLimited, unauthenticated, type LimitWindow } from '../foundation/errors';
+import { rateLimitRefusals } from '../foundation/metrics';
 import { authenticate, authenticateAndCharge } from '../services/access';
 import { chargeWindow } from '../services/limits';
 import type { RateClass } from '../model/rate-classes';

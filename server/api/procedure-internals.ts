@@ -12,7 +12,7 @@ import type { z } from 'zod';
 import type { ApiMeta } from './route-meta';
 
 /** A middleware as tRPC calls it; `next` hands the context on and returns what the rest returned. */
-export type ProcedureMiddleware = (opts: {
+type ProcedureMiddleware = (opts: {
   ctx: unknown;
   meta: ApiMeta | undefined;
   path: string;

@@ -10,7 +10,7 @@ import type { AppParts } from '../runtime/parts';
 import type { Authenticated } from '../services/tokens';
 import { admit, type RequestHeaders } from './authenticate';
 import type { ApiMeta } from './route-meta';
-import type { LimitWindow } from '../errors';
+import type { LimitWindow } from '../foundation/errors';
 import type { RateClass } from '../model/rate-classes';
 
 // 1. Context -----------------------------------------------------------------------------
@@ -53,7 +53,7 @@ export type AuthorContext = ApiContext & {
  * and carries RateLimit-*. `authorProcedure`'s middleware; the REST mount
  * (server/http/rest-procedures.ts) runs that middleware like tRPC does, without tRPC's caller.
  */
-export async function authorContext(ctx: ApiContext, cls: RateClass): Promise<AuthorContext> {
+async function authorContext(ctx: ApiContext, cls: RateClass): Promise<AuthorContext> {
   const { auth, window } = await admit(ctx.parts.db, ctx.headers, cls, ctx.identified);
   ctx.res.chargedTo(window);
   return { ...ctx, auth, db: ctx.parts.db };

@@ -5,10 +5,10 @@
  */
 import { parseArgs } from 'node:util';
 import { provideDatabase } from '../../db/provide-database';
-import { env } from '../env';
+import { env } from '../foundation/env';
 import { createApp, type App } from '../runtime/create-app';
 import { publishingOf } from '../runtime/request-contexts';
-import { DomainError } from '../errors';
+import { DomainError } from '../foundation/errors';
 import {
   createAccount,
   deleteAccount,
@@ -21,7 +21,7 @@ import { limitsOf } from '../services/limits';
 import { approvePost, listPending, rejectPost } from '../services/moderation';
 import { canonicalPath } from '../services/post-view';
 import { createToken, listTokens, reissueToken, revokeToken, summarize } from '../services/tokens';
-import { isUuid } from '../uuid';
+import { isUuid } from '../foundation/uuid';
 import { isoTimestamp } from '../../db/statements';
 
 const USAGE = `usage:

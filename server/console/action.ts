@@ -1,6 +1,6 @@
 import 'server-only';
 import { redirect, unstable_rethrow } from 'next/navigation';
-import { isDomainError } from '../errors';
+import { isDomainError } from '../foundation/errors';
 import type { RateClass } from '../model/rate-classes';
 import type { AppParts } from '../runtime/parts';
 import { consoleParts, currentSession } from './context';

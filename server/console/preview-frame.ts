@@ -1,5 +1,5 @@
 import type { AppParts } from '../runtime/parts';
-import { previewHeaders } from './article-document';
+import { previewHeaders } from '../public/article-document';
 import { consoleParts, currentSession } from './context';
 import { messageDocument } from './preview-messages';
 import { describeProblem } from './problems';

@@ -2,8 +2,8 @@ import 'server-only';
 import type { StatementRunner } from '../../db/statements';
 import { readPostHead, readPreviewRow } from '../data/posts/reads';
 import type { ConsoleSession } from './session-store';
-import type { ArticleView } from './article-document';
-import { UUID_PATTERN } from '../uuid';
+import type { ArticleView } from '../public/article-document';
+import { UUID_PATTERN } from '../foundation/uuid';
 
 /**
  * Which saved version of an article a preview frame may show to this session: the owner

@@ -1,7 +1,7 @@
 import 'server-only';
-import { DomainError } from '../errors';
+import { DomainError } from '../foundation/errors';
 import { isDatabaseUnavailable } from '../../db/errors';
-import { logLine } from '../log';
+import { logLine } from '../foundation/log';
 
 /**
  * Everything the console shows when something fails is a sentence, never a JSON body or a

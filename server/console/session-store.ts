@@ -2,7 +2,7 @@ import 'server-only';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { StatementRunner } from '../../db/statements';
 import { deleteSession, findSessionRow, insertSession } from '../data/access';
-import { derivedKey } from '../secrets';
+import { derivedKey } from '../foundation/secrets';
 import type { Authenticated } from '../services/tokens';
 
 /**

@@ -1,4 +1,4 @@
-import { DomainError } from '../errors';
+import { DomainError } from '../foundation/errors';
 
 /**
  * A document the pipeline refuses. The message is shown to API clients in a 400 body

@@ -10,7 +10,7 @@
  */
 import type { Schema } from 'hast-util-sanitize';
 
-import { UUID_SOURCE as UUID } from '../uuid';
+import { UUID_SOURCE as UUID } from '../foundation/uuid';
 
 export const sanitizeSchema: Schema = {
   tagNames: [

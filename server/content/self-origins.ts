@@ -1,4 +1,4 @@
-import { env } from '../env';
+import { env } from '../foundation/env';
 import { pointsAtServiceOutsideMedia } from './urls';
 
 /**

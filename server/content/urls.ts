@@ -3,7 +3,7 @@
  * file's address, where the reader beacons are answered, absolute http(s) URLs, and which of
  * them point back at this service. They never pass user strings through unparsed.
  */
-import { UUID_SOURCE } from '../uuid';
+import { UUID_SOURCE } from '../foundation/uuid';
 
 const MEDIA_PATH = new RegExp(`^/api/media/(${UUID_SOURCE})$`);
 

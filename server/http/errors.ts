@@ -3,14 +3,14 @@
  * and headers (docs/api.md "Errors"). REST procedures, the multipart upload, /api/media and the
  * process routes (health, metrics) all answer through here, from the error object itself.
  *
- * The domain says what went wrong (a `DomainError` kind, server/errors.ts); this table says
+ * The domain says what went wrong (a `DomainError` kind, server/foundation/errors.ts); this table says
  * what that is in HTTP. `code` is omitted for 400 and 409 (the message names the field) and
  * fixed for every other status.
  */
 import type { ServerResponse } from 'node:http';
 import type { ZodError } from 'zod';
 import { isDatabaseUnavailable } from '../../db/errors';
-import { DomainError, type ErrorKind, type LimitWindow } from '../errors';
+import { DomainError, type ErrorKind, type LimitWindow } from '../foundation/errors';
 
 const HTTP_OF_KIND: Record<ErrorKind, { status: number; code?: string }> = {
   invalid: { status: 400 },

@@ -11,8 +11,8 @@
  * Past either, it is answered 400 and the connection closed.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { env } from '../env';
-import { invalid } from '../errors';
+import { env } from '../foundation/env';
+import { invalid } from '../foundation/errors';
 
 export interface BodyTimeouts {
   /** Longest pause between two chunks. */

@@ -22,7 +22,7 @@
  * server at start-up (rest-procedures.ts) rather than answering with a wrong shape.
  */
 import type { z } from 'zod';
-import { jsonString } from '../json-string';
+import { jsonString } from '../foundation/json-string';
 
 export class ResponseShapeError extends Error {
   override name = 'ResponseShapeError';

@@ -10,7 +10,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { localMediaPath } from '../content/urls';
-import { isUuid } from '../uuid';
+import { isUuid } from '../foundation/uuid';
 import type { AppParts } from '../runtime/parts';
 import { serveMedia } from './media-serve';
 

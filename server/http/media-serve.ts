@@ -9,14 +9,14 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
-import { notFound } from '../errors';
+import { notFound } from '../foundation/errors';
 import { RangeNotSatisfiableError, type ByteRange } from '../media/storage';
 import { findServableMedia } from '../services/media';
-import { logLine } from '../log';
+import { logLine } from '../foundation/log';
 import { httpFailure, sendFailure } from './errors';
 import type { AppParts } from '../runtime/parts';
-import { isUuid } from '../uuid';
-import { ifNoneMatchMatches } from '../entity-tags';
+import { isUuid } from '../foundation/uuid';
+import { ifNoneMatchMatches } from '../foundation/entity-tags';
 import { cacheTagHeaders } from './cache-tags';
 
 type Headers = Record<string, string>;

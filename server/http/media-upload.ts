@@ -7,10 +7,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { admit } from '../api/authenticate';
-import type { LimitWindow } from '../errors';
+import type { LimitWindow } from '../foundation/errors';
 import { MAX_IMAGE_BYTES } from '../media/image';
 import { storeUpload } from '../services/media';
-import { logLine } from '../log';
+import { logLine } from '../foundation/log';
 import type { AppParts } from '../runtime/parts';
 import { mediaDepsOf } from '../runtime/request-contexts';
 import { readMultipartFile, UploadStalledError } from './multipart-file';

@@ -1,7 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import { env } from '../env';
-import { notFound, unauthenticated, unavailable } from '../errors';
-import { registry } from '../metrics';
+import { env } from '../foundation/env';
+import { notFound, unauthenticated, unavailable } from '../foundation/errors';
+import { registry } from '../foundation/metrics';
 import { bearerMatches } from './bearer';
 import { sendFailure } from './errors';
 

@@ -15,8 +15,8 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { Busboy, type BusboyFileStream } from '@fastify/busboy';
-import { env } from '../env';
-import { DomainError, invalid } from '../errors';
+import { env } from '../foundation/env';
+import { DomainError, invalid } from '../foundation/errors';
 
 export interface MultipartFileOptions {
   field: string;

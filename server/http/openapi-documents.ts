@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { openApiEtag, openApiJson } from '../api/openapi/document';
 import { operatorOpenApiEtag, operatorOpenApiJson } from '../api/openapi/operator';
-import { ifNoneMatchMatches } from '../entity-tags';
+import { ifNoneMatchMatches } from '../foundation/entity-tags';
 
 /**
  * The two OpenAPI documents, served without a token: the author API's

@@ -3,8 +3,8 @@ import type { AppParts } from '../runtime/parts';
 import { PUBLIC_PAGE_CSP, renderArticlePage, renderNotFoundPage } from '../public/article-page';
 import { findPublishedArticle, parseVersion } from '../services/public-articles';
 import { PUBLIC_ID_PATTERN } from '../services/public-id';
-import { ifNoneMatchMatches, strongEtag } from '../entity-tags';
-import { env } from '../env';
+import { ifNoneMatchMatches, strongEtag } from '../foundation/entity-tags';
+import { env } from '../foundation/env';
 import { cacheTagHeaders } from './cache-tags';
 
 /**
@@ -17,7 +17,7 @@ import { cacheTagHeaders } from './cache-tags';
  * then for 30 s more while it revalidates in the background (so a change shows within 90 s), and
  * for up to an hour past the 60 s only while this server answers 5xx or not at all (an unpublished
  * article answers 404, which ends the stale copy). The service purges the caches in
- * CACHE_PURGE_URLS itself after each change (server/cache-purge.ts), so a withdrawn article goes
+ * CACHE_PURGE_URLS itself after each change (server/runtime/cache-purge.ts), so a withdrawn article goes
  * at once; `Surrogate-Key` and `Cache-Tag` name the article for CDNs that purge by tag.
  */
 const PUBLIC_CACHE_CONTROL = 'public, max-age=0, s-maxage=60, stale-while-revalidate=30, stale-if-error=3600';

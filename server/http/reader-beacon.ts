@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
-import { env } from '../env';
-import { readerBeacons } from '../metrics';
+import { env } from '../foundation/env';
+import { readerBeacons } from '../foundation/metrics';
 import type { AppParts } from '../runtime/parts';
 import { READER_BEACON_PREFIX } from '../content/urls';
 import { PUBLIC_ID_PATTERN } from '../services/public-id';

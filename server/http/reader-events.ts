@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { env } from '../env';
-import { invalid, notFound, unauthenticated } from '../errors';
+import { env } from '../foundation/env';
+import { invalid, notFound, unauthenticated } from '../foundation/errors';
 import type { AppParts } from '../runtime/parts';
 import { applyReaderEvents, ReaderEventBatchSchema } from '../services/reader-events';
 import { bearerMatches } from './bearer';

@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { checkHealth } from '../health';
+import { checkHealth } from '../runtime/health';
 import type { AppParts } from '../runtime/parts';
-import { logLine, logRequest } from '../log';
-import { countRequest } from '../metrics';
-import { notFound } from '../errors';
+import { logLine, logRequest } from '../foundation/log';
+import { countRequest } from '../foundation/metrics';
+import { notFound } from '../foundation/errors';
 import { takeMediaRequest } from './media-node';
 import { canonicalSegment, servePublicPage } from './public-page';
 import { handleRestRequest } from './rest-api';

@@ -31,7 +31,7 @@ import { appRouter } from '../api/root';
 import { API_ROUTES, type ApiRoute } from '../api/routes';
 import type { RateClass } from '../model/rate-classes';
 import type { Authenticated } from '../services/tokens';
-import { invalid, type LimitWindow } from '../errors';
+import { invalid, type LimitWindow } from '../foundation/errors';
 import type { ApiContext, AuthorContext } from '../api/trpc';
 import { procedureDefinitions, procedureParts, type ProcedureParts } from '../api/procedure-internals';
 import type { AppParts } from '../runtime/parts';

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { API_PREFIX, apiPath, apiRouteTemplate, isApiPath } from './api-path';
 import { canonicalSegment } from './public-page';
-import { isUuid, UUID_SOURCE } from '../uuid';
+import { isUuid, UUID_SOURCE } from '../foundation/uuid';
 
 /**
  * The route template of a request, for metric labels: a small, fixed set of values whatever

@@ -11,7 +11,7 @@
  * other. It is not the author's fault, so it is `unavailable` (503; a rehost records it as the
  * URL's cause and goes on).
  */
-import { DomainError } from '../errors';
+import { DomainError } from '../foundation/errors';
 import { claimDownload, type ByteBudget } from './download-budget';
 import type { Connector } from './fetch/types';
 

@@ -20,8 +20,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp, { type Metadata } from 'sharp';
-import type { ConcurrencyLimit } from '../concurrency-limit';
-import { env } from '../env';
+import type { ConcurrencyLimit } from '../foundation/concurrency-limit';
+import { env } from '../foundation/env';
 import { ImageError } from './image/image-error';
 import { sniffImage } from './image/sniff';
 

@@ -12,7 +12,7 @@
  * would map the inside of the network for whoever sends URLs. The details go to the log.
  */
 import { isIP } from 'node:net';
-import { logLine } from '../log';
+import { logLine } from '../foundation/log';
 import { checkDestination, PUBLIC_ONLY, type AllowList } from './address-policy';
 import { systemResolver } from './fetch/dns-resolver';
 import { FetchError } from './fetch/fetch-error';

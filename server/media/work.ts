@@ -1,4 +1,4 @@
-import { ConcurrencyLimit } from '../concurrency-limit';
+import { ConcurrencyLimit } from '../foundation/concurrency-limit';
 import { ByteBudget } from './download-budget';
 import { chooseFfmpeg, type FfmpegChoice } from './gif-video';
 

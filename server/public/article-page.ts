@@ -1,7 +1,7 @@
 import type { PostVersion } from '../data/posts/rows';
 import { GENERIC_EMBED_HOSTS } from '../content/embed-allowlist';
 import { BEACON_CSS, readerBeacons } from './reader-beacons';
-import { articleMarkup, escapeHtml, excerpt, READER_CSS, READER_STYLESHEET } from '../console/article-document';
+import { articleMarkup, escapeHtml, excerpt, READER_CSS, READER_STYLESHEET } from './article-document';
 
 /**
  * The public page of a published article: one self-contained HTML document, no script at

@@ -3,7 +3,7 @@ import type { PublishingContext } from '../services/post-publishing';
 import type { WriteContext } from '../services/post-writes';
 import { createRehoster } from '../services/rehost';
 import type { Authenticated } from '../services/tokens';
-import { logLine } from '../log';
+import { logLine } from '../foundation/log';
 import type { AppParts } from './parts';
 
 /**

@@ -8,7 +8,7 @@ import {
   type Account,
 } from '../data/access';
 import { localMediaPath } from '../content/urls';
-import { conflict, invalid, notFound } from '../errors';
+import { conflict, invalid, notFound } from '../foundation/errors';
 import { DEFAULT_LIMITS, limitFields, type LimitName } from '../model/rate-classes';
 import { publicPathOf, type AnnouncePublicChange } from './public-changes';
 import { createToken } from './tokens';

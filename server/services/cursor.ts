@@ -1,6 +1,6 @@
 import { hash, timingSafeEqual } from 'node:crypto';
-import { derivedKey } from '../secrets';
-import { isUuid } from '../uuid';
+import { derivedKey } from '../foundation/secrets';
+import { isUuid } from '../foundation/uuid';
 
 /**
  * Opaque `GET /posts` cursors: the last item's `(created_at, id)`, signed with HMAC so a

@@ -1,7 +1,7 @@
 import type { StatementRunner } from '../../db/statements';
 import type { Account } from '../data/access';
 import { chargeWindowRow, mediaBytesToday, usedThisMinute, type WindowRow } from '../data/limits';
-import type { LimitWindow } from '../errors';
+import type { LimitWindow } from '../foundation/errors';
 import { LIMITS, RATE_CLASSES, RATE_CLASS_NAMES, type LimitName, type RateClass } from '../model/rate-classes';
 
 /**

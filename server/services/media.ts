@@ -15,7 +15,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { StatementRunner } from '../../db/statements';
 import { findServableMediaRow, insertMediaRows, type ServableMediaRow } from '../data/media';
 import { addMediaBytesWithin, mediaBytesToday, refundMediaBytes } from '../data/limits';
-import { DomainError, invalid } from '../errors';
+import { DomainError, invalid } from '../foundation/errors';
 import type { AllowList } from '../media/address-policy';
 import { animatedGifToMp4, type GifVideo } from '../media/gif-video';
 import { ImageError, inspectAndNormalizeImage, type NormalizedImage } from '../media/image';

@@ -7,7 +7,7 @@ import {
   type PublicationRow,
   type VersionRef,
 } from '../data/posts/publication';
-import { notFound } from '../errors';
+import { notFound } from '../foundation/errors';
 import { assertIfMatch } from './post-etag';
 import { authorPostFromRow, type AuthorPostJson } from './post-view';
 import { publish, unpublish, type Publication } from './publication';

@@ -1,7 +1,7 @@
 import type { StatementRunner } from '../../db/statements';
 import { readEditingRow, readPostPageRows, readPostRow } from '../data/posts/reads';
 import type { PostStatus, PostVersion } from '../data/posts/rows';
-import { invalid, notFound } from '../errors';
+import { invalid, notFound } from '../foundation/errors';
 import { decodeCursor, encodeCursor } from './cursor';
 import { postEtag } from './post-etag';
 import { authorPostFromRow, type AuthorPostJson } from './post-view';

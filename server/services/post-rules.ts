@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { invalid } from '../errors';
+import { invalid } from '../foundation/errors';
 import { SLUG_MAX, SLUG_PATTERN } from './slugs';
 import { TAGS_MAX } from './tags';
 import { localMediaUuid } from '../content/urls';
-import { uuidString } from '../uuid';
+import { uuidString } from '../foundation/uuid';
 
 /**
  * The write rules of an article, in one place for every way in, checked in one pass: each
@@ -110,7 +110,7 @@ export function bodyRules(keys: readonly string[]) {
 /** POST /posts's body, and every create. */
 export const PostCreateBody = z.strictObject(createFields, { error: unknownField }).superRefine(bodyRules([]));
 /** PATCH /posts/{id}'s fields, and every edit. */
-export const PostUpdateBody = z
+const PostUpdateBody = z
   .strictObject(updateFields, { error: unknownField })
   .superRefine(bodyRules(Object.keys(updateFields)));
 

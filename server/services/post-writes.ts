@@ -25,7 +25,7 @@ import {
   storedMediaReferences,
   type ContentPool,
 } from '../content';
-import { conflict, invalid, notFound } from '../errors';
+import { conflict, invalid, notFound } from '../foundation/errors';
 import { assertIfMatch } from './post-etag';
 import type { PostCreate, PostUpdate, PostWrite } from './post-rules';
 import { authorPostFromRow } from './post-view';

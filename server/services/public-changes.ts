@@ -6,7 +6,7 @@ import { canonicalPath } from './post-view';
  * The services announce it after the statement or transaction that made the change commits; they
  * do not know who listens. They are handed the announcer (`AnnouncePublicChange`) with the rest
  * of their context; the composition root makes it with the listener that purges shared caches
- * (server/cache-purge.ts), so every caller of the services — REST, console, CLI — purges alike.
+ * (server/runtime/cache-purge.ts), so every caller of the services — REST, console, CLI — purges alike.
  */
 export type AnnouncePublicChange = (paths: readonly (string | null | undefined)[]) => void;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { StatementRunner } from '../../db/statements';
-import { uuidString } from '../uuid';
+import { uuidString } from '../foundation/uuid';
 import { applyEventRows, pruneEventBatches } from '../data/readers';
 
 /**

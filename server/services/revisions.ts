@@ -6,7 +6,7 @@ import {
   type RevisionRow,
   type RevisionSummaryRow,
 } from '../data/posts/revisions';
-import { notFound } from '../errors';
+import { notFound } from '../foundation/errors';
 
 /**
  * The history of an article's working version: one revision per save that changed what a reader

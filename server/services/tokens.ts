@@ -10,8 +10,8 @@ import {
   type Account,
   type TokenRecord,
 } from '../data/access';
-import { invalid, notFound } from '../errors';
-import { isUuid } from '../uuid';
+import { invalid, notFound } from '../foundation/errors';
+import { isUuid } from '../foundation/uuid';
 
 /**
  * API tokens (contract: "Authentication"). A secret is `dp_live_` + 43 base62 characters

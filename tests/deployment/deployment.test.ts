@@ -100,7 +100,7 @@ beforeAll(async () => {
   await layout.start();
   const author = await account();
   const post = await published(author.token, 'Kept in the cache');
-  // Past the publish's second purge (2 s later, see server/cache-purge.ts), which would empty it.
+  // Past the publish's second purge (2 s later, see server/runtime/cache-purge.ts), which would empty it.
   await sleep(2500);
   const hit = await cachedHit(post.canonical_path);
   cachedAt = Date.now();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDomainError } from '../../server/errors';
+import { isDomainError } from '../../server/foundation/errors';
 import { approvePost, listPending, rejectPost } from '../../server/services/moderation';
 import { createPost, updatePost } from '../../server/services/post-writes';
 import { publishPost, unpublishPost } from '../../server/services/post-publishing';

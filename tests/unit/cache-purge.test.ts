@@ -5,7 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPurgeQueue, type PurgeOutcome } from '../../server/cache-purge';
+import { createPurgeQueue, type PurgeOutcome } from '../../server/runtime/cache-purge';
 
 interface Stub {
   url: string;

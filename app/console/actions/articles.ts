@@ -10,7 +10,7 @@ import { postEtag } from '@/server/services/post-etag';
 import { publishingOf, writeContextOf } from '@/server/runtime/request-contexts';
 import { formString, runConsoleAction, type ActionOutcome } from '@/server/console/action';
 import { ConsoleProblem } from '@/server/console/problems';
-import { UUID_PATTERN } from '@/server/uuid';
+import { UUID_PATTERN } from '@/server/foundation/uuid';
 import { normalizeLineEndings, tagNamesFromField, type EditorFields } from '@/server/console/editor-fields';
 import { removedMarkup, type RemovedMarkup } from '@/server/console/removed-markup';
 import { explainSave, type ExplainedWarning, type FailedImage } from '@/server/console/save-report';

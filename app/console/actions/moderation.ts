@@ -5,7 +5,7 @@ import { approvePost, rejectPost } from '@/server/services/moderation';
 import { publishingOf } from '@/server/runtime/request-contexts';
 import { formString, runConsoleAction, type ActionOutcome } from '@/server/console/action';
 import { ConsoleProblem } from '@/server/console/problems';
-import { UUID_PATTERN } from '@/server/uuid';
+import { UUID_PATTERN } from '@/server/foundation/uuid';
 
 /** Moderation decisions: approve publishes the submitted version, reject keeps the text; administrators only. */
 export type ModerationOutcome = ActionOutcome<{ message: string }> | null;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { unknownField } from '../../services/post-rules';
-import { uuidString } from '../../uuid';
+import { uuidString } from '../../foundation/uuid';
 
 /** `{id}` path parameter of the per-article routes: a non-UUID is 400 without code, before any lookup. */
 export const PostIdInput = z.object({ id: uuidString() });

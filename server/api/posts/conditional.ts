@@ -1,5 +1,5 @@
-import { notModified } from '../../errors';
-import { ifNoneMatchMatches } from '../../entity-tags';
+import { notModified } from '../../foundation/errors';
+import { ifNoneMatchMatches } from '../../foundation/entity-tags';
 import { postEtag, type EtagFields } from '../../services/post-etag';
 import type { WritePreconditions } from '../../services/post-writes';
 import type { AuthorContext } from '../trpc';

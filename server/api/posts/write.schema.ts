@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PostCreateBody, bodyRules, unknownField, updateFields } from '../../services/post-rules';
-import { uuidString } from '../../uuid';
+import { uuidString } from '../../foundation/uuid';
 
 /**
  * Body fields of POST /posts and PATCH /posts/{id}: the domain's write schemas

@@ -10,7 +10,7 @@ import type { Element, ElementContent, Root } from '../hast';
 import { descendants, element, hasClass, rewriteElements, text, textContent } from '../hast';
 import { markBuilt } from '../context';
 import { absoluteHttpUrl, localMediaPath, localMediaUuid } from '../urls';
-import { UUID_SOURCE } from '../../uuid';
+import { UUID_SOURCE } from '../../foundation/uuid';
 
 const MEDIA_URL = new RegExp(`url\\(\\s*['"]?/api/media/(${UUID_SOURCE})['"]?\\s*\\)`, 'i');
 

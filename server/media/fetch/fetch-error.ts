@@ -4,7 +4,7 @@
  * one; rehost catches it instead and records the URL in `rehost_failed`. `problem` lets callers
  * tell them apart.
  */
-import { DomainError } from '../../errors';
+import { DomainError } from '../../foundation/errors';
 
 export type FetchProblem =
   | 'bad_url'

@@ -4,7 +4,7 @@
  * `unsupported` (422 `animated_image`). `format` tells from-url whether an animated file is a GIF
  * it can turn into MP4.
  */
-import { DomainError } from '../../errors';
+import { DomainError } from '../../foundation/errors';
 import type { ImageFormat } from './sniff';
 
 export type ImageProblem = 'empty' | 'unsupported' | 'corrupt' | 'too_large' | 'animated' | 'conversion_failed';

@@ -3,7 +3,7 @@
  * process.env (mediaStorageConfigFromEnv maps the validated env object explicitly).
  */
 import { join } from 'node:path';
-import type { Env } from '../../env';
+import type { Env } from '../../foundation/env';
 import { FsMediaStorage } from './fs-storage';
 import { S3MediaStorage, type S3StorageConfig } from './s3-storage';
 import type { MediaStorage } from './types';

@@ -4,7 +4,7 @@
  * `<uuid>` or `<uuid>.mp4`.
  */
 import type { Readable } from 'node:stream';
-import { DomainError } from '../../errors';
+import { DomainError } from '../../foundation/errors';
 
 /** Inclusive byte range, as in an HTTP `Range: bytes=start-end` header. */
 export interface ByteRange {

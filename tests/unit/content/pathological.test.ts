@@ -4,7 +4,7 @@
  * ContentRejectedError naming the problem — never another error, never a crashed pool. Timing is the bench's business.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConcurrencyLimit } from '../../../server/concurrency-limit';
+import { ConcurrencyLimit } from '../../../server/foundation/concurrency-limit';
 import { ContentRejectedError, type ContentPool } from '../../../server/content';
 import { testContentPool } from '../../support/content-pool';
 import { ADVERSARIAL_PATTERNS, pathologicalCases } from './corpus';

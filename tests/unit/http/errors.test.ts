@@ -13,7 +13,7 @@ import {
   unauthenticated,
   unavailable,
   type ErrorKind,
-} from '../../../server/errors';
+} from '../../../server/foundation/errors';
 import { ContentRejectedError, ConversionBusyError } from '../../../server/content';
 import { ImageError } from '../../../server/media/image';
 import { StorageUnavailableError } from '../../../server/media/storage';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConcurrencyLimit } from '../../../server/concurrency-limit';
+import { ConcurrencyLimit } from '../../../server/foundation/concurrency-limit';
 import { ByteBudget, claimDownload } from '../../../server/media/download-budget';
 import type { Connector } from '../../../server/media/fetch/types';
 

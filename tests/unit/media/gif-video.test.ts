@@ -8,7 +8,7 @@ import { animatedGifToMp4, chooseFfmpeg, defaultFfmpegPath, limitedCommand } fro
 import { inspectAndNormalizeImage } from '../../../server/media/image';
 import { readImage } from '../../support/image-corpus';
 import { testMediaWork } from '../../support/media-work';
-import { env } from '../../../server/env';
+import { env } from '../../../server/foundation/env';
 
 const read = readImage;
 

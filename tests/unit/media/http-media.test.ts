@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../../server/errors';
+import { DomainError } from '../../../server/foundation/errors';
 import { parseRange } from '../../../server/http/media-serve';
 import { readMultipartFile } from '../../../server/http/multipart-file';
 

@@ -2,7 +2,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import * as cursor from '../../../server/services/cursor';
-import { derivedKey } from '../../../server/secrets';
+import { derivedKey } from '../../../server/foundation/secrets';
 import { windowState } from '../../../server/services/limits';
 import { rateLimitHeaders } from '../../../server/http/errors';
 

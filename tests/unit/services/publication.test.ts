@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../../server/errors';
+import { DomainError } from '../../../server/foundation/errors';
 import { approve, edited, publish, reject, unpublish, type Publication } from '../../../server/services/publication';
 
 /** The publication state machine: every transition, every refusal, and invariants over any sequence. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../../server/errors';
+import { DomainError } from '../../../server/foundation/errors';
 import { isValidSlug, slugFromText } from '../../../server/services/slugs';
 import { normalizeTagNames, TAGS_MAX } from '../../../server/services/tags';
 

@@ -1,8 +1,8 @@
 import { consoleParts, currentSession } from '@/server/console/context';
 import { describeProblem } from '@/server/console/problems';
-import { isDomainError } from '@/server/errors';
+import { isDomainError } from '@/server/foundation/errors';
 import { getPostForEditing } from '@/server/services/post-reads';
-import { UUID_PATTERN } from '@/server/uuid';
+import { UUID_PATTERN } from '@/server/foundation/uuid';
 
 export const dynamic = 'force-dynamic';
 

@@ -3,10 +3,10 @@ import { spend } from '@/server/console/limits';
 import { answerPreviewFrame, frameMessage } from '@/server/console/preview-frame';
 import { ConsoleProblem } from '@/server/console/problems';
 import { diffDocument, publishDiffInPool } from '@/server/console/publish-diff';
-import type { ArticleView } from '@/server/console/article-document';
-import { isDomainError } from '@/server/errors';
+import type { ArticleView } from '@/server/public/article-document';
+import { isDomainError } from '@/server/foundation/errors';
 import { readRevision, type Revision } from '@/server/services/revisions';
-import { UUID_PATTERN } from '@/server/uuid';
+import { UUID_PATTERN } from '@/server/foundation/uuid';
 
 export const dynamic = 'force-dynamic';
 

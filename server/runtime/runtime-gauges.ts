@@ -1,5 +1,5 @@
-import { observeGauge } from './metrics';
-import type { AppParts } from './runtime/parts';
+import { observeGauge } from '../foundation/metrics';
+import type { AppParts } from './parts';
 
 /**
  * Gauges read at scrape time: the conversion queue, the database pools, and the timers pending

@@ -14,7 +14,7 @@ async function loadSecrets(vars: Record<string, string> = {}) {
   vi.stubEnv('DATA_DIR', dir);
   vi.stubEnv('SESSION_SECRET', '');
   for (const [name, value] of Object.entries(vars)) vi.stubEnv(name, value);
-  return import('../../server/secrets');
+  return import('../../../server/foundation/secrets');
 }
 
 beforeEach(() => {

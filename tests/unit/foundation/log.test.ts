@@ -1,13 +1,13 @@
 /**
- * The log (server/log.ts): the per-request line is assembled without a generic JSON.stringify
+ * The log (server/foundation/log.ts): the per-request line is assembled without a generic JSON.stringify
  * and written in batches, so both are held to what the generic path wrote and to the order of
  * lines. That the last lines reach stdout at exit is checked on the real process
  * (tests/integration/serving.test.ts).
  */
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { flushLog, isoTime, logLine, logRequest } from '../../server/log';
-import { jsonString } from '../../server/json-string';
+import { flushLog, isoTime, logLine, logRequest } from '../../../server/foundation/log';
+import { jsonString } from '../../../server/foundation/json-string';
 
 let written: string[];
 let write: MockInstance;

@@ -1,12 +1,12 @@
 /**
- * Request metrics (server/metrics.ts) are counted in plain numbers and handed to the registry
+ * Request metrics (server/foundation/metrics.ts) are counted in plain numbers and handed to the registry
  * when scraped. What a scrape shows must be exactly what prom-client's own Counter and
  * Histogram show for the same requests.
  */
 import fc from 'fast-check';
 import client from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { countRequest, registry } from '../../server/metrics';
+import { countRequest, registry } from '../../../server/foundation/metrics';
 
 const BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 

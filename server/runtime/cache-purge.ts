@@ -1,4 +1,4 @@
-import { ConcurrencyLimit } from './concurrency-limit';
+import { ConcurrencyLimit } from '../foundation/concurrency-limit';
 
 /**
  * Purging shared caches (CACHE_PURGE_URLS): `PURGE <path>` to every cache once a public path

@@ -1,5 +1,5 @@
-import { statement } from '../db/statements';
-import type { AppParts } from './runtime/parts';
+import { statement } from '../../db/statements';
+import type { AppParts } from './parts';
 
 const HEALTH_TIMEOUT_MS = 2000;
 const PING = statement('health_ping', 'SELECT 1');

@@ -1,14 +1,14 @@
 /**
- * The environment is validated when server/env.ts is first imported, which is the start of the
+ * The environment is validated when server/foundation/env.ts is first imported, which is the start of the
  * service: a malformed setting must stop it there, with the entry named.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { outboundAllowList } from '../../server/runtime/create-app';
+import { outboundAllowList } from '../../../server/runtime/create-app';
 
 async function loadEnv(vars: Record<string, string>) {
   vi.resetModules();
   for (const [name, value] of Object.entries(vars)) vi.stubEnv(name, value);
-  return import('../../server/env');
+  return import('../../../server/foundation/env');
 }
 
 afterEach(() => {

@@ -1,0 +1,79 @@
+/**
+ * The layer rules of eslint.config.mjs hold however an import is written: through tsconfig's
+ * `@/` alias or a relative path, each forbidden import below is refused with its floor's
+ * reason, and the allowed ones beside them pass (so the rule is not refusing everything).
+ * The files are linted as text under the path they would have; nothing is written.
+ */
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(__dirname, '../..');
+let eslint: ESLint;
+
+beforeAll(() => {
+  // import/no-cycle would follow every import through the code base; these cases are about zones.
+  eslint = new ESLint({ cwd: ROOT, overrideConfig: { rules: { 'import/no-cycle': 'off' } } });
+});
+
+async function layerProblems(file: string, specifier: string): Promise<string[]> {
+  const code = `import * as probe from '${specifier}';\nexport const used = probe;\n`;
+  const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, file) });
+  return result!.messages.filter((m) => m.ruleId === 'import/no-restricted-paths').map((m) => m.message);
+}
+
+/** [the importing file, the same forbidden module written as an alias and relatively, the reason]. */
+const FORBIDDEN: [string, string, string, RegExp][] = [
+  ['server/services/probe.ts', '@/server/http/errors', '../http/errors', /the domain knows nothing of HTTP/],
+  ['server/services/probe.ts', '@/server/runtime/create-app', '../runtime/create-app', /is handed its parts/],
+  ['server/api/posts/probe.ts', '@/db/statements', '../../../db/statements', /never node:http or the database/],
+  ['server/api/probe.ts', '@/server/http/errors', '../http/errors', /procedures know tRPC and zod/],
+  ['server/content/probe.ts', '@/server/media/image', '../media/image', /content is a leaf/],
+  ['server/media/probe.ts', '@/server/content/urls', '../content/urls', /media is a leaf/],
+  ['server/foundation/probe.ts', '@/server/services/slugs', '../services/slugs', /import nothing of ours/],
+  [
+    'server/public/probe.ts',
+    '@/server/console/preview',
+    '../console/preview',
+    /know nothing of requests or the console/,
+  ],
+  ['server/runtime/probe.ts', '@/server/http/errors', '../http/errors', /it serves no request/],
+  ['server/http/probe.ts', '@/server/console/preview', '../console/preview', /never the console/],
+  ['server/data/probe.ts', '@/server/services/slugs', '../services/slugs', /not the rules that use them/],
+  ['server/model/probe.ts', '@/server/data/limits', '../data/limits', /plain rules/],
+  ['app/console/probe.tsx', '@/db/statements', '../../db/statements', /never the database/],
+  [
+    'app/console/probe.tsx',
+    '@/server/http/errors',
+    '../../server/http/errors',
+    /never the database or the HTTP server/,
+  ],
+  ['db/probe.ts', '@/server/services/slugs', '../server/services/slugs', /imports nothing of ours/],
+  ['server/services/probe.ts', '@/server/launcher', '../launcher', /the domain knows nothing/],
+];
+
+/** Imports the same floors may make. */
+const ALLOWED: [string, string][] = [
+  ['server/services/probe.ts', '@/server/data/limits'],
+  ['server/services/probe.ts', '../foundation/errors'],
+  ['server/api/probe.ts', '../services/slugs'],
+  ['server/http/probe.ts', '@/server/api/routes'],
+  ['app/console/probe.tsx', '@/server/http/multipart-file'],
+  ['app/console/probe.tsx', '@/server/api/openapi/document'],
+  ['server/runtime/probe.ts', '../console/session-cookie'],
+  ['server/public/probe.ts', './article-document'],
+];
+
+describe('layer rules (eslint.config.mjs)', () => {
+  it.each(FORBIDDEN)('%s may not import %s, nor %s', async (file, alias, relative, reason) => {
+    for (const specifier of [alias, relative]) {
+      const problems = await layerProblems(file, specifier);
+      expect(problems, `${file} importing ${specifier}`).toHaveLength(1);
+      expect(problems[0]).toMatch(reason);
+    }
+  });
+
+  it.each(ALLOWED)('%s may import %s', async (file, specifier) => {
+    expect(await layerProblems(file, specifier)).toEqual([]);
+  });
+});
