@@ -39,7 +39,12 @@ const PARTS = [
         also: ['/usr/lib/postgresql/15/bin/pg_ctl', '/usr/lib/postgresql/15/bin/psql'],
         services: ['postgresql'],
       },
-      { name: 'varnish', files: ['/usr/sbin/varnishd'], also: ['/usr/bin/varnishadm'], services: ['varnish', 'varnishncsa'] },
+      {
+        name: 'varnish',
+        files: ['/usr/sbin/varnishd'],
+        also: ['/usr/bin/varnishadm'],
+        services: ['varnish', 'varnishncsa'],
+      },
       { name: 'pgbouncer', files: ['/usr/sbin/pgbouncer'], services: ['pgbouncer'] },
       { name: 'hitch', files: ['/usr/sbin/hitch'], services: ['hitch'] },
       // The test's self-signed certificate for hitch.
