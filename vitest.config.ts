@@ -4,8 +4,8 @@ import { defineConfig } from 'vitest/config';
 /**
  * Four projects: `unit` (plain modules, no server), `domain` (the services against a real
  * PostgreSQL, no HTTP), `integration` (HTTP against the real service on a real PostgreSQL,
- * started once by the global setup) and `deployment` (deploy/'s Varnish, PostgreSQL and two
- * instances, started from the Debian packages).
+ * started once by the global setup) and `deployment` (deploy/'s hitch, Varnish, PgBouncer,
+ * PostgreSQL and two instances, started from the Debian packages).
  */
 const alias = { '@': path.resolve(import.meta.dirname) };
 
@@ -56,7 +56,8 @@ export default defineConfig({
       {
         resolve: { alias },
         test: {
-          // deploy/ started for real: Debian's nginx and PostgreSQL, two built instances.
+          // deploy/ started for real: Debian's hitch, Varnish, PgBouncer and PostgreSQL, two
+          // built instances.
           name: 'deployment',
           include: ['tests/deployment/**/*.test.ts'],
           environment: 'node',

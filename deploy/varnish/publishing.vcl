@@ -177,6 +177,18 @@ sub vcl_backend_error {
     }
 }
 
+sub vcl_synth {
+    # A write whose body was already on its way to an instance that died cannot be sent again
+    # ("Retry not possible, req.body not cached"): it ends here, not in vcl_backend_error, and
+    # gets the API's error shape too.
+    if (resp.status == 503 && req.url ~ "^/api/") {
+        set resp.http.Content-Type = "application/json";
+        set resp.http.Retry-After = "1";
+        synthetic({"{"error":"No instance is available; try again shortly","code":"service_unavailable" }"});
+        return (deliver);
+    }
+}
+
 sub vcl_deliver {
     if (obj.hits > 0) {
         set resp.http.X-Cache = "HIT";
