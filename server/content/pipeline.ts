@@ -1,7 +1,8 @@
 /**
  * Markdown (GFM + HTML islands) -> sanitized HTML, in-thread. Sanitizing comes after the last
  * step that handles untrusted markup; only trusted plugins run after it:
- * remark-parse -> remark-gfm -> remark-rehype -> rehype-raw (when the document has raw HTML) ->
+ * remark-parse -> remark-gfm (its literal autolinks only where text may hold one,
+ * literal-autolinks.ts) -> remark-rehype -> rehype-raw (when the document has raw HTML) ->
  * rehype-sanitize(schema) -> trusted post-plugins (they only delete, or rebuild from validated
  * values) -> serialize.
  * Runs inside the worker pool in production (pool.ts); unit tests call it directly.
@@ -35,6 +36,7 @@ import rehypeNotEmpty from './plugins/not-empty';
 import rehypeH1 from './plugins/h1';
 import { serializeTree } from './serialize';
 import rehypeRawWhenWritten from './raw-html';
+import remarkLiteralAutolinksWhereTheyMayBe from './literal-autolinks';
 import './micromark-edit-map';
 
 type Handler = (typeof defaultHandlers)['image'];
@@ -98,6 +100,7 @@ function onlyWith(tags: string[], plugin: () => Transform) {
 const processor = unified()
   .use(remarkParse)
   .use(remarkGfm)
+  .use(remarkLiteralAutolinksWhereTheyMayBe)
   .use(remarkRehype, { allowDangerousHtml: true, handlers })
   .use(rehypeRawWhenWritten)
   .use(rehypeSanitize, sanitizeSchema)
