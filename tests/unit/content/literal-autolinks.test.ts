@@ -10,6 +10,7 @@ import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
 import remarkLiteralAutolinksWhereTheyMayBe, { literalAutolinkScopes } from '../../../server/content/literal-autolinks';
+import type { Node } from 'unist';
 import { articles, specSuites } from './corpus';
 
 const stock = unified().use(remarkParse).use(remarkGfm).freeze();
@@ -88,13 +89,14 @@ describe('literal autolinks transformed only where text may hold one', () => {
   });
 
   it('transforms nothing where no text could hold a literal, and never text inside a link', () => {
-    const text = (value: string) => ({ type: 'text', value });
-    const cell = (...children: object[]) => ({ type: 'tableCell', children });
+    type Tree = { type: string; value?: string; url?: string; children?: Tree[] };
+    const text = (value: string): Tree => ({ type: 'text', value });
+    const cell = (...children: Tree[]): Tree => ({ type: 'tableCell', children });
     const literal = {
       type: 'paragraph',
       children: [text('A www.z.com '), { type: 'emphasis', children: [text('e')] }],
     };
-    const root = {
+    const root: Tree = {
       type: 'root',
       children: [
         {
@@ -114,6 +116,9 @@ describe('literal autolinks transformed only where text may hold one', () => {
         { type: 'paragraph', children: [text('no literal here')] },
       ],
     };
-    expect(literalAutolinkScopes(root)).toEqual([root.children[0]!.children![0]!.children![2]!.children![0], literal]);
+    expect(literalAutolinkScopes(root as Node)).toEqual([
+      root.children![0]!.children![0]!.children![2]!.children![0],
+      literal,
+    ]);
   });
 });
