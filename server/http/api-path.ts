@@ -3,12 +3,12 @@
  * (the early 404, the conversion-queue refusal, the metrics label, and the procedure run) reads
  * the path this module gives, so they cannot disagree.
  *
- * Why refuse some forms: the WHATWG URL parser (fetch clients, proxies, and trpc-to-openapi's
- * adapter when it served these routes) turns `\` into `/`, resolves `.` and `..` segments (`%2e`
- * included) and drops what follows `#`, while this module reads the raw text. When the adapter
- * still matched routes itself, `POST /posts/x\..#/unpublish` looked like an unpublish to the early
- * checks and ran as a create. A path in any of these forms is therefore refused with 400 before
- * anything else (docs/api.md, Requests); every other path reads the same to both parsers.
+ * Why refuse some forms: the WHATWG URL parser (fetch clients, proxies, caches) turns `\` into
+ * `/`, resolves `.` and `..` segments (`%2e` included) and drops what follows `#`, while this
+ * module reads the raw text. `POST /posts/x\..#/unpublish` is an unpublish to one reading and a
+ * create to the other; a cache in front would purge or key it as one and the service run the
+ * other. A path in any of these forms is therefore refused with 400 before anything else
+ * (docs/api.md, Requests); every other path reads the same to both parsers.
  *
  * One rule for a trailing slash on every route: a single one is ignored (`/posts/` is `/posts`,
  * `POST /media/` is the upload), as trpc-to-openapi already did for the procedures.

@@ -1,17 +1,18 @@
 /**
  * The procedures of `/api/v1/author` (server/api/root.ts), run directly: reads and writes alike,
- * without trpc-to-openapi's HTTP adapter or tRPC's call machinery.
+ * without trpc-to-openapi's HTTP adapter or tRPC's caller.
  *
- * Through the adapter, every request paid for a WHATWG `URL`, a second route match by regular
- * expressions over every route, re-marking the input schema for coercion, a tRPC caller proxy,
- * the middleware chain, zod validating and copying the output and a generic `JSON.stringify`;
- * writes also needed a fake fetch `Request` and a buffered response. A CPU profile of `GET /me`
- * under load put all of that above the route's own work. Here each procedure is taken apart
- * once, at start-up, into what defines it, and a request runs just that:
+ * Why not the adapter: per request it builds a WHATWG `URL`, matches the route a second time by
+ * regular expressions over every route, re-marks the input schema for coercion, goes through a
+ * caller proxy, has zod parse and copy the output and writes it with a generic `JSON.stringify`;
+ * a write also needs a fetch `Request` and a buffered response. A CPU profile of `GET /me` under
+ * load puts that above the route's own work. So each procedure is taken apart once, at
+ * start-up, into what defines it, and a request runs just that:
  * - the route (method, path template, rate class, success status): its meta (api/routes.ts),
  *   matched once by `matchApiRoute` (api-path.ts) in rest-api.ts, which hands the match here;
  * - the input: the procedure's own zod input schema, coerced as trpc-to-openapi coerces it, fed
- *   what the adapter fed it (see `rawInput`);
+ *   what trpc-to-openapi's adapter would feed it (see `rawInput`), so the OpenAPI document it
+ *   generates describes exactly what is accepted;
  * - the context: the procedure's `.use()` middlewares, run for real and in tRPC's order
  *   (`authorProcedure`'s admits and charges the caller, api/trpc.ts), before the input is
  *   parsed, so a refused input is a charged 400 with RateLimit-*;
