@@ -5,6 +5,7 @@ import type { ConsoleSession } from './session-store';
 import type { ArticleView } from './article-document';
 import { UUID_PATTERN } from '../uuid';
 import { workingVersion } from '../services/post-view';
+import type { Revision } from '../services/revisions';
 
 /**
  * Which saved version of an article a preview frame may show to this session: the owner
@@ -53,4 +54,9 @@ export async function savedCover(
   return saved?.coverUrl && saved.coverWidth && saved.coverHeight
     ? { url: saved.coverUrl, width: saved.coverWidth, height: saved.coverHeight }
     : null;
+}
+
+/** A saved revision as readers would have got it (revisions keep no cover: none is shown). */
+export function revisionView(r: Revision): ArticleView {
+  return { title: r.title, subtitle: r.subtitle, html: r.html, tags: r.tags, cover: null };
 }

@@ -10,6 +10,7 @@ import { approveArticle, rejectArticle } from '../actions/moderation';
 import { ConfirmAction } from '../components/confirm-action';
 import { Problem } from '../components/problem';
 import { formatDateTime } from '../components/format';
+import { PreviewFrame } from '../components/preview-frame';
 import { ReaderWidths } from '../components/reader-widths';
 import { RejectForm } from './reject-form';
 
@@ -76,10 +77,8 @@ export default async function ModerationPage({ searchParams }: { searchParams: S
                 />
               </div>
               <ReaderWidths>
-                <iframe
-                  sandbox=""
+                <PreviewFrame
                   title={`Submitted version of ${post.title}`}
-                  className="preview-frame"
                   src={`/console/preview/${post.id}?version=submitted`}
                 />
               </ReaderWidths>
