@@ -43,3 +43,19 @@ export async function handlesOf(em: EntityManager, accountIds: string[]): Promis
   );
   return new Map(rows.map((r) => [r.id, r.handle]));
 }
+
+/**
+ * The Markdown each waiting article was submitted with (kept by the trigger of
+ * Migration20261126200000_submitted_markdown), for the moderation queue's list of what the
+ * sanitizer removed; an article submitted before it was kept is absent.
+ */
+export async function submittedMarkdownOf(em: EntityManager, postIds: string[]): Promise<Map<string, string>> {
+  if (postIds.length === 0) return new Map();
+  const rows = await sql<{ id: string; markdown: string }[]>(
+    em,
+    `SELECT id, submitted_markdown AS markdown FROM posts
+      WHERE id IN (${postIds.map(() => '?').join(', ')}) AND submitted_markdown IS NOT NULL`,
+    postIds,
+  );
+  return new Map(rows.map((r) => [r.id, r.markdown]));
+}

@@ -3,7 +3,8 @@ import { notFound } from 'next/navigation';
 import { consoleEm, requireSession } from '@/server/console/context';
 import { spend } from '@/server/console/limits';
 import { describeProblem } from '@/server/console/problems';
-import { handlesOf } from '@/server/console/queries';
+import { handlesOf, submittedMarkdownOf } from '@/server/console/queries';
+import { removedMarkup } from '@/server/console/removed-markup';
 import { listPending } from '@/server/services/moderation';
 import type { Post } from '@/server/console/records';
 import { approveArticle, rejectArticle } from '../actions/moderation';
@@ -12,6 +13,7 @@ import { Problem } from '../components/problem';
 import { formatDateTime } from '../components/format';
 import { PreviewFrame } from '../components/preview-frame';
 import { ReaderWidths } from '../components/reader-widths';
+import { RemovedFromReaders } from '../components/removed-from-readers';
 import { RejectForm } from './reject-form';
 
 export const metadata: Metadata = { title: 'Moderation' };
@@ -32,10 +34,15 @@ export default async function ModerationPage({ searchParams }: { searchParams: S
   const em = await consoleEm();
   let pending: Post[];
   let handles: Map<string, string>;
+  let submittedMarkdown: Map<string, string>;
   try {
     await spend(em, session.auth, 'read');
     pending = await listPending(em);
     handles = await handlesOf(em, [...new Set(pending.map((p) => p.accountId))]);
+    submittedMarkdown = await submittedMarkdownOf(
+      em,
+      pending.map((p) => p.id),
+    );
   } catch (err) {
     return <Problem title="Moderation" message={describeProblem(err)} />;
   }
@@ -76,6 +83,7 @@ export default async function ModerationPage({ searchParams }: { searchParams: S
                   confirmLabel="Approve"
                 />
               </div>
+              <SanitizerRemovals markdown={submittedMarkdown.get(post.id)} html={post.submittedVersion?.html ?? ''} />
               <ReaderWidths>
                 <PreviewFrame
                   title={`Submitted version of ${post.title}`}
@@ -88,5 +96,27 @@ export default async function ModerationPage({ searchParams }: { searchParams: S
         </ol>
       )}
     </>
+  );
+}
+
+/**
+ * What the sanitizer took out of the submitted Markdown, so the moderator knows what the author
+ * wrote that the preview does not show (a script, an embed of a host not on the allowlist…).
+ */
+function SanitizerRemovals({ markdown, html }: { markdown: string | undefined; html: string }) {
+  if (markdown === undefined)
+    return (
+      <p className="muted">
+        Submitted before the console kept a submission&apos;s Markdown: what the sanitizer removed cannot be listed.
+      </p>
+    );
+  const removed = removedMarkup(markdown, html);
+  if (removed.length === 0) return <p className="muted">The sanitizer removed nothing from the submitted Markdown.</p>;
+  return (
+    <RemovedFromReaders
+      removed={removed}
+      intro="The submitted Markdown has these, but the sanitizer took them out of the page readers would get (the preview below shows that page):"
+      line={(line) => `Line ${line}`}
+    />
   );
 }
