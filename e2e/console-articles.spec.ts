@@ -90,10 +90,14 @@ test('sign in, list, open, preview, edit with live preview, publish, public page
   await markdown.fill('The boats left before dawn.\n\n## Unpublished rewrite\n\nNot yet public.');
   await saveEditor(page);
   await expect(page.locator('.article-row__meta').getByText('Unpublished changes')).toBeVisible();
-  const published = page.frameLocator('iframe[title="Published version"]');
+  // The two versions side by side, in one frame.
+  const versions = page.frameLocator('iframe[title="Published and working versions, side by side"]');
+  const published = versions.getByRole('region', { name: 'Published version', exact: true });
   await expect(published.getByRole('heading', { name: 'Published section' })).toBeVisible();
   await expect(
-    page.frameLocator('iframe[title="Working version"]').getByRole('heading', { name: 'Unpublished rewrite' }),
+    versions.getByRole('region', { name: 'Working version', exact: true }).getByRole('heading', {
+      name: 'Unpublished rewrite',
+    }),
   ).toBeVisible();
   await screenshot(page, 'article-versions');
   await reader.reload();

@@ -127,3 +127,60 @@ test('on a phone: the island menu stays on screen, and Edit/Preview switch the p
   await expect(frame).toBeVisible();
   await expect(markdown).toBeVisible();
 });
+
+/**
+ * The readers panel used to stand above the editor with all its counters and the 30-day chart,
+ * pushing the editor below the fold. It is one line now (the main counts), opening in place to
+ * the counters and the chart, by mouse or keyboard.
+ */
+for (const [width, height] of [
+  [1400, 900],
+  [390, 844],
+] as const) {
+  test(`the editor is above the fold, the readers panel a line above it that opens (${width} px)`, async ({ page }) => {
+    await page.setViewportSize({ width, height });
+    const token = tokenOf('author');
+    const post = await createPost(token, { title: `Editor first ${width}`, markdown: 'Words to edit.' });
+    expect((await api<ApiPost>(token, 'POST', `/posts/${post.id}/publish`)).status).toBe(200);
+    await signIn(page, token);
+    await page.goto(`/console/articles/${post.id}`);
+
+    const readers = page.getByRole('region', { name: 'Readers' });
+    await expect(readers).toBeInViewport();
+    await expect(readers).toContainText('0 opens · 0 reads · 0 full reads · read ratio —');
+    // The editor starts on the first screen: its title field whole, and the Markdown's top edge
+    // with its tools above it (on a phone too, where the page used to start it 290 px below the fold).
+    await expect(page.getByLabel('Title', { exact: true })).toBeInViewport({ ratio: 1 });
+    await expect(page.getByRole('button', { name: 'Insert island…' })).toBeInViewport({ ratio: 1 });
+    const markdownTop = await page.getByLabel('Markdown').evaluate((el) => el.getBoundingClientRect().top);
+    expect(markdownTop).toBeGreaterThanOrEqual(0);
+    expect(markdownTop).toBeLessThan(height - 24);
+    if (width < 600) await expect(page.getByRole('button', { name: 'Edit', exact: true })).toBeInViewport({ ratio: 1 });
+    const counters = readers.getByRole('definition');
+    await expect(counters.first()).toBeHidden();
+    await screenshot(page, `editor-first-${width}`);
+
+    // Opened with the mouse: the counters and the chart, as before.
+    await readers.getByText('Readers', { exact: true }).click();
+    await expect(counters).toHaveCount(9);
+    await expect(counters.first()).toBeVisible();
+    await expect(readers.getByRole('img')).toHaveAttribute(
+      'aria-label',
+      'Last 30 days: 0 opens, 0 reads, 0 full reads.',
+    );
+    // Popularity is not a bare number: the panel says what it is, and the number is described by it.
+    const popularityHelp = /^Popularity: likes, twice the saves, three times the comments, plus the reads, divided by/;
+    await expect(readers.getByText(popularityHelp)).toBeVisible();
+    await expect(counters.last()).toHaveAccessibleDescription(popularityHelp);
+    // Closed and opened again from the keyboard (the disclosure is a focus stop with a ring).
+    const disclosure = readers.locator('summary');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Shift+Tab');
+    await expect(disclosure).toBeFocused();
+    expect(await disclosure.evaluate((el) => getComputedStyle(el).outlineStyle)).not.toBe('none');
+    await page.keyboard.press('Enter');
+    await expect(counters.first()).toBeHidden();
+    await page.keyboard.press('Space');
+    await expect(counters.first()).toBeVisible();
+  });
+}

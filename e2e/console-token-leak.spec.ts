@@ -69,7 +69,10 @@ test('the API token appears in no response, header, cookie, URL or storage of a 
   await saveEditor(page);
   await page.reload();
   await expect(
-    page.frameLocator('iframe[title="Published version"]').getByText('First body, edited live.'),
+    page
+      .frameLocator('iframe[title="Published and working versions, side by side"]')
+      .getByRole('region', { name: 'Published version', exact: true })
+      .getByText('First body, edited live.'),
   ).toBeVisible();
   await snapshotDom(page);
   const publicPath = await page.getByRole('link', { name: /^\/leak-check-/ }).getAttribute('href');

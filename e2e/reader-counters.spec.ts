@@ -112,6 +112,9 @@ test('an open counts once per reader and day; a second reader counts again; a sh
   await signIn(page, token());
   await page.goto(`${e2eState().baseUrl}/console/articles/${post.id}`);
   const stats = page.getByRole('region', { name: 'Readers' });
+  // One line above the editor, opening to the counters and the chart.
+  await expect(stats).toContainText('2 opens · 2 reads · 2 full reads · read ratio 100 %');
+  await stats.getByText('Readers', { exact: true }).click();
   await expect(stats.getByRole('definition').first()).toHaveText('2');
   await expect(stats).toContainText('Read ratio100 %');
   await expect(stats.getByRole('img')).toHaveAttribute('aria-label', 'Last 30 days: 2 opens, 2 reads, 2 full reads.');

@@ -11,6 +11,7 @@ import { CONSOLE_HOME, safeReturnPath } from '@/server/console/return-path';
 import { ChangesMarker, StatusBadge } from './components/status-badge';
 import { Problem } from './components/problem';
 import { formatDateTime } from './components/format';
+import { PopularityHelp } from './components/popularity-help';
 
 export const metadata: Metadata = { title: 'Articles' };
 
@@ -138,11 +139,7 @@ export default async function ConsoleHome({ searchParams }: { searchParams: Sear
               <ArticleRow key={post.id} post={post} />
             ))}
           </ul>
-          <p className="muted" id="popularity-help">
-            Popularity: likes, twice the saves, three times the comments and the reads, divided by the article&apos;s
-            age (hours since publishing, plus 2, to the power 1.5), so a fresh article with a few reactions ranks above
-            an old one with many.
-          </p>
+          <PopularityHelp id="popularity-help" />
         </>
       )}
       <nav aria-label="Pages" className="pager">
@@ -190,17 +187,17 @@ function ArticleRow({ post }: { post: ArticleListItem }) {
         <Counter label="Opens" value={post.open_count} />
         <Counter label="Reads" value={post.read_count} />
         <Counter label="Full reads" value={post.complete_count} />
-        <Counter label="Popularity" value={post.popularity} />
+        <Counter label="Popularity" value={post.popularity} describedBy="popularity-help" />
       </dl>
     </li>
   );
 }
 
-function Counter({ label, value }: { label: string; value: number }) {
+function Counter({ label, value, describedBy }: { label: string; value: number; describedBy?: string }) {
   return (
     <div>
       <dt>{label}</dt>
-      <dd>{value.toLocaleString('en')}</dd>
+      <dd aria-describedby={describedBy}>{value.toLocaleString('en')}</dd>
     </div>
   );
 }

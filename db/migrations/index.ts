@@ -6,6 +6,7 @@ import { Migration20261125010000_media_file_names } from './Migration20261125010
 import { Migration20261126000000_reader_sources } from './Migration20261126000000_reader_sources';
 import { Migration20261126100000_post_revisions } from './Migration20261126100000_post_revisions';
 import { Migration20261126100100_article_search } from './Migration20261126100100_article_search';
+import { Migration20261126200000_submitted_markdown } from './Migration20261126200000_submitted_markdown';
 
 /** Explicit list: the server is bundled, and file discovery cannot see into a bundle. Append new ones. */
 export const migrationsList = [
@@ -17,4 +18,5 @@ export const migrationsList = [
   { name: 'Migration20261126000000_reader_sources', class: Migration20261126000000_reader_sources },
   { name: 'Migration20261126100000_post_revisions', class: Migration20261126100000_post_revisions },
   { name: 'Migration20261126100100_article_search', class: Migration20261126100100_article_search },
+  { name: 'Migration20261126200000_submitted_markdown', class: Migration20261126200000_submitted_markdown },
 ];

@@ -4,6 +4,7 @@ import { readPostHead, readPreviewRow } from '../data/posts/reads';
 import type { ConsoleSession } from './session-store';
 import type { ArticleView } from '../public/article-document';
 import { UUID_PATTERN } from '../foundation/uuid';
+import type { Revision } from '../services/revisions';
 
 /**
  * Which saved version of an article a preview frame may show to this session: the owner
@@ -45,4 +46,9 @@ export async function savedCover(
   return saved?.cover_url && saved.cover_width && saved.cover_height
     ? { url: saved.cover_url, width: saved.cover_width, height: saved.cover_height }
     : null;
+}
+
+/** A saved revision as readers would have got it (revisions keep no cover: none is shown). */
+export function revisionView(r: Revision): ArticleView {
+  return { title: r.title, subtitle: r.subtitle, html: r.html, tags: r.tags, cover: null };
 }

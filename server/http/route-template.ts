@@ -39,6 +39,7 @@ export const CONSOLE_ROUTES: readonly string[] = [
   '/console/preview/{id}',
   '/console/preview/{id}/changes',
   '/console/preview/{id}/history',
+  '/console/preview/{id}/side-by-side',
 ];
 const CONSOLE_ROUTE_SET = new Set(CONSOLE_ROUTES);
 

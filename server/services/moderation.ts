@@ -25,6 +25,10 @@ export interface PendingArticle {
   submittedAt: string;
   /** An earlier version is public meanwhile. */
   hasPublished: boolean;
+  /** The submitted version's sanitized body. */
+  submittedHtml: string;
+  /** The Markdown it was submitted with; null when submitted before the service kept it. */
+  submittedMarkdown: string | null;
 }
 
 /** Waiting articles, oldest submission first. */
@@ -38,6 +42,8 @@ export async function listPending(db: StatementRunner): Promise<PendingArticle[]
     slug: row.slug,
     submittedAt: isoTimestamp(row.updated_at),
     hasPublished: row.has_published,
+    submittedHtml: row.submitted_version.html,
+    submittedMarkdown: row.submitted_markdown,
   }));
 }
 

@@ -1,11 +1,14 @@
 import type { AuthorPostJson } from '@/server/services/post-view';
 import { consoleParts } from '@/server/console/context';
 import { recentReaderDays, type ReaderDay } from '@/server/console/reader-days';
+import { PopularityHelp } from './popularity-help';
 
 /**
  * An article's reader counters in the editor: the totals, the read ratio (reads ÷ opens) and
  * the last 30 days of opens, reads and full reads as a small chart drawn on the server (SVG:
- * no script, no chart library).
+ * no script, no chart library). It sits above the editor as one summary line, a disclosure
+ * that opens to the counters and the chart, so the editor stays above the fold on a laptop and
+ * on a phone; the open state needs no script (a native <details>).
  */
 export async function ReaderStats({ post, accountId }: { post: AuthorPostJson; accountId: string }) {
   let days: ReaderDay[] | null;
@@ -26,27 +29,39 @@ export async function ReaderStats({ post, accountId }: { post: AuthorPostJson; a
     ['Saves', fmt(post.save_count)],
     ['Popularity', fmt(post.popularity)],
   ];
+  const line = [
+    counted(post.open_count, 'open', 'opens'),
+    counted(post.read_count, 'read', 'reads'),
+    counted(post.complete_count, 'full read', 'full reads'),
+    `read ratio ${ratio}`,
+  ].join(' · ');
   return (
     <section className="reader-stats" aria-labelledby="reader-stats-title">
-      <h2 id="reader-stats-title">Readers</h2>
-      <dl className="counters reader-stats__totals" aria-label="Reader counters">
-        {totals.map(([label, value]) => (
-          <div key={label}>
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
-      {days ? (
-        <ReaderChart days={days} />
-      ) : (
-        <p className="muted">The last 30 days could not be loaded; reload to try again.</p>
-      )}
+      <details>
+        <summary>
+          <h2 id="reader-stats-title">Readers</h2> <span className="reader-stats__line">{line}</span>
+        </summary>
+        <dl className="counters reader-stats__totals" aria-label="Reader counters">
+          {totals.map(([label, value]) => (
+            <div key={label}>
+              <dt>{label}</dt>
+              <dd aria-describedby={label === 'Popularity' ? 'reader-popularity-help' : undefined}>{value}</dd>
+            </div>
+          ))}
+        </dl>
+        <PopularityHelp id="reader-popularity-help" />
+        {days ? (
+          <ReaderChart days={days} />
+        ) : (
+          <p className="muted">The last 30 days could not be loaded; reload to try again.</p>
+        )}
+      </details>
     </section>
   );
 }
 
 const fmt = (n: number) => n.toLocaleString('en');
+const counted = (n: number, one: string, many: string) => `${fmt(n)} ${n === 1 ? one : many}`;
 
 const SERIES = [
   // Widths and dashes differ, so series with equal counts (often: every open read in full) stay visible.

@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useId, useRef, useState } from 'react';
+import { createContext, useEffect, useId, useState } from 'react';
 
 /** Viewport widths of common readers' screens, in CSS pixels. */
 const WIDTHS = [
@@ -24,16 +24,20 @@ function readStoredWidth(): Width | null {
 }
 
 /**
+ * The reader's viewport width chosen (0: fit the panel), for the frames inside a ReaderWidths
+ * (preview-frame.tsx). Each frame scales itself to the room it has, because frames of one panel
+ * differ (a side-by-side frame holds two readers' screens, a figure may be narrower).
+ */
+export const ReaderWidthContext = createContext(0);
+
+/**
  * Width toggles for the preview frames inside it. Each frame is a separate document with the
  * readers' stylesheet, so giving it a reader's viewport width lays the article out exactly as
- * that reader gets it (media queries included). A frame wider than the panel is scaled down to
- * fit it, as a thumbnail of that screen, and is made taller by the same factor so it still fills
- * the panel's height; nothing is cut off.
+ * that reader gets it (media queries included). A frame wider than its room is scaled down to
+ * fit it, as a thumbnail of that screen (PreviewFrame).
  */
 export function ReaderWidths({ children }: { children: React.ReactNode }) {
   const [width, setWidth] = useState<Width>('fit');
-  const [panel, setPanel] = useState(0);
-  const frames = useRef<HTMLDivElement>(null);
   const name = useId();
 
   // The chosen width is the maintainer's preference on this browser: a reload keeps it.
@@ -51,21 +55,10 @@ export function ReaderWidths({ children }: { children: React.ReactNode }) {
     }
   };
 
-  useEffect(() => {
-    const el = frames.current;
-    if (!el) return;
-    const observer = new ResizeObserver(([entry]) => setPanel(entry?.contentRect.width ?? 0));
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
-
   const px = WIDTHS.find((w) => w.value === width)?.px ?? 0;
-  // The frame's border (1 px each side) is drawn at the same scale.
-  const scale = px && panel ? Math.min(1, panel / (px + 2)) : 1;
-  const style = { '--reader-width': `${px}px`, '--reader-scale': String(scale) } as React.CSSProperties;
 
   return (
-    <div className="reader-widths" data-width={width} style={style}>
+    <div className="reader-widths" data-width={width}>
       <fieldset className="reader-widths__choice">
         <legend>Reader width</legend>
         {WIDTHS.map((w) => (
@@ -80,10 +73,9 @@ export function ReaderWidths({ children }: { children: React.ReactNode }) {
             {w.label}
           </label>
         ))}
-        {scale < 1 && <span className="muted reader-widths__scale">shown at {Math.round(scale * 100)} %</span>}
       </fieldset>
-      <div ref={frames} className="reader-widths__frames">
-        {children}
+      <div className="reader-widths__frames">
+        <ReaderWidthContext value={px}>{children}</ReaderWidthContext>
       </div>
     </div>
   );

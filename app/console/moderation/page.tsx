@@ -3,13 +3,16 @@ import { notFound } from 'next/navigation';
 import { consoleParts, requireSession } from '@/server/console/context';
 import { spend } from '@/server/console/limits';
 import { describeProblem } from '@/server/console/problems';
+import { removedMarkup } from '@/server/console/removed-markup';
 import { listPending } from '@/server/services/moderation';
 import type { PendingArticle } from '@/server/console/records';
 import { approveArticle, rejectArticle } from '../actions/moderation';
 import { ConfirmAction } from '../components/confirm-action';
 import { Problem } from '../components/problem';
 import { formatDateTime } from '../components/format';
+import { PreviewFrame } from '../components/preview-frame';
 import { ReaderWidths } from '../components/reader-widths';
+import { RemovedFromReaders } from '../components/removed-from-readers';
 import { RejectForm } from './reject-form';
 
 export const metadata: Metadata = { title: 'Moderation' };
@@ -72,11 +75,10 @@ export default async function ModerationPage({ searchParams }: { searchParams: S
                   confirmLabel="Approve"
                 />
               </div>
+              <SanitizerRemovals markdown={post.submittedMarkdown} html={post.submittedHtml} />
               <ReaderWidths>
-                <iframe
-                  sandbox=""
+                <PreviewFrame
                   title={`Submitted version of ${post.title}`}
-                  className="preview-frame"
                   src={`/console/preview/${post.id}?version=submitted`}
                 />
               </ReaderWidths>
@@ -86,5 +88,27 @@ export default async function ModerationPage({ searchParams }: { searchParams: S
         </ol>
       )}
     </>
+  );
+}
+
+/**
+ * What the sanitizer took out of the submitted Markdown, so the moderator knows what the author
+ * wrote that the preview does not show (a script, an embed of a host not on the allowlist…).
+ */
+function SanitizerRemovals({ markdown, html }: { markdown: string | null; html: string }) {
+  if (markdown === null)
+    return (
+      <p className="muted">
+        Submitted before the console kept a submission&apos;s Markdown: what the sanitizer removed cannot be listed.
+      </p>
+    );
+  const removed = removedMarkup(markdown, html);
+  if (removed.length === 0) return <p className="muted">The sanitizer removed nothing from the submitted Markdown.</p>;
+  return (
+    <RemovedFromReaders
+      removed={removed}
+      intro="The submitted Markdown has these, but the sanitizer took them out of the page readers would get (the preview below shows that page):"
+      line={(line) => `Line ${line}`}
+    />
   );
 }

@@ -128,6 +128,8 @@ export interface PendingRow extends PostRow {
   submitted_version: NonNullable<PostBody['submitted_version']>;
   /** An earlier version is public. */
   has_published: boolean;
+  /** The Markdown it was submitted with (kept by a trigger); null for submissions older than it. */
+  submitted_markdown: string | null;
 }
 
 const PENDING = statement(
@@ -135,7 +137,7 @@ const PENDING = statement(
   `SELECT ${POST_SELECT.split(', ')
     .map((c) => `p.${c}`)
     .join(', ')}, p.account_id, a.handle, p.submitted_version,
-          p.published_version IS NOT NULL AS has_published
+          p.published_version IS NOT NULL AS has_published, p.submitted_markdown
      FROM posts p JOIN accounts a ON a.id = p.account_id
     WHERE p.status = 'pending_moderation' AND p.deleted_at IS NULL AND p.submitted_version IS NOT NULL
     ORDER BY p.updated_at, p.id`,

@@ -20,6 +20,7 @@ import { ConfirmAction } from '../../components/confirm-action';
 import { ChangesMarker, StatusBadge } from '../../components/status-badge';
 import { Problem } from '../../components/problem';
 import { formatDateTime } from '../../components/format';
+import { PreviewFrame } from '../../components/preview-frame';
 import { ReaderWidths } from '../../components/reader-widths';
 import { ReaderStats } from '../../components/reader-stats';
 import { ArticleEditor } from './editor';
@@ -170,39 +171,24 @@ export default async function ArticlePage({ params }: { params: Params }) {
           <h2 id="publish-changes-heading">What changes on publish</h2>
           <p className="muted">
             Readers see the published version until the saved working version is published. Both are shown as readers
-            get them, then the working version with what publishing adds and removes marked.
+            get them, side by side in one frame that scrolls both together, then the working version with what
+            publishing adds and removes marked.
           </p>
           <PublishedFieldChanges changes={fieldChanges(publishedVersion, workingView(post))} />
           <ReaderWidths>
-            <div className="compare__frames">
-              <figure>
-                <figcaption>Published version (what readers see now)</figcaption>
-                <iframe
-                  sandbox=""
-                  title="Published version"
-                  className="preview-frame"
-                  src={`/console/preview/${post.id}?version=published`}
-                />
-              </figure>
-              <figure>
-                <figcaption>Working version (saved)</figcaption>
-                <iframe
-                  sandbox=""
-                  title="Working version"
-                  className="preview-frame"
-                  src={`/console/preview/${post.id}?version=working`}
-                />
-              </figure>
-            </div>
+            <PreviewFrame
+              title="Published and working versions, side by side"
+              captions={['Published version (what readers see now)', 'Working version (saved)']}
+              src={`/console/preview/${post.id}/side-by-side?left=published&right=working`}
+            />
             <figure>
               <figcaption>
                 Highlighted changes (green: added on publish, red: removed, yellow: edited in place with the words
                 marked)
               </figcaption>
-              <iframe
-                sandbox=""
+              <PreviewFrame
                 title="Changes on publish"
-                className="preview-frame diff-frame"
+                className="diff-frame"
                 src={`/console/preview/${post.id}/changes`}
               />
             </figure>
@@ -213,12 +199,7 @@ export default async function ArticlePage({ params }: { params: Params }) {
         <section className="compare" aria-labelledby="submitted-heading">
           <h2 id="submitted-heading">Submitted for moderation</h2>
           <ReaderWidths>
-            <iframe
-              sandbox=""
-              title="Submitted version"
-              className="preview-frame"
-              src={`/console/preview/${post.id}?version=submitted`}
-            />
+            <PreviewFrame title="Submitted version" src={`/console/preview/${post.id}?version=submitted`} />
           </ReaderWidths>
         </section>
       )}

@@ -1,6 +1,7 @@
 'use client';
 
 import { PREVIEW_CURSOR_ID } from '@/server/console/preview-cursor';
+import { PreviewFrame } from '../../components/preview-frame';
 import { ReaderWidths } from '../../components/reader-widths';
 import type { PreviewState } from './use-live-preview';
 
@@ -41,14 +42,7 @@ export function PreviewPanel({
           {LABELS[state]}
         </h2>
         <ReaderWidths>
-          <iframe
-            name={frameName}
-            title="Article preview"
-            sandbox=""
-            className="preview-frame"
-            src={savedSrc}
-            key={savedKey}
-          />
+          <PreviewFrame name={frameName} title="Article preview" src={savedSrc} key={savedKey} />
         </ReaderWidths>
       </section>
       <form ref={formRef} method="post" action={`/console/preview/live#${PREVIEW_CURSOR_ID}`} target={frameName} hidden>

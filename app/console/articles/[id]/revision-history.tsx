@@ -2,6 +2,7 @@
 
 import { useState } from 'react';
 import type { RevisionSummary } from '@/server/services/revisions';
+import { PreviewFrame } from '../../components/preview-frame';
 import { ReaderWidths } from '../../components/reader-widths';
 
 /**
@@ -36,6 +37,7 @@ export function RevisionHistory({
   const [from, setFrom] = useState(revisions[1]?.id ?? '');
   const [to, setTo] = useState(revisions[0]?.id ?? '');
   const [shown, setShown] = useState<{ from: string; to: string } | null>(null);
+  const savedAtOf = (id: string) => savedAt(revisions.find((r) => r.id === id)?.savedAt ?? '');
   const label = (r: RevisionSummary) => `${savedAt(r.savedAt)}${r.tokenName ? ` (${r.tokenName})` : ''}`;
 
   return (
@@ -127,12 +129,19 @@ export function RevisionHistory({
       )}
       {shown && (
         <ReaderWidths>
-          <iframe
-            sandbox=""
-            title="Changes between the two saves"
-            className="preview-frame diff-frame"
-            src={`/console/preview/${postId}/history?${new URLSearchParams(shown)}`}
+          <PreviewFrame
+            title="The two saves, side by side"
+            captions={[`Compared: saved ${savedAtOf(shown.from)}`, `With: saved ${savedAtOf(shown.to)}`]}
+            src={`/console/preview/${postId}/side-by-side?${new URLSearchParams({ left: shown.from, right: shown.to })}`}
           />
+          <figure>
+            <figcaption>Highlighted changes (green: added, red: removed, yellow: edited in place)</figcaption>
+            <PreviewFrame
+              title="Changes between the two saves"
+              className="diff-frame"
+              src={`/console/preview/${postId}/history?${new URLSearchParams(shown)}`}
+            />
+          </figure>
         </ReaderWidths>
       )}
     </section>

@@ -1,6 +1,7 @@
 'use client';
 
 import type { RestoreOutcome, SaveOutcome } from '../../actions/articles';
+import { RemovedFromReaders } from '../../components/removed-from-readers';
 import type { CreatedReport } from './use-editor-fields';
 
 /**
@@ -87,23 +88,15 @@ export function SaveReport({
         </div>
       )}
       {outcome.removed.length > 0 && (
-        <div className="warning-box">
-          <h3>Removed from what readers see</h3>
-          <p>
-            Your Markdown still has these, but the sanitizer took them out of the page readers get (delete them from the
-            text, or leave them: they will not show):
-          </p>
-          <ul className="problem-list">
-            {outcome.removed.map((r) => (
-              <li key={`${r.line}:${r.text}`}>
-                <button type="button" className="link-button" onClick={() => onShowLine(r.line)}>
-                  Line {r.line}
-                </button>
-                : {r.text}
-              </li>
-            ))}
-          </ul>
-        </div>
+        <RemovedFromReaders
+          removed={outcome.removed}
+          intro="Your Markdown still has these, but the sanitizer took them out of the page readers get (delete them from the text, or leave them: they will not show):"
+          line={(line) => (
+            <button type="button" className="link-button" onClick={() => onShowLine(line)}>
+              Line {line}
+            </button>
+          )}
+        />
       )}
     </div>
   );

@@ -3,7 +3,7 @@ import { spend } from '@/server/console/limits';
 import { answerPreviewFrame, frameMessage } from '@/server/console/preview-frame';
 import { ConsoleProblem } from '@/server/console/problems';
 import { diffDocument, publishDiffInPool } from '@/server/console/publish-diff';
-import type { ArticleView } from '@/server/public/article-document';
+import { revisionView } from '@/server/console/preview';
 import { isDomainError } from '@/server/foundation/errors';
 import { readRevision, type Revision } from '@/server/services/revisions';
 import { UUID_PATTERN } from '@/server/foundation/uuid';
@@ -11,11 +11,6 @@ import { UUID_PATTERN } from '@/server/foundation/uuid';
 export const dynamic = 'force-dynamic';
 
 const BUSY = 'The server is busy right now. Try again in a moment.';
-
-/** A saved revision as readers would have got it (revisions keep no cover: none is compared). */
-function revisionView(r: Revision): ArticleView {
-  return { title: r.title, subtitle: r.subtitle, html: r.html, tags: r.tags, cover: null };
-}
 
 /**
  * The change between two saved revisions of an article (`?from=` the older, `?to=` the newer),
