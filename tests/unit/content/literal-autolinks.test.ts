@@ -10,7 +10,6 @@ import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
 import remarkLiteralAutolinksWhereTheyMayBe, { literalAutolinkScopes } from '../../../server/content/literal-autolinks';
-import type { Node } from 'unist';
 import { articles, specSuites } from './corpus';
 
 const stock = unified().use(remarkParse).use(remarkGfm).freeze();
@@ -116,7 +115,7 @@ describe('literal autolinks transformed only where text may hold one', () => {
         { type: 'paragraph', children: [text('no literal here')] },
       ],
     };
-    expect(literalAutolinkScopes(root as Node)).toEqual([
+    expect(literalAutolinkScopes(root as Parameters<typeof literalAutolinkScopes>[0])).toEqual([
       root.children![0]!.children![0]!.children![2]!.children![0],
       literal,
     ]);
