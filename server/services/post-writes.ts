@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { StatementRunner } from '../../db/statements';
-import { ownMediaRows } from '../data/media';
 import {
   findOrCreateTags,
   insertPost,
@@ -17,24 +16,18 @@ import {
   type RehostMemory,
 } from '../data/posts/writes';
 import type { PostRow } from '../data/posts/rows';
-import {
-  absoluteHttpUrl,
-  localMediaPath,
-  localMediaUuid,
-  pointsAtThisService,
-  storedMediaReferences,
-  type ContentPool,
-} from '../content';
-import { conflict, invalid, notFound } from '../foundation/errors';
+import { localMediaPath, type ContentPool } from '../content';
+import { conflict, notFound } from '../foundation/errors';
 import { assertIfMatch } from './post-etag';
 import type { PostCreate, PostUpdate, PostWrite } from './post-rules';
 import { authorPostFromRow } from './post-view';
 import { newPublicId } from './public-id';
 import { edited } from './publication';
 import { substitutions } from './rehost-memory';
-import { noRehost, type Rehoster, type RehostOutcome, type StoredImage } from './rehost-port';
+import { noRehost, type Rehoster, type RehostOutcome } from './rehost-port';
 import { slugFromText } from './slugs';
 import { normalizeTagNames } from './tags';
+import { assertBodyMediaOwned, coverAfterRehost, planCover, type CoverChoice, type CoverPlan } from './post-media';
 
 /**
  * Creating and editing an author's articles (contract: "POST /posts", "PATCH /posts/{id}", and
@@ -99,88 +92,6 @@ async function render(ctx: WriteContext, markdown: string, title: string, memory
   };
 }
 
-interface CoverChoice {
-  assetId: string | null;
-  url: string | null;
-  width: number | null;
-  height: number | null;
-}
-
-const NO_COVER: CoverChoice = { assetId: null, url: null, width: null, height: null };
-const coverOf = (image: StoredImage): CoverChoice => ({
-  assetId: image.id,
-  url: localMediaPath(image.id),
-  width: image.width,
-  height: image.height,
-});
-
-/** What a write does to the cover: nothing, set it now, or set it once `url` is downloaded. */
-/** `keep` leaves the cover as it is; `refused` names a cover_url that is not used (it points at this service). */
-type CoverPlan =
-  | { kind: 'keep'; refused?: string }
-  | { kind: 'set'; cover: CoverChoice }
-  | { kind: 'fetch'; url: string; written: string };
-
-/**
- * The one ownership rule for stored files a write shows (cover, body images, videos, GIF
- * islands, link-card media): they must be files of the writing account. Another account's file
- * and one that does not exist are alike, so a uuid seen in someone's article lends nothing.
- */
-async function ownMedia(db: StatementRunner, accountId: string, ids: string[]) {
-  return new Map((await ownMediaRows(db, accountId, ids)).map((media) => [media.id, media]));
-}
-
-async function coverFromAsset(
-  db: StatementRunner,
-  accountId: string,
-  assetId: string,
-  field: string,
-): Promise<CoverChoice> {
-  const media = (await ownMedia(db, accountId, [assetId])).get(assetId);
-  if (!media || media.kind !== 'image') throw invalid(`${field}: no image ${assetId} among your media`);
-  return { assetId: media.id, url: localMediaPath(media.id), width: media.width, height: media.height };
-}
-
-/**
- * The cover of this write, checked before any download: a missing `cover_asset_id` or local
- * `/api/media/<uuid>` is a 400 here; a local path is never downloaded, charged or reported.
- * An external `cover_url` this article already stored is taken from the memory.
- */
-async function planCover(
-  db: StatementRunner,
-  accountId: string,
-  input: PostWrite,
-  memory: RehostMemory,
-): Promise<CoverPlan> {
-  if (input.cover_asset_id !== undefined) {
-    if (input.cover_asset_id === null) return { kind: 'set', cover: NO_COVER };
-    return {
-      kind: 'set',
-      cover: await coverFromAsset(db, accountId, input.cover_asset_id.toLowerCase(), 'cover_asset_id'),
-    };
-  }
-  if (input.cover_url === undefined) return { kind: 'keep' };
-  if (input.cover_url === null) return { kind: 'set', cover: NO_COVER };
-  const localId = localMediaUuid(input.cover_url);
-  if (localId) return { kind: 'set', cover: await coverFromAsset(db, accountId, localId, 'cover_url') };
-  const url = absoluteHttpUrl(input.cover_url) ?? input.cover_url;
-  // Never downloaded: this service's own pages and beacons are not images to store.
-  if (pointsAtThisService(url)) return { kind: 'keep', refused: input.cover_url };
-  const known = memory.get(url);
-  if (known) return { kind: 'set', cover: coverOf(known) };
-  return { kind: 'fetch', url, written: input.cover_url };
-}
-
-/** A body showing a stored file the account does not own is refused like such a cover: 400, naming them. */
-async function assertBodyMediaOwned(db: StatementRunner, accountId: string, html: string): Promise<void> {
-  const referenced = storedMediaReferences(html);
-  const owned = await ownMedia(db, accountId, referenced);
-  const foreign = referenced.filter((id) => !owned.has(id));
-  if (foreign.length > 0) {
-    throw invalid(`markdown: not among your media: ${foreign.map(localMediaPath).join(', ')}`);
-  }
-}
-
 /** Downloads what this write needs and the article does not have yet (the contract's rehost rules). */
 async function rehostMissing(ctx: WriteContext, bodyUrls: string[], cover: CoverPlan): Promise<RehostOutcome> {
   const urls = cover.kind === 'fetch' ? [...bodyUrls, cover.url] : bodyUrls;
@@ -219,16 +130,6 @@ function failedAsWritten(
     }
   }
   return { rehostFailed: out, rehostCauses: causes };
-}
-
-/** The contract's rehost rule 3: a cover URL that cannot be stored simply creates no cover. */
-function coverAfterRehost(plan: CoverPlan, outcome: RehostOutcome): CoverChoice | undefined {
-  if (plan.kind === 'set') return plan.cover;
-  if (plan.kind === 'fetch') {
-    const image = outcome.stored[plan.url];
-    return image ? coverOf(image) : undefined;
-  }
-  return undefined;
 }
 
 function isUniqueViolation(err: unknown, constraint: string): boolean {
