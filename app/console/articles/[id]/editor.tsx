@@ -124,8 +124,11 @@ export function ArticleEditor({
           Preview
         </button>
       </div>
+      {/* autoComplete off: the browser would restore the fields on reload on its own, racing the
+          unsaved-draft restore (unsaved-draft.ts) before hydration and mixing the two texts. */}
       <form
         ref={editForm}
+        autoComplete="off"
         className="editor__form"
         onSubmit={(e) => {
           e.preventDefault();
