@@ -125,7 +125,12 @@ describe('process lifecycle', () => {
       { file: 'short\n' },
       /session-secret: the session secret is 5 bytes/,
     ],
-    ['ALLOWED_PRIVATE_ADDRESSES with a non-canonical entry', { ALLOWED_PRIVATE_ADDRESSES: '10.1/16' }, /"10\.1\/16"/],
+    // The launcher's "failed to start" line is JSON, so the entry's quotes arrive escaped.
+    [
+      'ALLOWED_PRIVATE_ADDRESSES with a non-canonical entry',
+      { ALLOWED_PRIVATE_ADDRESSES: '10.1/16' },
+      /Invalid environment: ALLOWED_PRIVATE_ADDRESSES: \\"10\.1\/16\\" is not a canonical IP address/,
+    ],
   ])('%s fails the start with exit code 1, naming the problem, before any database', async (_what, setup, message) => {
     const dataDir = tempDataDir('publishing-bad-start-');
     dirs.push(dataDir);
