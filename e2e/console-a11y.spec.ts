@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page, TestInfo } from '@playwright/test';
 import { api, createPost, publish } from './support/api';
-import { expect, signIn, signOut, test } from './support/console';
+import { expect, signIn, signOut, test, openEditor } from './support/console';
 import { tokenOf } from './support/state';
 
 /**
@@ -48,7 +48,7 @@ test('every console page passes an axe scan without serious or critical violatio
   await expect(page.locator('.article-row')).toHaveCount(1);
   await scan(page, testInfo, 'articles-search');
 
-  await page.goto(`/console/articles/${post.id}`);
+  await openEditor(page, post.id);
   await expect(page.getByRole('region', { name: 'What changes on publish' })).toBeVisible();
   // The readers panel opened, so its counters and chart are scanned too.
   const readers = page.getByRole('region', { name: 'Readers' });
@@ -146,7 +146,7 @@ test('the editor is usable from the keyboard alone, with a visible focus ring at
   const token = tokenOf('admin');
   const post = await createPost(token, { title: 'Keyboard only', markdown: 'Typed with keys.' });
   await signIn(page, token);
-  await page.goto(`/console/articles/${post.id}`);
+  await openEditor(page, post.id);
   await expect(page.getByLabel('Markdown')).toHaveValue('Typed with keys.');
   await page.locator('body').click({ position: { x: 1, y: 1 } });
 

@@ -1,5 +1,5 @@
 import { api, createPost } from './support/api';
-import { confirm, expect, saveEditor, screenshot, signIn, test } from './support/console';
+import { confirm, expect, saveEditor, screenshot, signIn, test, openEditor } from './support/console';
 import { tokenOf } from './support/state';
 
 /**
@@ -120,7 +120,7 @@ test('save follows the same write rules as the API and never overwrites a change
   const token = tokenOf('author');
   const post = await createPost(token, { title: 'Edited in two places', markdown: 'First text.' });
   await signIn(page, token);
-  await page.goto(`/console/articles/${post.id}`);
+  await openEditor(page, post.id);
   await expect(page.getByLabel('Markdown')).toHaveValue('First text.');
   const problem = page.locator('p.error[role="alert"]');
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { api, createPost, publish } from './support/api';
-import { expect, saveEditor, screenshot, signIn, test } from './support/console';
+import { expect, saveEditor, screenshot, signIn, test, openEditor } from './support/console';
 import { tokenOf } from './support/state';
 
 /**
@@ -63,7 +63,7 @@ for (const width of WIDTHS) {
       const token = tokenOf('author');
       const post = await publish(token, (await createPost(token, { title: 'Dialogs', markdown: 'Text.' })).id);
       await signIn(page, token);
-      await page.goto(`/console/articles/${post.id}`);
+      await openEditor(page, post.id);
       for (const action of ['Unpublish', 'Delete']) {
         await page.getByRole('button', { name: action, exact: true }).click();
         const dialog = page.getByRole('dialog');
@@ -88,7 +88,7 @@ for (const width of WIDTHS) {
       const token = tokenOf('author');
       const post = await createPost(token, { title: `Long read ${width}`, markdown: LONG });
       await signIn(page, token);
-      await page.goto(`/console/articles/${post.id}`);
+      await openEditor(page, post.id);
       const markdown = page.getByLabel('Markdown');
       await expect(markdown).toHaveValue(LONG);
       // The cursor at the end of paragraph 30, in the middle of the article.
@@ -138,7 +138,7 @@ for (const width of WIDTHS) {
         tags: ['harbour'],
       });
       await signIn(page, token);
-      await page.goto(`/console/articles/${post.id}`);
+      await openEditor(page, post.id);
       await page.getByLabel('Title', { exact: true }).fill('Title typed here');
       await expect(page.getByText('Unsaved changes', { exact: true })).toBeVisible();
       // Elsewhere: the title too, and the Markdown (which this editor never touched).

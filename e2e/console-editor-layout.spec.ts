@@ -1,5 +1,5 @@
 import { api, createPost, type ApiPost } from './support/api';
-import { confirm, expect, screenshot, signIn, test } from './support/console';
+import { confirm, expect, screenshot, signIn, test, openEditor } from './support/console';
 import { tokenOf } from './support/state';
 
 /**
@@ -16,7 +16,7 @@ test('the live preview opens where the cursor is, not at the top', async ({ page
   const token = tokenOf('author');
   const post = await createPost(token, { title: 'A long read', markdown: LONG });
   await signIn(page, token);
-  await page.goto(`/console/articles/${post.id}`);
+  await openEditor(page, post.id);
   const markdown = page.getByLabel('Markdown');
   await expect(markdown).toHaveValue(LONG);
   await markdown.click();
@@ -42,7 +42,7 @@ test('Tablet and Desktop widths are scaled to fit the panel, not cut off', async
   const token = tokenOf('author');
   const post = await createPost(token, { title: 'Widths', markdown: 'Some text to lay out.' });
   await signIn(page, token);
-  await page.goto(`/console/articles/${post.id}`);
+  await openEditor(page, post.id);
   const section = page.getByRole('region', { name: 'Preview' });
   const panel = section.locator('.reader-widths__frames');
   const frame = page.locator('iframe[title="Article preview"]');
@@ -76,7 +76,7 @@ test('the header stays put after Publish, and Publish and Unpublish are differen
     markdown: 'Body.',
   });
   await signIn(page, token);
-  await page.goto(`/console/articles/${post.id}`);
+  await openEditor(page, post.id);
   const publish = page.getByRole('button', { name: 'Publish', exact: true }).first();
   const unpublish = page.getByRole('button', { name: 'Unpublish', exact: true });
   const before = (await publish.boundingBox())!;
@@ -98,7 +98,7 @@ test('on a phone: the island menu stays on screen, and Edit/Preview switch the p
   const token = tokenOf('author');
   const post = await createPost(token, { title: 'Pocket edit', markdown: 'Small screen text.' });
   await signIn(page, token);
-  await page.goto(`/console/articles/${post.id}`);
+  await openEditor(page, post.id);
 
   await page.getByRole('button', { name: 'Insert island…' }).click();
   const panel = page.getByRole('group', { name: 'Insert an island' });
@@ -143,7 +143,7 @@ for (const [width, height] of [
     const post = await createPost(token, { title: `Editor first ${width}`, markdown: 'Words to edit.' });
     expect((await api<ApiPost>(token, 'POST', `/posts/${post.id}/publish`)).status).toBe(200);
     await signIn(page, token);
-    await page.goto(`/console/articles/${post.id}`);
+    await openEditor(page, post.id);
 
     const readers = page.getByRole('region', { name: 'Readers' });
     await expect(readers).toBeInViewport();

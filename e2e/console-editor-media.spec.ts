@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { createPost } from './support/api';
-import { expect, saveEditor, signIn, test } from './support/console';
+import { expect, saveEditor, signIn, test, openEditor } from './support/console';
 import { tokenOf } from './support/state';
 
 /**
@@ -20,7 +20,7 @@ test('add an image from a file: the alternative text is asked for, suggested fro
   const token = tokenOf('illustrator');
   const post = await createPost(token, { title: 'Picked pictures', markdown: 'Before.' });
   await signIn(page, token);
-  await page.goto(`/console/articles/${post.id}`);
+  await openEditor(page, post.id);
   const markdown = page.getByLabel('Markdown');
   await expect(markdown).toHaveValue('Before.');
   await markdown.click();
@@ -51,7 +51,7 @@ test('the video island accepts a YouTube page address', async ({ page }) => {
   const token = tokenOf('illustrator');
   const post = await createPost(token, { title: 'A video', markdown: 'Watch this.' });
   await signIn(page, token);
-  await page.goto(`/console/articles/${post.id}`);
+  await openEditor(page, post.id);
   await expect(page.getByLabel('Markdown')).toHaveValue('Watch this.');
   await page.getByLabel('Markdown').click();
   await page.keyboard.press('Control+End');
@@ -71,7 +71,7 @@ test('removed images and links are listed, each linked to its line', async ({ pa
   const token = tokenOf('author');
   const post = await createPost(token, { title: 'Odd addresses', markdown: 'Start.' });
   await signIn(page, token);
-  await page.goto(`/console/articles/${post.id}`);
+  await openEditor(page, post.id);
   const markdown = page.getByLabel('Markdown');
   await expect(markdown).toHaveValue('Start.');
   const text = [

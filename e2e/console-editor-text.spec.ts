@@ -1,5 +1,5 @@
 import { api, createPost, type ApiPost } from './support/api';
-import { expect, saveEditor, signIn, test } from './support/console';
+import { expect, saveEditor, signIn, test, openEditor } from './support/console';
 import { tokenOf } from './support/state';
 
 /**
@@ -17,12 +17,12 @@ test('a console save stores \\n line endings, and reopening the article shows no
   const crlf = await createPost(token, { title: 'Windows text', markdown: 'One.\r\n\r\nTwo.' });
   await signIn(page, token);
 
-  await page.goto(`/console/articles/${crlf.id}`);
+  await openEditor(page, crlf.id);
   await expect(page.getByLabel('Markdown')).toHaveValue('One.\n\nTwo.');
   await expect(page.getByText('Live preview of your unsaved text')).toHaveCount(0);
   await expect(page.getByText('Unsaved changes', { exact: true })).toHaveCount(0);
 
-  await page.goto(`/console/articles/${post.id}`);
+  await openEditor(page, post.id);
   const markdown = page.getByLabel('Markdown');
   await expect(markdown).toHaveValue('First line.\n\nSecond line.');
   await markdown.fill('First line.\n\nSecond line.\n\nThird line.');
@@ -51,7 +51,7 @@ test('"Keep my text" keeps a field changed elsewhere that was not touched here',
   const token = tokenOf('author');
   const post = await createPost(token, { title: 'Two hands', subtitle: 'Old subtitle', markdown: 'Old body.' });
   await signIn(page, token);
-  await page.goto(`/console/articles/${post.id}`);
+  await openEditor(page, post.id);
   await expect(page.getByLabel('Subtitle')).toHaveValue('Old subtitle');
 
   await page.getByLabel('Markdown').fill('Body typed in the console.');
@@ -72,7 +72,7 @@ test('Ctrl+S saves; the focus stays where it was; old messages do not outlive a 
   const token = tokenOf('author');
   const post = await createPost(token, { title: 'Keyboard saves', markdown: 'Start.' });
   await signIn(page, token);
-  await page.goto(`/console/articles/${post.id}`);
+  await openEditor(page, post.id);
   const markdown = page.getByLabel('Markdown');
   await expect(markdown).toHaveValue('Start.');
 
@@ -136,7 +136,7 @@ test('Publish with unsaved text refuses until it is saved, and then publishes th
   const token = tokenOf('author');
   const post = await createPost(token, { title: 'Publish what is saved', markdown: 'Saved words.' });
   await signIn(page, token);
-  await page.goto(`/console/articles/${post.id}`);
+  await openEditor(page, post.id);
   await expect(page.getByLabel('Markdown')).toHaveValue('Saved words.');
   await page.getByLabel('Markdown').fill('Unsaved words.');
 

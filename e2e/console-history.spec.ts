@@ -1,5 +1,5 @@
 import { api, createPost } from './support/api';
-import { expect, saveEditor, signIn, test } from './support/console';
+import { expect, saveEditor, signIn, test, openEditor } from './support/console';
 import { tokenOf } from './support/state';
 
 /**
@@ -18,7 +18,7 @@ for (const width of [390, 1440]) {
         .status,
     ).toBe(200);
     await signIn(page, token);
-    await page.goto(`/console/articles/${post.id}`);
+    await openEditor(page, post.id);
 
     // A console save is the third.
     const markdown = page.getByLabel('Markdown');
@@ -70,7 +70,7 @@ test('restoring waits while the editor holds unsaved text, and a stale version i
   const post = await createPost(token, { title: 'Restore rules', markdown: 'First.' });
   await api(token, 'PATCH', `/posts/${post.id}`, { markdown: 'Second.' });
   await signIn(page, token);
-  await page.goto(`/console/articles/${post.id}`);
+  await openEditor(page, post.id);
   const history = page.getByRole('region', { name: 'History' });
   await page.getByLabel('Markdown').fill('Unsaved.');
   await expect(history.getByText('save or discard them before restoring')).toBeVisible();

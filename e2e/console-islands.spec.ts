@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { api, createPost } from './support/api';
-import { expect, saveEditor, signIn, test } from './support/console';
+import { expect, saveEditor, signIn, test, openEditor } from './support/console';
 import { tokenOf } from './support/state';
 
 /**
@@ -65,7 +65,7 @@ test('drop or paste an image into the editor: progress, insertion, quota left, a
   const token = tokenOf('illustrator');
   const post = await createPost(token, { title: 'Dropped pictures', markdown: 'Before.' });
   await signIn(page, token);
-  await page.goto(`/console/articles/${post.id}`);
+  await openEditor(page, post.id);
   await expect(page.getByLabel('Markdown')).toHaveValue('Before.');
   const quota = page.getByTestId('quota-left');
   const quotaBefore = Number(await quota.getAttribute('data-bytes'));
@@ -166,7 +166,7 @@ test('the insert menu writes every island at the cursor, and the pipeline keeps 
 
   const post = await createPost(token, { title: 'Every island', markdown: 'Top.\n\nBottom.' });
   await signIn(page, token);
-  await page.goto(`/console/articles/${post.id}`);
+  await openEditor(page, post.id);
   const markdown = page.getByLabel('Markdown');
   await expect(markdown).toHaveValue('Top.\n\nBottom.');
   // The cursor after "Top.": everything is inserted between the two paragraphs.

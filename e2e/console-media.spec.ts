@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { createPost } from './support/api';
-import { expect, screenshot, signIn, test } from './support/console';
+import { expect, screenshot, signIn, test, openEditor } from './support/console';
 import { tokenOf } from './support/state';
 
 /** A small real PNG, different per call so each upload is its own file. */
@@ -75,7 +75,7 @@ test('media: upload with progress, drag-and-drop, store from URL, copy the snipp
 
   // The stored image in an article renders inside the CSP-sandboxed preview frame.
   const post = await createPost(token, { title: 'With a picture', markdown: `Look:\n\n${snippet}` });
-  await page.goto(`/console/articles/${post.id}`);
+  await openEditor(page, post.id);
   const image = page.frameLocator('iframe[title="Article preview"]').locator('img');
   await expect(image).toBeVisible();
   await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(64);

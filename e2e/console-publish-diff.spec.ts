@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { FrameLocator, Page } from '@playwright/test';
 import { api, createPost, publish } from './support/api';
-import { expect, signIn, test } from './support/console';
+import { expect, signIn, test, openEditor } from './support/console';
 import { tokenOf } from './support/state';
 
 /**
@@ -141,7 +141,7 @@ test('the editor preview toggles reader widths', async ({ page }) => {
   const token = tokenOf('author');
   const post = await createPost(token, { title: 'Narrow screens', markdown: 'A line of text.' });
   await signIn(page, token);
-  await page.goto(`/console/articles/${post.id}`);
+  await openEditor(page, post.id);
   const frame = page.locator('iframe[title="Article preview"]');
   await expect(page.frameLocator('iframe[title="Article preview"]').getByText('A line of text.')).toBeVisible();
   const preview = page.getByRole('region', { name: 'Preview' });
@@ -173,7 +173,7 @@ test('a revoked token ends the session on the next request, the publish diff and
   const other = await browser.newContext({ baseURL: page.url() });
   const tab = await other.newPage();
   await signIn(tab, secret);
-  await tab.goto(`/console/articles/${post.id}`);
+  await openEditor(tab, post.id);
   await expect(tab.frameLocator('iframe[title="Changes on publish"]').locator('ins.dp-diff-word')).toHaveText(
     'Working',
   );
@@ -247,7 +247,7 @@ for (const [width, height] of [
     const edited = `A new opening paragraph.\n\n${LONG.replace('Paragraph 20 of', 'Paragraph twenty of')}`;
     expect((await api(token, 'PATCH', `/posts/${post.id}`, { markdown: edited })).status).toBe(200);
     await signIn(page, token);
-    await page.goto(`/console/articles/${post.id}`);
+    await openEditor(page, post.id);
 
     const title = 'Published and working versions, side by side';
     const names: [string, string] = ['Published version', 'Working version'];
@@ -299,7 +299,7 @@ test('the two saves compared in the history scroll together too', async ({ page 
   const post = await createPost(token, { title: 'History scrolled together', markdown: LONG });
   expect((await api(token, 'PATCH', `/posts/${post.id}`, { markdown: `Opening.\n\n${LONG}` })).status).toBe(200);
   await signIn(page, token);
-  await page.goto(`/console/articles/${post.id}`);
+  await openEditor(page, post.id);
   const history = page.getByRole('region', { name: 'History' });
   await history.getByRole('button', { name: 'Show changes' }).click();
   const title = 'The two saves, side by side';

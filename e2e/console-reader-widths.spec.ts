@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { api, createPost, publish } from './support/api';
-import { expect, screenshot, signIn, signOut, test } from './support/console';
+import { expect, screenshot, signIn, signOut, test, openEditor } from './support/console';
 import { tokenOf } from './support/state';
 
 /**
@@ -87,7 +87,7 @@ for (const [width, height] of [
       200,
     );
     await signIn(page, token);
-    await page.goto(`/console/articles/${post.id}`);
+    await openEditor(page, post.id);
 
     // The editor's preview (on a phone, behind the Preview switch).
     if (width < 600) await page.getByRole('button', { name: 'Preview', exact: true }).click();

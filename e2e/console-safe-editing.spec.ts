@@ -1,5 +1,5 @@
 import { api, createPost } from './support/api';
-import { expect, saveEditor, screenshot, signIn, test } from './support/console';
+import { expect, saveEditor, screenshot, signIn, test, openEditor } from './support/console';
 import { tokenOf } from './support/state';
 
 /**
@@ -15,7 +15,7 @@ test('a save refused because the article changed elsewhere offers a comparison, 
   const token = tokenOf('author');
   const post = await createPost(token, { title: 'Shared notes', markdown: 'Original text.' });
   await signIn(page, token);
-  await page.goto(`/console/articles/${post.id}`);
+  await openEditor(page, post.id);
   await expect(page.getByLabel('Markdown')).toHaveValue('Original text.');
 
   // Saves send the version the editor loaded, as If-Match.
@@ -44,7 +44,7 @@ test('unsaved text survives a reload in session storage, holding article fields 
   const token = tokenOf('author');
   const post = await createPost(token, { title: 'Draft that survives', markdown: 'Saved text.' });
   await signIn(page, token);
-  await page.goto(`/console/articles/${post.id}`);
+  await openEditor(page, post.id);
   const markdown = page.getByLabel('Markdown');
   await expect(markdown).toHaveValue('Saved text.');
   await markdown.fill('Unsaved text typed before the reload.');
@@ -93,7 +93,7 @@ test('leaving with unsaved changes asks first', async ({ page }) => {
   const token = tokenOf('author');
   const post = await createPost(token, { title: 'Do not lose me', markdown: 'Saved.' });
   await signIn(page, token);
-  await page.goto(`/console/articles/${post.id}`);
+  await openEditor(page, post.id);
   const markdown = page.getByLabel('Markdown');
   await expect(markdown).toHaveValue('Saved.');
   await markdown.click();
@@ -132,4 +132,35 @@ test('leaving with unsaved changes asks first', async ({ page }) => {
   page.once('dialog', (dialog) => void dialog.accept());
   await page.getByRole('link', { name: '← Articles' }).click();
   await expect(page.getByRole('heading', { name: 'Articles', level: 1 })).toBeVisible();
+});
+
+test('before React owns the page, Save cannot submit the form natively (no text or CSRF token in the address)', async ({
+  page,
+  browser,
+}) => {
+  const token = tokenOf('author');
+  const post = await createPost(token, { title: 'Before hydration', markdown: 'Saved text.' });
+  await signIn(page, token);
+  // The same session with scripts off: the server's HTML as it stands before hydration.
+  const noScript = await browser.newContext({
+    baseURL: new URL(page.url()).origin,
+    javaScriptEnabled: false,
+    storageState: await page.context().storageState(),
+  });
+  const tab = await noScript.newPage();
+  await tab.goto(`/console/articles/${post.id}`);
+  await expect(tab.getByLabel('Markdown')).toHaveValue('Saved text.');
+  const save = tab.getByRole('button', { name: 'Save', exact: true });
+  await expect(save).toBeDisabled();
+  const before = tab.url();
+  await tab.getByLabel('Title', { exact: true }).fill('Typed before hydration');
+  await tab.getByLabel('Title', { exact: true }).press('Enter');
+  await tab.waitForLoadState();
+  expect(tab.url()).toBe(before);
+  expect(tab.url()).not.toContain('csrf');
+  await noScript.close();
+
+  // With scripts, the same button is enabled once the editor is live.
+  await openEditor(page, post.id);
+  await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeEnabled();
 });

@@ -1,4 +1,4 @@
-import { expect, screenshot, signIn, test } from './support/console';
+import { expect, screenshot, signIn, test, openEditor } from './support/console';
 import { api } from './support/api';
 import { tokenOf } from './support/state';
 
@@ -99,7 +99,7 @@ test('console pages carry a CSP that forbids framing, and none of them violates 
     markdown: 'Edited under the nonce policy.',
   });
   expect(created.status).toBe(201);
-  await page.goto(`/console/articles/${created.body.id}`);
+  await openEditor(page, created.body.id);
   await page.getByLabel('Title', { exact: true }).fill('Typed under the nonce policy');
   await expect(page.getByText('Unsaved changes', { exact: true })).toBeVisible();
 

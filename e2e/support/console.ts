@@ -39,6 +39,16 @@ export async function confirm(
   await dialog.getByRole('button', { name: buttonName, exact: true }).click();
 }
 
+/**
+ * Opens an article's editor and waits until React owns it (Save is enabled only then). Text
+ * filled in before hydration races it: Playwright's select-all and insert can straddle the
+ * moment React takes the field over, leaving the typed text beside the stored one.
+ */
+export async function openEditor(page: Page, id: string): Promise<void> {
+  await page.goto(`/console/articles/${id}`);
+  await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeEnabled();
+}
+
 /** Clicks Save in the article editor and waits for this save (not an earlier one) to finish. */
 export async function saveEditor(page: Page): Promise<void> {
   await expect(page.getByText('Unsaved changes', { exact: true })).toBeVisible();

@@ -16,6 +16,7 @@ import { MarkdownField } from './markdown-field';
 import { PreviewPanel } from './preview-panel';
 import { RevisionHistory } from './revision-history';
 import { useSaveActions } from './use-save-actions';
+import { useHydrated } from '../../components/use-hydrated';
 
 /**
  * Markdown on the left, the rendered article on the right. The preview is converted on the
@@ -70,6 +71,7 @@ export function ArticleEditor({
   const previewCursor = useRef<HTMLInputElement>(null);
   const preview = useLivePreview({ postId, dirty, fields, markdownField, previewForm, previewCursor });
   const guard = useLeaveGuard(dirty, editForm);
+  const hydrated = useHydrated();
 
   /** Writes a block of markup at the Markdown field's cursor (or replaces its selection). */
   const insertAtCursor = (snippet: string) => {
@@ -166,7 +168,15 @@ export function ArticleEditor({
           onInsert={insertAtCursor}
         />
         <div className="editor__actions">
-          <button type="submit" className="primary" aria-disabled={saving || undefined} title="Save (Ctrl+S)">
+          {/* Disabled until hydrated: before then Save (or Enter in a field) would submit the form
+              natively, as a GET carrying the text and the CSRF token in the address. */}
+          <button
+            type="submit"
+            className="primary"
+            disabled={!hydrated}
+            aria-disabled={saving || undefined}
+            title="Save (Ctrl+S)"
+          >
             {saving ? 'Saving…' : 'Save'}
           </button>
           <span className="muted" aria-live="polite">
