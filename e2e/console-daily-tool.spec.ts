@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { api, createPost, publish } from './support/api';
-import { expect, saveEditor, screenshot, signIn, test, openEditor } from './support/console';
+import { expect, saveEditor, screenshot, signIn, test, openEditor, reloadEditor } from './support/console';
 import { tokenOf } from './support/state';
 
 /**
@@ -111,7 +111,7 @@ for (const width of WIDTHS) {
 
       const section = page.getByRole('region', { name: 'Preview' });
       await section.getByLabel('Tablet (768 px)').check();
-      await page.reload();
+      await reloadEditor(page);
       if (width < 960) await page.getByRole('button', { name: 'Preview', exact: true }).click();
       await expect(section.getByLabel('Tablet (768 px)')).toBeChecked();
       await toFrame();

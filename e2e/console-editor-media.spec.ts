@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { createPost } from './support/api';
-import { expect, saveEditor, signIn, test, openEditor } from './support/console';
+import { expect, saveEditor, signIn, test, openEditor, reloadEditor } from './support/console';
 import { tokenOf } from './support/state';
 
 /**
@@ -38,7 +38,7 @@ test('add an image from a file: the alternative text is asked for, suggested fro
   // The library lists it by its file name, also after a reload, never as "Image 1".
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByText('All changes saved', { exact: true })).toBeVisible();
-  await page.reload();
+  await reloadEditor(page);
   await page.getByRole('button', { name: 'Insert island…' }).click();
   const menu = page.getByRole('group', { name: 'Insert an island' });
   await expect(menu.locator('.media-picker__label').first()).toHaveText(

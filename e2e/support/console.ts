@@ -49,6 +49,12 @@ export async function openEditor(page: Page, id: string): Promise<void> {
   await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeEnabled();
 }
 
+/** Reloads an open editor and waits until React owns it again, as `openEditor` does. */
+export async function reloadEditor(page: Page): Promise<void> {
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeEnabled();
+}
+
 /** Clicks Save in the article editor and waits for this save (not an earlier one) to finish. */
 export async function saveEditor(page: Page): Promise<void> {
   await expect(page.getByText('Unsaved changes', { exact: true })).toBeVisible();
