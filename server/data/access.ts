@@ -355,7 +355,19 @@ const ADMISSION_NAMES = [
 /** An admitted read's statement, for the one rate class whose limit it checks. */
 export type AdmittedStatement = Statement & { readonly cls: RateClass };
 
-export function admittedStatement(name: string, cls: RateClass, read: string): AdmittedStatement {
+/**
+ * `rows`: the parameter (`$n`) that says how many rows of the read to return, for a read whose
+ * own LIMIT is a constant ceiling. A LIMIT taken from a parameter makes PostgreSQL's generic
+ * plan guess a tenth of the table, so it plans the whole statement again on every call (seen as
+ * half again the PostgreSQL CPU of a page); numbered rows cut at `$n` stop the scan just as
+ * early (the window's run condition) and keep one plan.
+ */
+export function admittedStatement(
+  name: string,
+  cls: RateClass,
+  read: string,
+  opts: { rows?: string } = {},
+): AdmittedStatement {
   const first = (column: string, as: string) => `CASE WHEN r.adm_n IS NULL OR r.adm_n = 1 THEN ${column} END AS ${as}`;
   const admission = [
     ...ADMISSION_NAMES.map((n) => first(`hit.${n}`, `adm_${n}`)),
@@ -370,8 +382,10 @@ export function admittedStatement(name: string, cls: RateClass, read: string): A
      SELECT ${admission.join(', ')}, r.*
        FROM hit LEFT JOIN charged ON true
        LEFT JOIN LATERAL (
-         SELECT row_number() OVER () AS adm_n, q.* FROM (${read}) q
-          WHERE charged.count <= hit.${RATE_CLASSES[cls].limit}
+         SELECT * FROM (
+           SELECT row_number() OVER () AS adm_n, q.* FROM (${read}) q
+            WHERE charged.count <= hit.${RATE_CLASSES[cls].limit}
+         ) numbered ${opts.rows ? `WHERE adm_n <= ${opts.rows}` : ''}
        ) r ON true
       ORDER BY r.adm_n`,
   );

@@ -41,10 +41,14 @@ export async function readPostHead(db: StatementRunner, accountId: string, id: s
   return row ?? null;
 }
 
+/** The most rows a page statement reads: above any page the API serves (50, plus one to see a next page). */
+const PAGE_ROWS_CEILING = 100;
+
 /**
  * GET /posts: one page statement per shape (status filter, cursor), so each is planned once,
  * each admitting the author in the same statement (access.ts `admittedStatement`): the page's
- * own parameters start at `$3`. Newest first on `(created_at, id)`, `count` rows at most.
+ * own parameters start at `$3`, and the last one is how many rows to return. Newest first on
+ * `(created_at, id)`.
  */
 const pageQuery = (status: boolean, after: boolean) => {
   let where = `account_id = ${ADMITTED_ACCOUNT} AND deleted_at IS NULL`;
@@ -54,10 +58,15 @@ const pageQuery = (status: boolean, after: boolean) => {
     where += ` AND (created_at, id) < ($${n}::timestamptz, $${n + 1}::uuid)`;
     n += 2;
   }
-  return `SELECT ${POST_SELECT} FROM posts WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${n}`;
+  return {
+    read: `SELECT ${POST_SELECT} FROM posts WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${PAGE_ROWS_CEILING}`,
+    rows: `$${n}`,
+  };
 };
-const admittedPage = (name: string, status: boolean, after: boolean) =>
-  admittedStatement(name, 'read', pageQuery(status, after));
+const admittedPage = (name: string, status: boolean, after: boolean) => {
+  const { read, rows } = pageQuery(status, after);
+  return admittedStatement(name, 'read', read, { rows });
+};
 const ADMITTED_PAGES = {
   first: admittedPage('admitted_posts_page_first', false, false),
   after: admittedPage('admitted_posts_page_after', false, true),
@@ -69,6 +78,7 @@ type PageOptions = { status?: PostStatus; after?: { createdAt: string; id: strin
 
 /** The page of this shape, for the author admitted by the same statement. */
 export function admittedPostPage(opts: PageOptions): AdmittedRead<PostRow> {
+  if (opts.count > PAGE_ROWS_CEILING) throw new RangeError(`a page reads at most ${PAGE_ROWS_CEILING} rows`);
   const values: unknown[] = [];
   if (opts.status) values.push(opts.status);
   if (opts.after) values.push(opts.after.createdAt, opts.after.id);
