@@ -1,7 +1,7 @@
 import { rateLimited, unauthenticated, type LimitWindow } from '../foundation/errors';
 import { rateLimitRefusals } from '../foundation/metrics';
-import { authenticate, authenticateAndCharge } from '../services/access';
-import { chargeWindow } from '../services/limits';
+import { authenticate, authenticateAndCharge, authenticateChargeAndRead, type AdmittedRead } from '../services/access';
+import { chargeWindow, type WindowState } from '../services/limits';
 import type { RateClass } from '../model/rate-classes';
 import type { Authenticated } from '../services/tokens';
 import type { AppParts } from '../runtime/parts';
@@ -60,12 +60,32 @@ export async function admit(
     if (!access) throw unknownToken();
     ({ auth, window } = access);
   }
-  if (!window.allowed) {
-    rateLimitRefusals.inc({ class: cls });
-    throw rateLimited(
-      `${cls} limit of ${window.limit} requests per minute reached; retry after ${window.retryAfter} s`,
-      window,
-    );
-  }
+  refuseSpent(cls, window);
   return { auth, window };
+}
+
+/**
+ * `admit` and a read for the admitted account in one round trip (data/access.ts
+ * `admittedStatement`): the same 401 and 429, and `rows` is what the read found.
+ */
+export async function admitAndRead<Row>(
+  db: StatementRunner,
+  headers: RequestHeaders,
+  cls: RateClass,
+  read: AdmittedRead<Row>,
+): Promise<{ auth: Authenticated; window: LimitWindow; rows: Row[] }> {
+  const access = await authenticateChargeAndRead(db, bearerSecret(headers), cls, read);
+  if (!access) throw unknownToken();
+  refuseSpent(cls, access.window);
+  return access;
+}
+
+/** 429 when the charge passed the window's limit (the read, if any, did not run). */
+function refuseSpent(cls: RateClass, window: WindowState): void {
+  if (window.allowed) return;
+  rateLimitRefusals.inc({ class: cls });
+  throw rateLimited(
+    `${cls} limit of ${window.limit} requests per minute reached; retry after ${window.retryAfter} s`,
+    window,
+  );
 }

@@ -2,13 +2,15 @@
  * tRPC setup for the REST surface (create-t3-app style, one file):
  * 1. the context every procedure sees (the HTTP layer creates it: server/http/rest-procedures.ts),
  * 2. tRPC's init, with the route meta every procedure carries (route-meta.ts),
- * 3. the procedure builder `authorProcedure`: Bearer dp_live_ token → account, plus one unit of
- *    the account's minute window for the rate class its route meta names (429 when used up).
+ * 3. the procedure builders `authorProcedure`: Bearer dp_live_ token → account, plus one unit of
+ *    the account's minute window for the rate class its route meta names (429 when used up); and
+ *    `authorReadProcedure`, the same admission made by the read itself, in its one round trip.
  */
 import { initTRPC } from '@trpc/server';
 import type { AppParts } from '../runtime/parts';
 import type { Authenticated } from '../services/tokens';
-import { admit, type RequestHeaders } from './authenticate';
+import { admit, admitAndRead, type RequestHeaders } from './authenticate';
+import type { Admitter } from '../services/access';
 import type { ApiMeta } from './route-meta';
 import type { LimitWindow } from '../foundation/errors';
 import type { RateClass } from '../model/rate-classes';
@@ -64,4 +66,29 @@ export const authorProcedure = t.procedure.use(async ({ ctx, meta, path, next })
   const cls = meta?.route?.rate;
   if (!cls) throw new Error(`procedure ${path} has no route meta: declare it with route({...})`);
   return next({ ctx: await authorContext(ctx, cls) });
+});
+
+export type AuthorReadContext = ApiContext & { admitAndRead: Admitter };
+
+/**
+ * An author's read: the handler admits its caller with its read (`ctx.admitAndRead`), so token,
+ * charge and read cost one round trip instead of two. The answers are `authorProcedure`'s: a
+ * request its handler did not admit (the input was refused first, or the handler failed before
+ * reading) is admitted after it, so a bad token is still a 401 and a refused input is still
+ * charged one unit.
+ */
+export const authorReadProcedure = t.procedure.use(async ({ ctx, meta, path, next }) => {
+  const cls = meta?.route?.rate;
+  if (!cls) throw new Error(`procedure ${path} has no route meta: declare it with route({...})`);
+  let admitted = false;
+  const admitAndReadOnce: Admitter = async (read) => {
+    if (admitted) throw new Error(`procedure ${path} admits its caller twice`);
+    admitted = true;
+    const { auth, window, rows } = await admitAndRead(ctx.parts.db, ctx.headers, cls, read);
+    ctx.res.chargedTo(window);
+    return { auth, rows };
+  };
+  const result = await next({ ctx: { ...ctx, admitAndRead: admitAndReadOnce } });
+  if (!admitted) await authorContext(ctx, cls);
+  return result;
 });

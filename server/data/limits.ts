@@ -58,10 +58,11 @@ export async function sweepOldWindows(db: StatementRunner): Promise<void> {
   await db.run(SWEEP_WINDOWS, []);
 }
 
-const MEDIA_BYTES_TODAY = statement(
-  'media_bytes_today',
-  `SELECT bytes FROM media_usage WHERE account_id = $1 AND day = ${TODAY}`,
-);
+/** Today's bytes of the account `account` (SQL): GET /me reads it beside the account, admitted (access.ts). */
+export const mediaBytesTodayQuery = (account: string) =>
+  `SELECT bytes FROM media_usage WHERE account_id = ${account} AND day = ${TODAY}`;
+
+const MEDIA_BYTES_TODAY = statement('media_bytes_today', mediaBytesTodayQuery('$1'));
 
 /** Bytes stored by the account since the start of the current UTC day. */
 export async function mediaBytesToday(db: StatementRunner, accountId: string): Promise<number> {

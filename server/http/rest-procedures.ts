@@ -13,9 +13,10 @@
  * - the input: the procedure's own zod input schema, coerced as trpc-to-openapi coerces it, fed
  *   what trpc-to-openapi's adapter would feed it (see `rawInput`), so the OpenAPI document it
  *   generates describes exactly what is accepted;
- * - the context: the procedure's `.use()` middlewares, run for real and in tRPC's order
- *   (`authorProcedure`'s admits and charges the caller, api/trpc.ts), before the input is
- *   parsed, so a refused input is a charged 400 with RateLimit-*;
+ * - the context: the procedure's `.use()` middlewares, run for real and as tRPC runs them,
+ *   around the input's parse and the handler (`authorProcedure`'s admits and charges the caller
+ *   before the input is parsed, so a refused input is a charged 400 with RateLimit-*;
+ *   `authorReadProcedure`'s lets the handler's read admit, api/trpc.ts);
  * - the handler: the procedure's resolver;
  * - the output: a serializer compiled from the procedure's output schema (json-serializers.ts);
  *   `z.void()` outputs (the 204 routes) must resolve to nothing.
@@ -74,8 +75,8 @@ interface CompiledProcedure {
   takesInput: boolean;
   /** Fields the query string fills as arrays: a single value is wrapped, as the adapter does. */
   arrayFields: readonly string[];
-  /** The procedure's middlewares run in order: the context its resolver gets. */
-  context: (ctx: ApiContext) => Promise<AuthorContext>;
+  /** The procedure's middlewares run around `last`, which gets the context they built. */
+  call: (ctx: ApiContext, last: (ctx: AuthorContext) => Promise<unknown>) => Promise<unknown>;
   resolve: (opts: { ctx: AuthorContext; input: unknown }) => Promise<unknown>;
   /** The JSON text of the result, or undefined for a `z.void()` output. */
   serialize: (value: unknown) => string | undefined;
@@ -96,17 +97,19 @@ function refuse(procedure: string, why: string): never {
 }
 
 /**
- * The procedure's `.use()` middlewares, run for real and in order as tRPC runs them (each
- * `next({ ctx })` merges its context into the one before), ending with the context the
- * resolver gets. `authorProcedure`'s middleware (api/trpc.ts) is the one every route has.
+ * The procedure's `.use()` middlewares, run for real and as tRPC runs them: each one around the
+ * rest, its `next({ ctx })` merging its context into the one before and returning what the rest
+ * returned (`{ ok, data }` or `{ ok: false, error }`), down to `last`: the input's parse and the
+ * resolver. `authorProcedure`'s middleware (api/trpc.ts) admits before `next`;
+ * `authorReadProcedure`'s admits inside the resolver, or after `next` when the resolver did not.
  */
-function middlewareChain(parts: ProcedureParts): CompiledProcedure['context'] {
+function middlewareChain(parts: ProcedureParts): CompiledProcedure['call'] {
   const { middlewares, meta, path, type } = parts;
-  return async (ctx) => {
-    let current: unknown = ctx;
-    for (const middleware of middlewares) {
+  return (ctx, last) => {
+    const step = async (i: number, current: unknown): Promise<unknown> => {
+      if (i === middlewares.length) return last(current as AuthorContext);
       let passed = false;
-      await middleware({
+      const result = (await middlewares[i]!({
         ctx: current,
         meta,
         path,
@@ -116,13 +119,19 @@ function middlewareChain(parts: ProcedureParts): CompiledProcedure['context'] {
         signal: undefined,
         next: async (opts) => {
           passed = true;
-          if (opts?.ctx) current = { ...(current as object), ...(opts.ctx as object) };
-          return { ok: true, data: undefined, ctx: current };
+          const merged = opts?.ctx ? { ...(current as object), ...(opts.ctx as object) } : current;
+          try {
+            return { ok: true, data: await step(i + 1, merged) };
+          } catch (error) {
+            return { ok: false, error };
+          }
         },
-      });
+      })) as { ok: boolean; data?: unknown; error?: unknown };
       if (!passed) throw new Error(`middleware of ${path} returned without calling next()`);
-    }
-    return current as AuthorContext;
+      if (!result.ok) throw result.error;
+      return result.data;
+    };
+    return step(0, ctx);
   };
 }
 
@@ -157,7 +166,7 @@ function compileProcedure(procedure: string, route: ApiRoute): CompiledProcedure
     input,
     takesInput: input !== undefined && !isVoid(input),
     arrayFields,
-    context: middlewareChain(parts),
+    call: middlewareChain(parts),
     resolve: parts.resolver as CompiledProcedure['resolve'],
     serialize,
     rate: route.rate,
@@ -232,9 +241,12 @@ export async function runProcedure(parts: AppParts, call: ProcedureCall, outcome
   const proc = PROCEDURES.get(call.matched.route.procedure!)!;
   try {
     const raw = rawInput(proc, call);
-    const ctx = await proc.context({ parts, headers: call.headers, res: outcome, identified: call.identified });
-    const input = proc.input ? await parseInput(proc.input, raw) : undefined;
-    outcome.body = proc.serialize(await proc.resolve({ ctx, input }));
+    const ctx = { parts, headers: call.headers, res: outcome, identified: call.identified };
+    const result = await proc.call(ctx, async (admitted) => {
+      const input = proc.input ? await parseInput(proc.input, raw) : undefined;
+      return proc.resolve({ ctx: admitted, input });
+    });
+    outcome.body = proc.serialize(result);
     outcome.statusCode = proc.status;
   } catch (err) {
     outcome.error = err;

@@ -1,6 +1,13 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { StatementRunner } from '../../db/statements';
-import { matchToken, matchTokenAndCharge, touchTokenRow, type TokenMatch } from '../data/access';
+import {
+  matchToken,
+  matchTokenAndCharge,
+  matchTokenChargeAndRead,
+  touchTokenRow,
+  type AdmittedRead,
+  type TokenMatch,
+} from '../data/access';
 import { limitFor, windowAfter, type WindowState } from './limits';
 import type { RateClass } from '../model/rate-classes';
 import { hashSecret, looksLikeToken, type Authenticated } from './tokens';
@@ -20,6 +27,13 @@ export interface Access {
   window: WindowState;
 }
 
+/**
+ * How a read procedure admits its caller (api/trpc.ts `authorReadProcedure`): token, one unit
+ * of the window and `read` for the account in one statement; throws 401 or 429 as `admit` does.
+ */
+export type { AdmittedRead };
+export type Admitter = <Row>(read: AdmittedRead<Row>) => Promise<{ auth: Authenticated; rows: Row[] }>;
+
 /** The token's account and one unit of its `cls` window; null when the token is not live. */
 export async function authenticateAndCharge(
   db: StatementRunner,
@@ -32,6 +46,26 @@ export async function authenticateAndCharge(
   const auth = found && trusted(db, found.match, digest);
   if (!auth) return null;
   return { auth, window: windowAfter(found.window, limitFor(auth.account, cls)) };
+}
+
+/**
+ * `authenticateAndCharge` and a read for the account, in the same statement (data/access.ts
+ * `admittedStatement`): `rows` is what the read found, empty when the window refused it.
+ */
+export async function authenticateChargeAndRead<Row>(
+  db: StatementRunner,
+  secret: string,
+  cls: RateClass,
+  read: AdmittedRead<Row>,
+): Promise<(Access & { rows: Row[] }) | null> {
+  // The statement checks the limit of the class it was built for: it must be the route's.
+  if (read.statement.cls !== cls) throw new Error(`${read.statement.name} is a ${read.statement.cls} read, not ${cls}`);
+  if (!looksLikeToken(secret)) return null;
+  const digest = hashSecret(secret);
+  const found = await matchTokenChargeAndRead(db, digest, read);
+  const auth = found && trusted(db, found.match, digest);
+  if (!auth) return null;
+  return { auth, window: windowAfter(found.window, limitFor(auth.account, cls)), rows: found.rows };
 }
 
 /** The token's account, without charging anything (requests that must be refused early, console sign-in). */

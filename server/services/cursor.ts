@@ -46,15 +46,36 @@ export function encodeCursor(accountId: string, pos: CursorPosition): string {
   return `${payload}.${sign(accountId, payload)}`;
 }
 
-/** Returns null for anything that is not a cursor this service issued to this account. */
-export function decodeCursor(accountId: string, cursor: string): CursorPosition | null {
+/** A cursor taken apart, its signature not yet checked: `cursorSignedFor` does that. */
+export interface ParsedCursor {
+  payload: string;
+  mac: string;
+  position: CursorPosition;
+}
+
+/**
+ * The position a cursor names, or null for anything not shaped like one of ours. Not trusted
+ * until `cursorSignedFor` says it was issued to the account (a page is read with it first, in
+ * the statement that also finds the account: services/post-reads.ts).
+ */
+export function parseCursor(cursor: string): ParsedCursor | null {
   const parts = cursor.split('.');
   if (parts.length !== 2) return null;
   const [payload, mac] = parts as [string, string];
-  const expected = sign(accountId, payload);
-  if (mac.length !== expected.length || !timingSafeEqual(Buffer.from(mac), Buffer.from(expected))) return null;
   const [ms, id] = Buffer.from(payload, 'base64url').toString('utf8').split('.');
   const time = Number(ms);
   if (!Number.isSafeInteger(time) || !id || !isUuid(id)) return null;
-  return { createdAt: new Date(time), id };
+  return { payload, mac, position: { createdAt: new Date(time), id } };
+}
+
+/** Whether this service issued the cursor to this account (HMAC, compared in constant time). */
+export function cursorSignedFor(accountId: string, cursor: ParsedCursor): boolean {
+  const expected = sign(accountId, cursor.payload);
+  return cursor.mac.length === expected.length && timingSafeEqual(Buffer.from(cursor.mac), Buffer.from(expected));
+}
+
+/** Returns null for anything that is not a cursor this service issued to this account. */
+export function decodeCursor(accountId: string, cursor: string): CursorPosition | null {
+  const parsed = parseCursor(cursor);
+  return parsed && cursorSignedFor(accountId, parsed) ? parsed.position : null;
 }

@@ -1,5 +1,6 @@
 import type { StatementRunner } from '../../db/statements';
-import type { Account } from '../data/access';
+import { admittedMediaBytesToday, type Account } from '../data/access';
+import type { Admitter } from './access';
 import { chargeWindowRow, mediaBytesToday, usedThisMinute, type WindowRow } from '../data/limits';
 import type { LimitWindow } from '../foundation/errors';
 import { LIMITS, RATE_CLASSES, RATE_CLASS_NAMES, type LimitName, type RateClass } from '../model/rate-classes';
@@ -57,6 +58,14 @@ export function windowState(count: number, limit: number, windowStart: number, n
 /** Bytes used by the account since the start of the current UTC day (GET /me, the console). */
 export function dailyMediaBytesUsed(db: StatementRunner, accountId: string): Promise<number> {
   return mediaBytesToday(db, accountId);
+}
+
+/** GET /me's account and its bytes used today, read in the statement that admits the caller. */
+export async function admittedAccountUsage(
+  admit: Admitter,
+): Promise<{ account: Account; dailyMediaBytesUsed: number }> {
+  const { auth, rows } = await admit(admittedMediaBytesToday());
+  return { account: auth.account, dailyMediaBytesUsed: rows[0] ? Number(rows[0].bytes) : 0 };
 }
 
 /** Whether today's quota is already used up (checked before downloading anything). */

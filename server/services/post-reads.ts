@@ -1,8 +1,9 @@
 import type { StatementRunner } from '../../db/statements';
-import { readEditingRow, readPostPageRows, readPostRow } from '../data/posts/reads';
+import { admittedPostPage, admittedPostRow, readEditingRow } from '../data/posts/reads';
 import type { PostStatus, PostVersion } from '../data/posts/rows';
 import { invalid, notFound } from '../foundation/errors';
-import { decodeCursor, encodeCursor } from './cursor';
+import { cursorSignedFor, encodeCursor, parseCursor, type ParsedCursor } from './cursor';
+import type { Admitter } from './access';
 import { postEtag } from './post-etag';
 import { authorPostFromRow, type AuthorPostJson } from './post-view';
 
@@ -11,13 +12,14 @@ import { authorPostFromRow, type AuthorPostJson } from './post-view';
  * the posts aggregate's read statements (server/data/posts/reads.ts).
  */
 
-/** GET /posts/{id}: absent, deleted and another author's article are one 404. */
-export async function readPost(
-  db: StatementRunner,
-  accountId: string,
-  id: string,
-): Promise<AuthorPostJson & { html: string }> {
-  const row = await readPostRow(db, accountId, id);
+/**
+ * GET /posts/{id}: absent, deleted and another author's article are one 404. Read in the
+ * statement that admits the caller (`admit`, services/access.ts): one round trip.
+ */
+export async function readPost(admit: Admitter, id: string): Promise<AuthorPostJson & { html: string }> {
+  const {
+    rows: [row],
+  } = await admit(admittedPostRow(id));
   if (!row) throw notFound('Article not found');
   const post = authorPostFromRow(row) as AuthorPostJson & { html: string };
   post.html = row.html;
@@ -27,24 +29,29 @@ export async function readPost(
 const LIST_DEFAULT = 20;
 export const LIST_MAX = 50;
 
+const notOurCursor = () => invalid('cursor: not a cursor returned by this API (pass next_cursor unchanged)');
+
 /**
  * GET /posts: newest first by `(created_at, id)`, so an edited article keeps its place; one row
  * more than the page says whether there is a next one. The cursor is opaque and signed
- * (cursor.ts): a cursor of another account, or altered, is a 400.
+ * (cursor.ts): a cursor of another account, or altered, is a 400. The page is read in the
+ * statement that admits the caller, so the cursor's signature, which names the account, is
+ * checked on what that statement returns (a forged one read nothing but the caller's own rows).
  */
 export async function readPostPage(
-  db: StatementRunner,
-  accountId: string,
+  admit: Admitter,
   opts: { status?: PostStatus; limit?: number; cursor?: string },
 ): Promise<{ items: AuthorPostJson[]; next_cursor: string | null }> {
   const limit = opts.limit ?? LIST_DEFAULT;
-  let after: { createdAt: string; id: string } | undefined;
+  let cursor: ParsedCursor | undefined;
   if (opts.cursor !== undefined) {
-    const position = decodeCursor(accountId, opts.cursor);
-    if (!position) throw invalid('cursor: not a cursor returned by this API (pass next_cursor unchanged)');
-    after = { createdAt: position.createdAt.toISOString(), id: position.id };
+    cursor = parseCursor(opts.cursor) ?? undefined;
+    if (!cursor) throw notOurCursor();
   }
-  const rows = await readPostPageRows(db, accountId, { status: opts.status, after, count: limit + 1 });
+  const after = cursor && { createdAt: cursor.position.createdAt.toISOString(), id: cursor.position.id };
+  const { auth, rows } = await admit(admittedPostPage({ status: opts.status, after, count: limit + 1 }));
+  const accountId = auth.account.id;
+  if (cursor && !cursorSignedFor(accountId, cursor)) throw notOurCursor();
   const hasMore = rows.length > limit;
   const items = (hasMore ? rows.slice(0, limit) : rows).map((row) => authorPostFromRow(row));
   const last = items[items.length - 1];

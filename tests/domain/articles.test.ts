@@ -5,7 +5,7 @@ import { createPost, updatePost } from '../../server/services/post-writes';
 import { publishPost, unpublishPost } from '../../server/services/post-publishing';
 import { postEtag } from '../../server/services/post-etag';
 import { readPostPage } from '../../server/services/post-reads';
-import { newAccount, domainDatabase } from './support';
+import { admitterFor, newAccount, domainDatabase } from './support';
 
 /** Article rules that need the database: slugs per author, conflicts, versions, moderation, paging. */
 const parts = domainDatabase();
@@ -36,7 +36,7 @@ describe('slugs', () => {
     await createPost(write(a.id), { title: 'One', markdown: 'x', slug: 'taken' });
     const err = await refusal(createPost(write(a.id), { title: 'Two', markdown: 'y', slug: 'taken' }));
     expect(isDomainError(err, 'conflict')).toBe(true);
-    const page = await readPostPage(parts.db(), a.id, {});
+    const page = await readPostPage(admitterFor(parts.db(), a.secret), {});
     expect(page.items.map((p) => p.title)).toEqual(['One']);
     expect((await createPost(write(b.id), { title: 'Two', markdown: 'y', slug: 'taken' })).slug).toBe('taken');
   });
@@ -50,7 +50,7 @@ describe('versions', () => {
     await updatePost(write(account.id), created.id, { title: 'V2' }, { ifMatch: firstTag });
     const err = await refusal(updatePost(write(account.id), created.id, { title: 'V3' }, { ifMatch: firstTag }));
     expect(isDomainError(err, 'stale')).toBe(true);
-    const page = await readPostPage(parts.db(), account.id, {});
+    const page = await readPostPage(admitterFor(parts.db(), account.secret), {});
     expect(page.items[0]!.title).toBe('V2');
   });
 });
@@ -103,13 +103,13 @@ describe('paging (readPostPage)', () => {
     let cursor: string | undefined;
     let first: string | null = null;
     do {
-      const page = await readPostPage(parts.db(), a.id, { limit: 3, cursor });
+      const page = await readPostPage(admitterFor(parts.db(), a.secret), { limit: 3, cursor });
       seen.push(...page.items.map((p) => p.title));
       first ??= page.next_cursor;
       cursor = page.next_cursor ?? undefined;
     } while (cursor);
     expect(seen).toEqual(created.map((p) => p.title).reverse());
-    const err = await refusal(readPostPage(parts.db(), b.id, { limit: 3, cursor: first! }));
+    const err = await refusal(readPostPage(admitterFor(parts.db(), b.secret), { limit: 3, cursor: first! }));
     expect(isDomainError(err, 'invalid')).toBe(true);
   });
 });

@@ -3,14 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { meHandler } from '../../server/api/me/me.handler';
 import { MeOutput } from '../../server/api/me/me.schema';
 import { ListPostsOutput } from '../../server/api/posts/list.schema';
-import type { AuthorContext } from '../../server/api/trpc';
+import type { AuthorReadContext } from '../../server/api/trpc';
 import { createAccount } from '../../server/services/accounts';
 import { AuthorPostWithHtmlSchema } from '../../server/services/author-post.schema';
 import { readPost, readPostPage } from '../../server/services/post-reads';
 import { createPost, updatePost } from '../../server/services/post-writes';
 import { publishPost } from '../../server/services/post-publishing';
 import { expectExactly, unknownKeys } from './exact-shape';
-import { domainDatabase } from './support';
+import { admitterFor, domainDatabase } from './support';
 
 /**
  * The REST reads no longer pass their results through zod (server/http/rest-procedures.ts
@@ -21,8 +21,8 @@ import { domainDatabase } from './support';
  */
 const parts = domainDatabase();
 async function author() {
-  const { account } = await createAccount(parts.db(), `shape-${randomUUID().slice(0, 8)}`, {});
-  return account;
+  const { account, secret } = await createAccount(parts.db(), `shape-${randomUUID().slice(0, 8)}`, {});
+  return { ...account, admit: admitterFor(parts.db(), secret) };
 }
 
 describe('read results match their REST schemas exactly', () => {
@@ -42,25 +42,25 @@ describe('read results match their REST schemas exactly', () => {
     });
 
     for (const id of [draft.id, published.id])
-      expectExactly(AuthorPostWithHtmlSchema, await readPost(parts.db(), account.id, id));
-    const page = await readPostPage(parts.db(), account.id, { limit: 1 });
+      expectExactly(AuthorPostWithHtmlSchema, await readPost(account.admit, id));
+    const page = await readPostPage(account.admit, { limit: 1 });
     expect(page.next_cursor).not.toBeNull();
     expectExactly(ListPostsOutput, page);
-    const rest = await readPostPage(parts.db(), account.id, { cursor: page.next_cursor! });
+    const rest = await readPostPage(account.admit, { cursor: page.next_cursor! });
     expect(rest.items).toHaveLength(1);
     expectExactly(ListPostsOutput, rest);
   });
 
   it('GET /me', async () => {
     const account = await author();
-    const ctx = { auth: { account }, db: parts.db() } as unknown as AuthorContext;
+    const ctx = { admitAndRead: account.admit } as unknown as AuthorReadContext;
     expectExactly(MeOutput, await meHandler({ ctx }));
   });
 
   it('notices a field too many or too few (the check itself)', async () => {
     const account = await author();
     const post = await createPost(parts.write(account.id), { title: 'T', markdown: 'x' });
-    const read = await readPost(parts.db(), account.id, post.id);
+    const read = await readPost(account.admit, post.id);
     expect(unknownKeys(AuthorPostWithHtmlSchema, { ...read, secret: 1 })).toEqual(['secret']);
     expect(unknownKeys(ListPostsOutput, { items: [{ ...read, tags: [{ slug: 'a', name: 'A', x: 1 }] }] })).toEqual([
       'items[0].tags[0].x',

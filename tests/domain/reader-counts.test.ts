@@ -8,7 +8,7 @@ import { flushReaderTally, flushTally, loadDaySalt } from '../../server/services
 import { applyReaderEvents } from '../../server/services/reader-events';
 import { oldestDayFlushed, ReaderTally, utcDay, type ReaderKind } from '../../server/services/reader-tally';
 import { statement } from '../../db/statements';
-import { domainDatabase, newAccount } from './support';
+import { admitterFor, domainDatabase, newAccount } from './support';
 
 /** Reader counts in PostgreSQL: the flush, the shared salt, the operator's batches, popularity. */
 const parts = domainDatabase();
@@ -16,10 +16,10 @@ async function publishedArticle() {
   const account = await newAccount(parts.db());
   const post = await createPost(parts.write(account.id), { title: 'Counted', markdown: 'Body.' });
   await publishPost(parts.publishing(), account.id, post.id, false);
-  return { accountId: account.id, id: post.id, publicId: post.public_id };
+  return { accountId: account.id, secret: account.secret, id: post.id, publicId: post.public_id };
 }
 
-const counters = async (a: { accountId: string; id: string }) => readPost(parts.db(), a.accountId, a.id);
+const counters = async (a: { secret: string; id: string }) => readPost(admitterFor(parts.db(), a.secret), a.id);
 
 /** An instance's tally, with the day's salt loaded from the shared table as the runtime does. */
 async function instanceTally(now = Date.now()): Promise<ReaderTally> {
@@ -76,7 +76,7 @@ describe('flush', () => {
     tally.record(beacon(gone.publicId, 'open', 1));
     tally.record(beacon('zzzzzzzzzz', 'open', 1));
     await flushTally(parts.db(), tally.take(), 20);
-    expect((await counters({ accountId: account.id, id: draft.id })).open_count).toBe(0);
+    expect((await counters({ secret: account.secret, id: draft.id })).open_count).toBe(0);
     const [daily] = await parts.db().run<{ opens: number }>(DAILY, [gone.id]);
     expect(daily!.opens).toBe(0);
   });

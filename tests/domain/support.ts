@@ -5,6 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { openStatementPool, statement, type StatementPool, type StatementRunner } from '../../db/statements';
 import type { ContentPool } from '../../server/content';
+import { admitAndRead } from '../../server/api/authenticate';
+import type { Admitter } from '../../server/services/access';
 import { createAccount, type LimitOverrides } from '../../server/services/accounts';
 import type { PublishingContext } from '../../server/services/post-publishing';
 import type { WriteContext } from '../../server/services/post-writes';
@@ -80,10 +82,22 @@ export function domainDatabase(): DomainParts {
 export async function newAccount(
   db: StatementRunner,
   opts: { moderated?: boolean; limits?: LimitOverrides } = {},
-): Promise<{ id: string; handle: string }> {
+): Promise<{ id: string; handle: string; secret: string }> {
   const handle = `t-${randomUUID().slice(0, 12)}`;
-  const { account } = await createAccount(db, handle, opts);
-  return { id: account.id, handle };
+  const { account, secret } = await createAccount(db, handle, opts);
+  return { id: account.id, handle, secret };
+}
+
+/**
+ * What a read procedure hands its handler (api/trpc.ts `authorReadProcedure`) for the caller
+ * with this secret: each read admits them, as GET /posts and GET /posts/{id} do.
+ */
+export function admitterFor(db: StatementRunner, secret: string): Admitter {
+  const headers = { get: (name: string) => (name === 'authorization' ? `Bearer ${secret}` : null) };
+  return async (read) => {
+    const { auth, rows } = await admitAndRead(db, headers, read.statement.cls, read);
+    return { auth, rows };
+  };
 }
 
 /** A test's own look at the database, outside the services (`name` unique in the file). */

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { route } from '../route-meta';
-import { authorProcedure, router } from '../trpc';
+import { authorReadProcedure, router } from '../trpc';
 import { meHandler } from './me.handler';
 import { MeOutput } from './me.schema';
 
 export const meRouter = router({
-  get: authorProcedure
+  get: authorReadProcedure
     .meta(
       route({
         method: 'GET',

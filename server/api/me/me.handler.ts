@@ -1,13 +1,14 @@
-import { dailyMediaBytesUsed, limitsOf } from '../../services/limits';
-import type { AuthorContext } from '../trpc';
+import { admittedAccountUsage, limitsOf } from '../../services/limits';
+import type { AuthorReadContext } from '../trpc';
 
-export async function meHandler({ ctx }: { ctx: AuthorContext }) {
-  const a = ctx.auth.account;
+/** GET /me: the account and today's media bytes, read in the statement that admits the caller. */
+export async function meHandler({ ctx }: { ctx: AuthorReadContext }) {
+  const { account, dailyMediaBytesUsed } = await admittedAccountUsage(ctx.admitAndRead);
   return {
-    handle: a.handle,
+    handle: account.handle,
     limits: {
-      ...limitsOf(a),
-      daily_media_bytes_used: await dailyMediaBytesUsed(ctx.db, a.id),
+      ...limitsOf(account),
+      daily_media_bytes_used: dailyMediaBytesUsed,
     },
   };
 }

@@ -2,7 +2,7 @@ import { notModified } from '../../foundation/errors';
 import { ifNoneMatchMatches } from '../../foundation/entity-tags';
 import { postEtag, type EtagFields } from '../../services/post-etag';
 import type { WritePreconditions } from '../../services/post-writes';
-import type { AuthorContext } from '../trpc';
+import type { ApiContext, AuthorContext } from '../trpc';
 
 /**
  * Conditional requests on articles (beyond the contract, opt-in): the headers are read and written here,
@@ -14,13 +14,13 @@ export function writePreconditions(ctx: AuthorContext): WritePreconditions {
 }
 
 /** Every response that shows (or changes) an article carries the ETag of its current version. */
-export function sendEtag(ctx: AuthorContext, post: EtagFields): string {
+export function sendEtag(ctx: ApiContext, post: EtagFields): string {
   const etag = postEtag(post);
   ctx.res.setHeader('ETag', etag);
   return etag;
 }
 
 /** GET with a matching If-None-Match: 304 with the ETag and no body. */
-export function answerNotModifiedIfCurrent(ctx: AuthorContext, etag: string): void {
+export function answerNotModifiedIfCurrent(ctx: ApiContext, etag: string): void {
   if (ifNoneMatchMatches(ctx.headers.get('if-none-match'), etag)) throw notModified();
 }

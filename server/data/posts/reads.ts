@@ -1,4 +1,5 @@
 import { statement, type Statement, type StatementRunner } from '../../../db/statements';
+import { ADMITTED_ACCOUNT, admittedStatement, type AdmittedRead } from '../access';
 import {
   LIVE_OWN,
   POST_SELECT,
@@ -16,65 +17,80 @@ import {
  * counts per status, the history of saves).
  */
 
-const POST_BY_ID = statement('post_by_id', `SELECT ${POST_SELECT}, html FROM posts WHERE ${LIVE_OWN}`);
+const ADMITTED_POST_BY_ID = admittedStatement(
+  'admitted_post_by_id',
+  'read',
+  `SELECT ${POST_SELECT}, html FROM posts WHERE id = $3 AND account_id = ${ADMITTED_ACCOUNT} AND deleted_at IS NULL`,
+);
 
-/** The author's live article with its html; null for one that is absent, deleted or another author's. */
-export async function readPostRow(
-  db: StatementRunner,
-  accountId: string,
-  id: string,
-): Promise<(PostRow & { html: string }) | null> {
-  const [row] = await db.run<PostRow & { html: string }>(POST_BY_ID, [id, accountId]);
-  return row ?? null;
-}
+/**
+ * GET /posts/{id}: the author's live article with its html, read in the statement that admits
+ * the author (access.ts `admittedStatement`); no row for one that is absent, deleted or another
+ * author's.
+ */
+export const admittedPostRow = (id: string): AdmittedRead<PostRow & { html: string }> => ({
+  statement: ADMITTED_POST_BY_ID,
+  values: [id],
+});
 
 const POST_ROW = statement('post_row', `SELECT ${POST_SELECT} FROM posts WHERE ${LIVE_OWN}`);
 
-/** The author's live article without its body; null as for `readPostRow`. */
+/** The author's live article without its body; null for one that is absent, deleted or another author's. */
 export async function readPostHead(db: StatementRunner, accountId: string, id: string): Promise<PostRow | null> {
   const [row] = await db.run<PostRow>(POST_ROW, [id, accountId]);
   return row ?? null;
 }
 
-/** One page statement per shape (status filter, cursor), so each is planned once. */
-const page = (name: string, status: boolean, after: boolean) => {
-  let where = 'account_id = $1 AND deleted_at IS NULL';
-  let n = 2;
+/** The most rows a page statement reads: above any page the API serves (50, plus one to see a next page). */
+const PAGE_ROWS_CEILING = 100;
+
+/**
+ * GET /posts: one page statement per shape (status filter, cursor), so each is planned once,
+ * each admitting the author in the same statement (access.ts `admittedStatement`): the page's
+ * own parameters start at `$3`, and the last one is how many rows to return. Newest first on
+ * `(created_at, id)`.
+ */
+const pageQuery = (status: boolean, after: boolean) => {
+  let where = `account_id = ${ADMITTED_ACCOUNT} AND deleted_at IS NULL`;
+  let n = 3;
   if (status) where += ` AND status = $${n++}`;
   if (after) {
     where += ` AND (created_at, id) < ($${n}::timestamptz, $${n + 1}::uuid)`;
     n += 2;
   }
-  return statement(
-    name,
-    `SELECT ${POST_SELECT} FROM posts WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${n}`,
-  );
+  return {
+    read: `SELECT ${POST_SELECT} FROM posts WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${PAGE_ROWS_CEILING}`,
+    rows: `$${n}`,
+  };
 };
-const PAGES = {
-  first: page('posts_page_first', false, false),
-  after: page('posts_page_after', false, true),
-  statusFirst: page('posts_page_status_first', true, false),
-  statusAfter: page('posts_page_status_after', true, true),
+const admittedPage = (name: string, status: boolean, after: boolean) => {
+  const { read, rows } = pageQuery(status, after);
+  return admittedStatement(name, 'read', read, { rows });
+};
+const ADMITTED_PAGES = {
+  first: admittedPage('admitted_posts_page_first', false, false),
+  after: admittedPage('admitted_posts_page_after', false, true),
+  statusFirst: admittedPage('admitted_posts_page_status_first', true, false),
+  statusAfter: admittedPage('admitted_posts_page_status_after', true, true),
 };
 
-/** Up to `count` of the author's articles, newest first, after `(createdAt, id)` when given. */
-export async function readPostPageRows(
-  db: StatementRunner,
-  accountId: string,
-  opts: { status?: PostStatus; after?: { createdAt: string; id: string }; count: number },
-): Promise<PostRow[]> {
-  const values: unknown[] = [accountId];
+type PageOptions = { status?: PostStatus; after?: { createdAt: string; id: string }; count: number };
+
+/** The page of this shape, for the author admitted by the same statement. */
+export function admittedPostPage(opts: PageOptions): AdmittedRead<PostRow> {
+  if (opts.count > PAGE_ROWS_CEILING) throw new RangeError(`a page reads at most ${PAGE_ROWS_CEILING} rows`);
+  const values: unknown[] = [];
   if (opts.status) values.push(opts.status);
   if (opts.after) values.push(opts.after.createdAt, opts.after.id);
   values.push(opts.count);
   const st = opts.status
     ? opts.after
-      ? PAGES.statusAfter
-      : PAGES.statusFirst
+      ? ADMITTED_PAGES.statusAfter
+      : ADMITTED_PAGES.statusFirst
     : opts.after
-      ? PAGES.after
-      : PAGES.first;
-  return db.run<PostRow>(st, values);
+      ? ADMITTED_PAGES.after
+      : ADMITTED_PAGES.first;
+  return { statement: st, values };
 }
 
 /**

@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmbeddedPostgres } from '../../db/embedded-postgres';
+import { startWireTap, type WireTap } from '../support/pg-wire-tap';
+import { cli, removeDataDir, startService, tempDataDir, type RunningService } from '../support/service';
+
+/**
+ * Authenticated reads in one round trip (server/data/access.ts `admittedStatement`): the token,
+ * the rate charge and the read are one statement, seen on the wire between the service and
+ * PostgreSQL, and the answers still tell 401, 400, 404 and 429 apart as before. Its own cluster,
+ * reached through a relay that reads the protocol.
+ */
+describe('admitted reads', () => {
+  const dataDir = tempDataDir('publishing-admitted-');
+  let pg: Awaited<ReturnType<typeof startEmbeddedPostgres>>;
+  let tap: WireTap;
+  let service: RunningService;
+
+  beforeAll(async () => {
+    pg = await startEmbeddedPostgres(path.join(dataDir, 'external'), () => {});
+    tap = await startWireTap(pg.url);
+    service = await startService({ DATA_DIR: dataDir, DATABASE_URL: tap.url, LOG_LEVEL: 'silent' });
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await tap?.close();
+    await pg?.stop();
+    removeDataDir(dataDir);
+  });
+
+  async function account(limits: Record<string, number> = {}): Promise<string> {
+    const args = ['account', 'create', `admitted-${randomUUID().slice(0, 8)}`];
+    for (const [k, v] of Object.entries({ read_per_min: 10000, write_per_min: 10000, ...limits }))
+      args.push('--limit', `${k}=${v}`);
+    const created = await cli({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: pg.url }, args);
+    expect(created.code).toBe(0);
+    return (created.json as { token: string }).token;
+  }
+
+  const call = async (token: string, method: string, route: string, json?: unknown) => {
+    const res = await fetch(`${service.baseUrl}/api/v1/author${route}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(json ? { 'content-type': 'application/json' } : {}) },
+      body: json ? JSON.stringify(json) : undefined,
+    });
+    return { status: res.status, headers: res.headers, body: await res.json().catch(() => null) };
+  };
+
+  /** Statements of the timers (reader counts, window sweep): not a request's. */
+  const BACKGROUND = /^(reader_|windows_sweep$)/;
+
+  it('binds one statement per authenticated read: GET /me, GET /posts/{id}, GET /posts and its next page', async () => {
+    const token = await account();
+    for (let i = 0; i < 3; i++)
+      expect((await call(token, 'POST', '/posts', { title: `Read ${i}`, markdown: 'Text.' })).status).toBe(201);
+    const first = await call(token, 'GET', '/posts?limit=2');
+    expect(first.status).toBe(200);
+    const id = first.body.items[0].id as string;
+    const cursor = encodeURIComponent(first.body.next_cursor as string);
+    const routes: [string, string][] = [
+      ['/me', 'admitted_media_bytes_today'],
+      [`/posts/${id}`, 'admitted_post_by_id'],
+      ['/posts?limit=2', 'admitted_posts_page_first'],
+      [`/posts?limit=2&cursor=${cursor}`, 'admitted_posts_page_after'],
+      ['/posts?status=draft', 'admitted_posts_page_status_first'],
+    ];
+    for (const [route, statement] of routes) {
+      tap.reset();
+      for (let i = 0; i < 5; i++) expect((await call(token, 'GET', route)).status, route).toBe(200);
+      const own = tap.binds.filter((name) => !BACKGROUND.test(name));
+      expect(own, route).toEqual(Array(5).fill(statement));
+    }
+  });
+
+  it('still answers a bad token 401 before a bad input, and charges a refused input one unit', async () => {
+    const token = await account();
+    const dead = `dp_live_${'x'.repeat(43)}`;
+    const post = (await call(token, 'POST', '/posts', { title: 'Mine', markdown: 'Text.' })).body;
+    const page = await call(token, 'GET', '/posts?limit=1');
+    expect((await call(token, 'POST', '/posts', { title: 'Two', markdown: 'Text.' })).status).toBe(201);
+    const cursor = (await call(token, 'GET', '/posts?limit=1')).body.next_cursor as string;
+    // Shaped like a cursor, signed for no one: only the signature check can refuse it.
+    const forged = `${cursor.split('.')[0]}.${'A'.repeat(22)}`;
+    const bad = ['/posts/not-a-uuid', '/posts?status=bogus', '/posts?cursor=garbage', `/posts?cursor=${forged}`];
+    for (const route of bad) {
+      const refused = await call(dead, 'GET', route);
+      expect(refused.status, route).toBe(401);
+      expect(refused.body.code, route).toBe('unauthorized');
+    }
+    let remaining = Number(page.headers.get('ratelimit-remaining'));
+    for (const route of bad) {
+      const refused = await call(token, 'GET', route);
+      expect(refused.status, route).toBe(400);
+      const now = Number(refused.headers.get('ratelimit-remaining'));
+      expect(now, route).toBeLessThan(remaining);
+      remaining = now;
+    }
+    expect((await call(token, 'GET', `/posts/${post.id}`)).status).toBe(200);
+    // Another author's article is absent to this one.
+    expect((await call(await account(), 'GET', `/posts/${post.id}`)).status).toBe(404);
+  });
+
+  it('answers 429, not 404 or 200, once the read window is used up, with the window in its headers', async () => {
+    const token = await account({ read_per_min: 3 });
+    const post = (await call(token, 'POST', '/posts', { title: 'Limited', markdown: 'Text.' })).body;
+    // Stay inside one fixed window.
+    const secondsLeft = 60 - (Math.floor(Date.now() / 1000) % 60);
+    if (secondsLeft < 10) await new Promise((r) => setTimeout(r, secondsLeft * 1000 + 500));
+    const answers = [];
+    for (const route of [
+      `/posts/${post.id}`,
+      `/posts/${randomUUID()}`,
+      '/me',
+      `/posts/${randomUUID()}`,
+      '/posts',
+      '/me',
+    ])
+      answers.push(await call(token, 'GET', route));
+    expect(answers.map((a) => a.status)).toEqual([200, 404, 200, 429, 429, 429]);
+    for (const refused of answers.slice(3)) {
+      expect(refused.body.code).toBe('rate_limited');
+      expect(refused.headers.get('ratelimit-limit')).toBe('3');
+      expect(refused.headers.get('ratelimit-remaining')).toBe('0');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    }
+    expect(answers[0]!.headers.get('ratelimit-remaining')).toBe('2');
+  });
+});
