@@ -336,8 +336,8 @@ export async function matchTokenAndCharge(
  * The first row carries the admission under `adm_` names (so no read column can shadow it),
  * and every row one row of the read, numbered from 1 in the read's order (`adm_n`); a single row
  * without one (`adm_n` null) when the read found nothing or did not run. The admission is not
- * repeated on the other rows: a page of 21 articles would otherwise print and parse it 21 times,
- * which made GET /posts a third slower. No row at all: no live token.
+ * repeated on the other rows, which PostgreSQL would print and pg parse again for each article of
+ * a page (the secret's digest among them). No row at all: no live token.
  */
 export const ADMITTED_ACCOUNT = 'hit.id';
 
