@@ -22,14 +22,26 @@ test('the API token appears in no response, header, cookie, URL or storage of a 
 
   const recorded: { url: string; what: string; text: string }[] = [];
   const pending: Promise<void>[] = [];
+  // Chromium may never send the extra header information of a response whose frame went away
+  // (a preview frame navigated again, a page left), and Playwright's allHeaders() then waits for
+  // it forever (seen once in CI: the test timed out in Promise.all below). Past a bound, the
+  // headers Chromium did report are recorded instead; Set-Cookie is covered by the cookie jar.
+  const within = <T>(work: Promise<T>, fallback: () => T): Promise<T> =>
+    Promise.race([work, new Promise<T>((resolve) => setTimeout(() => resolve(fallback()), 10_000))]);
+  let unanswered = 0;
   const record = (response: Response) => {
     pending.push(
       (async () => {
         const url = response.url();
         recorded.push({ url, what: 'url', text: url });
-        recorded.push({ url, what: 'headers', text: JSON.stringify(await response.allHeaders()) });
+        const headers = await within(response.allHeaders(), () => {
+          unanswered++;
+          return response.headers();
+        });
+        recorded.push({ url, what: 'headers', text: JSON.stringify(headers) });
         try {
-          recorded.push({ url, what: 'body', text: (await response.body()).toString('latin1') });
+          const body = await within(response.body(), () => null);
+          if (body) recorded.push({ url, what: 'body', text: body.toString('latin1') });
         } catch {
           // Redirects and aborted navigations have no body to read.
         }
@@ -100,6 +112,8 @@ test('the API token appears in no response, header, cookie, URL or storage of a 
   await Promise.all(pending);
 
   expect(recorded.filter((r) => r.what === 'body').length).toBeGreaterThan(20);
+  // The bound above is for the odd response, not a way around recording them.
+  expect(unanswered).toBeLessThanOrEqual(3);
   const haystacks = [
     ...recorded.map((r) => ({ where: `${r.what} of ${r.url}`, text: r.text })),
     ...doms.map((d) => ({ where: `DOM of ${d.url}`, text: d.html })),
