@@ -1,13 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { StatementRunner } from '../../db/statements';
-import {
-  matchToken,
-  matchTokenAndCharge,
-  matchTokenChargeAndRead,
-  touchTokenRow,
-  type AdmittedRead,
-  type TokenMatch,
-} from '../data/access';
+import { matchToken, matchTokenAndCharge, touchTokenRow, type TokenMatch } from '../data/access';
+import { matchTokenChargeAndRead, type AdmittedRead } from '../data/admitted-reads';
 import { limitFor, windowAfter, type WindowState } from './limits';
 import type { RateClass } from '../model/rate-classes';
 import { hashSecret, looksLikeToken, type Authenticated } from './tokens';
@@ -49,7 +43,7 @@ export async function authenticateAndCharge(
 }
 
 /**
- * `authenticateAndCharge` and a read for the account, in the same statement (data/access.ts
+ * `authenticateAndCharge` and a read for the account, in the same statement (data/admitted-reads.ts
  * `admittedStatement`): `rows` is what the read found, empty when the window refused it.
  */
 export async function authenticateChargeAndRead<Row>(

@@ -1,5 +1,6 @@
 import type { StatementRunner } from '../../db/statements';
-import { admittedMediaBytesToday, type Account } from '../data/access';
+import type { Account } from '../data/access';
+import { admittedMediaBytesToday } from '../data/admitted-reads';
 import type { Admitter } from './access';
 import { chargeWindowRow, mediaBytesToday, usedThisMinute, type WindowRow } from '../data/limits';
 import type { LimitWindow } from '../foundation/errors';

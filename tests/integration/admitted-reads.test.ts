@@ -6,7 +6,7 @@ import { startWireTap, type WireTap } from '../support/pg-wire-tap';
 import { cli, removeDataDir, startService, tempDataDir, type RunningService } from '../support/service';
 
 /**
- * Authenticated reads in one round trip (server/data/access.ts `admittedStatement`): the token,
+ * Authenticated reads in one round trip (server/data/admitted-reads.ts `admittedStatement`): the token,
  * the rate charge and the read are one statement, seen on the wire between the service and
  * PostgreSQL, and the answers still tell 401, 400, 404 and 429 apart as before. Its own cluster,
  * reached through a relay that reads the protocol.

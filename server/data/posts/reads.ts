@@ -1,5 +1,5 @@
 import { statement, type Statement, type StatementRunner } from '../../../db/statements';
-import { ADMITTED_ACCOUNT, admittedStatement, type AdmittedRead } from '../access';
+import { ADMITTED_ACCOUNT, admittedStatement, type AdmittedRead } from '../admitted-reads';
 import {
   LIVE_OWN,
   POST_SELECT,
@@ -25,7 +25,7 @@ const ADMITTED_POST_BY_ID = admittedStatement(
 
 /**
  * GET /posts/{id}: the author's live article with its html, read in the statement that admits
- * the author (access.ts `admittedStatement`); no row for one that is absent, deleted or another
+ * the author (admitted-reads.ts `admittedStatement`); no row for one that is absent, deleted or another
  * author's.
  */
 export const admittedPostRow = (id: string): AdmittedRead<PostRow & { html: string }> => ({
@@ -46,7 +46,7 @@ const PAGE_ROWS_CEILING = 100;
 
 /**
  * GET /posts: one page statement per shape (status filter, cursor), so each is planned once,
- * each admitting the author in the same statement (access.ts `admittedStatement`): the page's
+ * each admitting the author in the same statement (admitted-reads.ts `admittedStatement`): the page's
  * own parameters start at `$3`, and the last one is how many rows to return. Newest first on
  * `(created_at, id)`.
  */
