@@ -64,7 +64,7 @@ test('unsaved text survives a reload in session storage, holding article fields 
   expect(Object.keys(draft.fields).sort()).toEqual(['markdown', 'slug', 'subtitle', 'tags', 'title']);
   for (const text of [value, JSON.stringify(stored.local), stored.cookies]) expect(text).not.toContain(token);
 
-  page.once('dialog', (dialog) => void dialog.accept()); // the leave-page prompt, if the browser shows it
+  page.once('dialog', (dialog) => void dialog.accept().catch(() => {})); // the leave-page prompt, if the browser shows it
   await page.reload();
   await expect(markdown).toHaveValue('Unsaved text typed before the reload.');
   await expect(page.getByLabel('Subtitle')).toHaveValue('An unsaved subtitle');
@@ -81,7 +81,7 @@ test('unsaved text survives a reload in session storage, holding article fields 
 
   // Discarding restored text brings back the stored version.
   await markdown.fill('Throwaway text.');
-  page.once('dialog', (dialog) => void dialog.accept());
+  page.once('dialog', (dialog) => void dialog.accept().catch(() => {}));
   await page.reload();
   await expect(markdown).toHaveValue('Throwaway text.');
   await page.getByRole('button', { name: 'Discard restored changes' }).click();
@@ -129,7 +129,7 @@ test('leaving with unsaved changes asks first', async ({ page }) => {
   await expect(markdown).toHaveValue('Saved. And more, unsaved.');
 
   // Accepting the confirmation leaves.
-  page.once('dialog', (dialog) => void dialog.accept());
+  page.once('dialog', (dialog) => void dialog.accept().catch(() => {}));
   await page.getByRole('link', { name: '← Articles' }).click();
   await expect(page.getByRole('heading', { name: 'Articles', level: 1 })).toBeVisible();
 });
