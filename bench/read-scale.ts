@@ -13,10 +13,9 @@
  * The deep cursor is walked through the API (`limit=50` up to half of the author's articles).
  */
 import { parseArgs } from 'node:util';
-import pg from 'pg';
-import { cli } from '../tests/support/service';
 import { runBench, startBenchService, type BenchService } from './support/bench-service';
-import { BENCH_MARKDOWN, BENCH_TITLE } from './support/article';
+import { BENCH_MARKDOWN } from './support/article';
+import { seedArticles, type SeededAuthor } from './support/seed-articles';
 import { mergeResults, runLoad, type LoadResult } from './load';
 
 const { values } = parseArgs({
@@ -38,108 +37,14 @@ const SLICES = Number(values.slices);
 const SLICE_MS = Number(values['slice-seconds']) * 1000;
 const CONCURRENCY = Number(values.concurrency);
 
-interface Instance {
+interface Instance extends SeededAuthor {
   name: string;
   bench: BenchService;
-  auth: Record<string, string>;
-  postId: string;
-  deepCursor: string;
-  bytesPerArticle: number;
-  articles: number;
-}
-
-/** Copies of article `id`: `count` of them for `account` (a UUID expression), from `offset` seconds back. */
-function cloneSql(columns: string[], account: string, offset: string): string {
-  const set: Record<string, string> = {
-    id: 'gen_random_uuid()',
-    account_id: account,
-    public_id: `substr(md5(${account}::text || '-' || g::text), 1, 10)`,
-    slug: `'copy-' || g`,
-    title: `'Copy ' || g`,
-    created_at: `p.created_at - ((${offset} + g) || ' seconds')::interval`,
-    updated_at: `p.created_at - ((${offset} + g) || ' seconds')::interval`,
-  };
-  return `INSERT INTO posts (${columns.join(', ')}) SELECT ${columns.map((c) => set[c] ?? `p.${c}`).join(', ')}`;
 }
 
 async function start(name: string, total: number): Promise<Instance> {
   const bench = await startBenchService(`publishing-bench-scale-${name}-`);
-  const high = ['read_per_min', 'write_per_min'].flatMap((n) => ['--limit', `${n}=100000000`]);
-  const account = (await cli(bench.env, ['account', 'create', 'bench', ...high])).json as { id: string; token: string };
-  const auth = { authorization: `Bearer ${account.token}` };
-  const created = await fetch(`${bench.service.baseUrl}/api/v1/author/posts`, {
-    method: 'POST',
-    headers: { ...auth, 'content-type': 'application/json' },
-    body: JSON.stringify({ title: BENCH_TITLE, markdown: BENCH_MARKDOWN, tags: ['performance', 'postgresql'] }),
-  });
-  if (created.status !== 201) throw new Error(`${name}: seeding POST answered ${created.status}`);
-  const first = (await created.json()) as { id: string };
-  const client = new pg.Client({ connectionString: bench.db.url });
-  await client.connect();
-  try {
-    const t0 = Date.now();
-    const columns = (
-      await client.query<{ column_name: string }>(
-        `SELECT column_name FROM information_schema.columns WHERE table_name = 'posts' ORDER BY ordinal_position`,
-      )
-    ).rows.map((r) => r.column_name);
-    await client.query(
-      `${cloneSql(columns, '$2::uuid', '0')} FROM posts p, generate_series(1, $3::int) g WHERE p.id = $1`,
-      [first.id, account.id, POSTS - 1],
-    );
-    const others = AUTHORS - 1;
-    const rest = total - POSTS;
-    if (rest > 0 && others > 0) {
-      await client.query(
-        `INSERT INTO accounts (id, handle) SELECT gen_random_uuid(), 'other-' || a FROM generate_series(1, $1::int) a`,
-        [others],
-      );
-      const ids = (
-        await client.query<{ id: string }>(`SELECT id FROM accounts WHERE handle LIKE 'other-%' ORDER BY handle`)
-      ).rows.map((r) => r.id);
-      for (let i = 0; i < ids.length; i++) {
-        const count = Math.floor(rest / others) + (i < rest % others ? 1 : 0);
-        await client.query(
-          `${cloneSql(columns, '$2::uuid', '0')} FROM posts p, generate_series(1, $3::int) g WHERE p.id = $1`,
-          [first.id, ids[i], count],
-        );
-        if (i % 100 === 99) process.stderr.write(`${name}: ${i + 1}/${ids.length} other authors seeded\n`);
-      }
-    }
-    // Every copy carries the first article's tags, as its `tags` column says.
-    await client.query(
-      `INSERT INTO post_tags (post_id, tag_id, position)
-       SELECT q.id, t.tag_id, t.position FROM post_tags t, posts q WHERE t.post_id = $1 AND q.id <> $1`,
-      [first.id],
-    );
-    await client.query('VACUUM ANALYZE');
-    const size = (
-      await client.query<{ n: string; bytes: string }>(
-        `SELECT (SELECT count(*) FROM posts) AS n, pg_database_size(current_database()) AS bytes`,
-      )
-    ).rows[0]!;
-    process.stderr.write(`${name}: ${size.n} articles seeded in ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
-    // The deep cursor, walked as a client would, 50 per page, to half of the author's articles.
-    let cursor: string | null = null;
-    for (let page = 0; page < POSTS / 2 / 50; page++) {
-      const res: Response = await fetch(
-        `${bench.service.baseUrl}/api/v1/author/posts?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-        { headers: auth },
-      );
-      cursor = ((await res.json()) as { next_cursor: string | null }).next_cursor;
-    }
-    return {
-      name,
-      bench,
-      auth,
-      postId: first.id,
-      deepCursor: encodeURIComponent(cursor!),
-      articles: Number(size.n),
-      bytesPerArticle: Number(size.bytes) / Number(size.n),
-    };
-  } finally {
-    await client.end();
-  }
+  return { name, bench, ...(await seedArticles(bench, { name, posts: POSTS, total, authors: AUTHORS })) };
 }
 
 const ROUTES: { name: string; path: (s: Instance) => string }[] = [

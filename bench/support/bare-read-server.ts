@@ -4,7 +4,7 @@
  * token lookup by SHA-256, the fixed-window counter upsert, the article row, its JSON.
  * bench/public-page.ts divides the public page's throughput by this one's.
  *
- *   node --import tsx bench/support/bare-read-server.ts <DATABASE_URL>   → prints {"port":…}
+ *   node --import tsx bench/support/bare-read-server.ts <DATABASE_URL> [PORT]   → prints {"port":…}
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
@@ -63,7 +63,7 @@ const server = http.createServer(async (req, res) => {
     res.writeHead(500).end();
   }
 });
-server.listen(0, '127.0.0.1', () => {
+server.listen(Number(process.argv[3] ?? 0), '127.0.0.1', () => {
   process.stdout.write(JSON.stringify({ port: (server.address() as { port: number }).port }) + '\n');
 });
 process.on('SIGTERM', () => server.close(() => pool.end().then(() => process.exit(0))));
