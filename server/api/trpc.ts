@@ -9,7 +9,7 @@
 import { initTRPC } from '@trpc/server';
 import type { AppParts } from '../runtime/parts';
 import type { Authenticated } from '../services/tokens';
-import { admit, admitAndRead, type RequestHeaders } from './authenticate';
+import { admit, admitAndRead, type RequestHeaders, type UnchargedRefusal } from './authenticate';
 import type { Admitter } from '../services/access';
 import type { ApiMeta } from './route-meta';
 import type { LimitWindow } from '../foundation/errors';
@@ -33,6 +33,8 @@ export interface ApiContext {
   res: ResponseSink;
   /** The caller, when the HTTP layer had to identify them before reading the body. */
   identified?: Authenticated;
+  /** Accounts the admission refuses without charging them (their conversion queue is full). */
+  refusedUncharged?: UnchargedRefusal;
 }
 
 // 2. Init ----------------------------------------------------------------------------------
@@ -56,7 +58,7 @@ export type AuthorContext = ApiContext & {
  * (server/http/rest-procedures.ts) runs that middleware like tRPC does, without tRPC's caller.
  */
 async function authorContext(ctx: ApiContext, cls: RateClass): Promise<AuthorContext> {
-  const { auth, window } = await admit(ctx.parts.db, ctx.headers, cls, ctx.identified);
+  const { auth, window } = await admit(ctx.parts.db, ctx.headers, cls, ctx.identified, ctx.refusedUncharged);
   ctx.res.chargedTo(window);
   return { ...ctx, auth, db: ctx.parts.db };
 }

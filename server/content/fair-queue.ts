@@ -82,6 +82,25 @@ export class FairQueue {
     return (queue?.length ?? 0) >= this.limits.waitingPerKey || this.waitingCount >= this.limits.waitingTotal;
   }
 
+  /**
+   * Every key `wouldRefuse` refuses now, as a list (at most waitingTotal / waitingPerKey keys, or
+   * inFlight keys when none may wait), so a request can be refused before its caller is known;
+   * null when every key without running jobs would be refused too, or when all waiting jobs
+   * together are at their bound (then ask `wouldRefuse`).
+   */
+  refusedKeys(): string[] | null {
+    if (this.waitingCount >= this.limits.waitingTotal) return null;
+    const out: string[] = [];
+    if (this.limits.waitingPerKey > 0) {
+      for (const [key, queue] of this.waiting) if (queue.length >= this.limits.waitingPerKey) out.push(key);
+      return out;
+    }
+    // No key may wait: a key is refused exactly when it cannot start.
+    if (this.running >= this.limits.inFlight) return null;
+    for (const key of this.runningByKey.keys()) if (!this.canStart(key)) out.push(key);
+    return out;
+  }
+
   private canStart(key: string): boolean {
     return (
       this.running < this.limits.inFlight &&

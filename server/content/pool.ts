@@ -166,6 +166,14 @@ export class ContentPool {
     return this.queue.wouldRefuse(owner);
   }
 
+  /**
+   * Every owner `queueFull` refuses now, for a write whose caller is not known yet (its admission
+   * leaves them uncharged); null when all queues together are full (ask `queueFull` per owner).
+   */
+  fullQueueOwners(): string[] | null {
+    return this.queue.refusedKeys();
+  }
+
   /** Documents waiting for a worker (metrics). */
   depth(): number {
     return this.queue.size + Object.values(this.lanes).reduce((sum, pool) => sum + pool.queueSize, 0);

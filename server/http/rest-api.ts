@@ -7,7 +7,8 @@
  * - the path is read and its route matched once (api-path.ts): every later decision (the
  *   conversion-queue refusal, the procedure run, its path parameters) reads that one match;
  * - a HEAD runs as the GET without a body;
- * - a request with a body is refused 401 before its body is read (identify first);
+ * - a request with a body over 64 KiB is refused 401 before its body is read (identify first);
+ *   a smaller one is read first, and its token check and charge are one statement;
  * - the JSON body is read (json-body.ts) with an 8 MiB cap, an idle timeout and `Content-Type`
  *   checked, and an empty body becomes `{}` (publish and unpublish take none);
  * - success statuses come from each procedure's route meta (api/routes.ts); 204 carries no body and no type;
@@ -17,7 +18,7 @@
  * Besides the procedures: the OpenAPI document and the multipart upload `POST /media`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { identify } from '../api/authenticate';
+import { identify, type UnchargedRefusal } from '../api/authenticate';
 import { ConversionBusyError } from '../content';
 import type { AppParts } from '../runtime/parts';
 import { invalid, notFound } from '../foundation/errors';
@@ -34,6 +35,21 @@ import { ProcedureOutcome, runProcedure } from './rest-procedures';
 
 /** JSON bodies: a 1 MB article escapes to at most a few MB; the contract sets no limit of its own. */
 const MAX_JSON_BODY_BYTES = 8 * 1024 * 1024;
+
+/**
+ * A write whose declared body is at most this size is read before its token is checked: the
+ * bytes are usually in the same packets as the headers, and the token check then shares its
+ * round trip with the charge. A larger body (or one of undeclared length) is read only after
+ * the token is known good, so a bad token never makes the service receive megabytes.
+ */
+const EARLY_BODY_BYTES = 64 * 1024;
+
+function declaresSmallBody(req: IncomingMessage): boolean {
+  const declared = req.headers['content-length'];
+  return (
+    declared !== undefined && req.headers['transfer-encoding'] === undefined && Number(declared) <= EARLY_BODY_BYTES
+  );
+}
 
 /**
  * A HEAD is answered as the GET of the same path without its body (Node sends none for a HEAD):
@@ -62,15 +78,29 @@ export async function handleRestRequest(parts: AppParts, req: IncomingMessage, r
     outcome = new ProcedureOutcome();
     const headers = nodeHeaderView(req);
     let identified: Authenticated | undefined;
+    let refusedUncharged: UnchargedRefusal | undefined;
     let body: unknown;
     if (matched.route.method === 'POST' || matched.route.method === 'PATCH') {
-      identified = await identify(parts.db, headers);
-      // A write that converts Markdown while this account's conversion queue is full would be
-      // refused after its body was read and parsed: refuse it first (503, not charged).
-      if (matched.route.converts && parts.content.queueFull(identified.account.id)) throw new ConversionBusyError();
-      body = await readJsonBody(req, res, MAX_JSON_BODY_BYTES);
+      const fullQueues = matched.route.converts ? parts.content.fullQueueOwners() : [];
+      if (fullQueues !== null && declaresSmallBody(req)) {
+        // A small body is read first, so the token check and the charge are one statement (the
+        // procedure's admission); the order of the answers is kept: a body refused here is
+        // answered 401 instead when the token is bad, and an author whose conversions are backed
+        // up is refused there with the same uncharged 503.
+        body = await readJsonBody(req, res, MAX_JSON_BODY_BYTES).catch(async (err: unknown) => {
+          await identify(parts.db, headers);
+          throw err;
+        });
+        refusedUncharged = { accounts: fullQueues, refusal: () => new ConversionBusyError() };
+      } else {
+        identified = await identify(parts.db, headers);
+        // A write that converts Markdown while this account's conversion queue is full would be
+        // refused after its body was read and parsed: refuse it first (503, not charged).
+        if (matched.route.converts && parts.content.queueFull(identified.account.id)) throw new ConversionBusyError();
+        body = await readJsonBody(req, res, MAX_JSON_BODY_BYTES);
+      }
     }
-    await runProcedure(parts, { matched, query: routed.query, headers, body, identified }, outcome);
+    await runProcedure(parts, { matched, query: routed.query, headers, body, identified, refusedUncharged }, outcome);
     settle(res, outcome);
   } catch (err) {
     if (res.headersSent) {

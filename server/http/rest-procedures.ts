@@ -37,7 +37,7 @@ import { invalid, type LimitWindow } from '../foundation/errors';
 import type { ApiContext, AuthorContext } from '../api/trpc';
 import { procedureDefinitions, procedureParts, type ProcedureParts } from '../api/procedure-internals';
 import type { AppParts } from '../runtime/parts';
-import type { RequestHeaders } from '../api/authenticate';
+import type { RequestHeaders, UnchargedRefusal } from '../api/authenticate';
 import type { MatchedRoute } from './api-path';
 import { describeZodError, rateLimitHeaders } from './errors';
 import { ResponseShapeError, compileSerializer } from './json-serializers';
@@ -234,6 +234,8 @@ export interface ProcedureCall {
   body?: unknown;
   /** The caller, when identified before the body was read. */
   identified?: Authenticated;
+  /** Accounts the admission refuses uncharged (api/authenticate.ts `admit`). */
+  refusedUncharged?: UnchargedRefusal;
 }
 
 /** Runs the procedure the matched route names; its outcome, failure included, lands in `outcome`. */
@@ -241,7 +243,13 @@ export async function runProcedure(parts: AppParts, call: ProcedureCall, outcome
   const proc = PROCEDURES.get(call.matched.route.procedure!)!;
   try {
     const raw = rawInput(proc, call);
-    const ctx = { parts, headers: call.headers, res: outcome, identified: call.identified };
+    const ctx = {
+      parts,
+      headers: call.headers,
+      res: outcome,
+      identified: call.identified,
+      refusedUncharged: call.refusedUncharged,
+    };
     const result = await proc.call(ctx, async (admitted) => {
       const input = proc.input ? await parseInput(proc.input, raw) : undefined;
       return proc.resolve({ ctx: admitted, input });

@@ -28,18 +28,22 @@ export interface Access {
 export type { AdmittedRead };
 export type Admitter = <Row>(read: AdmittedRead<Row>) => Promise<{ auth: Authenticated; rows: Row[] }>;
 
-/** The token's account and one unit of its `cls` window; null when the token is not live. */
+/**
+ * The token's account and one unit of its `cls` window; null when the token is not live. An
+ * account among `notCharged` is found but not charged (`window` null): the caller refuses it.
+ */
 export async function authenticateAndCharge(
   db: StatementRunner,
   secret: string,
   cls: RateClass,
-): Promise<Access | null> {
+  notCharged: readonly string[] = [],
+): Promise<{ auth: Authenticated; window: WindowState | null } | null> {
   if (!looksLikeToken(secret)) return null;
   const digest = hashSecret(secret);
-  const found = await matchTokenAndCharge(db, digest, cls);
+  const found = await matchTokenAndCharge(db, digest, cls, notCharged);
   const auth = found && trusted(db, found.match, digest);
   if (!auth) return null;
-  return { auth, window: windowAfter(found.window, limitFor(auth.account, cls)) };
+  return { auth, window: found.window && windowAfter(found.window, limitFor(auth.account, cls)) };
 }
 
 /**

@@ -55,45 +55,12 @@ describe('conversion queue', () => {
     const second = new Date().getUTCSeconds();
     if (second > 30) await new Promise((r) => setTimeout(r, (61 - second) * 1000));
     // Occupies this author's only conversion slot for seconds (dense Markdown converts slowly).
-    const dense = '*a* `b` [c](d) &amp; **e** _f_ '.repeat(40) + '\n\n';
     const busy = fetch(`${tight.baseUrl}/api/v1/author/posts`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ title: 'Queued', markdown: dense.repeat(Math.floor(400_000 / dense.length)) }),
+      body: JSON.stringify({ title: 'Queued', markdown: DENSE }),
     });
-    const { hostname, port } = new URL(tight.baseUrl);
-    let head = '';
-    for (let attempt = 0; attempt < 100 && !head.startsWith('HTTP/1.1 503'); attempt++) {
-      await new Promise((r) => setTimeout(r, 20));
-      // Headers of a 1 MB body that is never sent: only an answer given before reading it arrives.
-      head = await new Promise<string>((resolve, reject) => {
-        const socket = connect(Number(port), hostname);
-        let received = '';
-        socket.on('data', (chunk) => {
-          received += chunk.toString('latin1');
-          if (received.includes('\r\n\r\n')) {
-            socket.destroy();
-            resolve(received);
-          }
-        });
-        socket.on('error', reject);
-        socket.setTimeout(300, () => {
-          socket.destroy();
-          resolve('(no answer while the body was withheld)');
-        });
-        socket.write(
-          [
-            'POST /api/v1/author/posts HTTP/1.1',
-            `Host: ${hostname}:${port}`,
-            `Authorization: Bearer ${token}`,
-            'Content-Type: application/json',
-            'Content-Length: 1000000',
-            '',
-            '',
-          ].join('\r\n'),
-        );
-      });
-    }
+    const head = await withheldBodyAnswer(tight.baseUrl, token);
     expect(head).toMatch(/^HTTP\/1\.1 503 /);
     expect(head.toLowerCase()).not.toContain('ratelimit-remaining');
     const busyWindow = (await busy).headers.get('ratelimit-reset');
@@ -106,6 +73,100 @@ describe('conversion queue', () => {
     // Only the busy write was charged: 5 − 1 = 4 left before this one, 3 after it; should the
     // busy write still have crossed into the next minute, only this one is in the new window.
     const sameWindow = after.headers.get('ratelimit-reset') === busyWindow;
+    expect(after.headers.get('ratelimit-remaining')).toBe(sameWindow ? '3' : '4');
+  });
+});
+
+/**
+ * Sends a write's headers announcing a 1 MB body and never the body, until an answer arrives
+ * without it (a 503: the author's conversions are backed up); the head of that answer.
+ */
+async function withheldBodyAnswer(baseUrl: string, token: string): Promise<string> {
+  const { hostname, port } = new URL(baseUrl);
+  let head = '';
+  for (let attempt = 0; attempt < 100 && !head.startsWith('HTTP/1.1 503'); attempt++) {
+    await new Promise((r) => setTimeout(r, 20));
+    head = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname);
+      let received = '';
+      socket.on('data', (chunk) => {
+        received += chunk.toString('latin1');
+        if (received.includes('\r\n\r\n')) {
+          socket.destroy();
+          resolve(received);
+        }
+      });
+      socket.on('error', reject);
+      socket.setTimeout(300, () => {
+        socket.destroy();
+        resolve('(no answer while the body was withheld)');
+      });
+      socket.write(
+        [
+          'POST /api/v1/author/posts HTTP/1.1',
+          `Host: ${hostname}:${port}`,
+          `Authorization: Bearer ${token}`,
+          'Content-Type: application/json',
+          'Content-Length: 1000000',
+          '',
+          '',
+        ].join('\r\n'),
+      );
+    });
+  }
+  return head;
+}
+
+/** Markdown that converts slowly (dense inline syntax): about 400 KB holds a worker for seconds. */
+const DENSE = ('*a* `b` [c](d) &amp; **e** _f_ '.repeat(40) + '\n\n').repeat(Math.floor(400_000 / 1240));
+
+/**
+ * With room to wait in the queue but none for one author (CONTENT_QUEUE_PER_ACCOUNT=0), a small
+ * write's body is read before its admission, and the admission itself refuses the author whose
+ * conversion is running: the same 503, uncharged, while another author still writes.
+ */
+describe('conversion queue, small writes admitted in one statement', () => {
+  let service: RunningService;
+
+  beforeAll(async () => {
+    service = await startService({
+      DATA_DIR: serviceEnv().DATA_DIR,
+      CONTENT_POOL_THREADS: '1',
+      CONTENT_QUEUE_PER_ACCOUNT: '0',
+      CONTENT_QUEUE_LIMIT: '8',
+    });
+  });
+  afterAll(async () => {
+    await service?.stop();
+  });
+
+  const post = (token: string, markdown: string) =>
+    fetch(`${service.baseUrl}/api/v1/author/posts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Small', markdown }),
+    });
+
+  it('refuses a small write of an author whose conversion is running with 503, uncharged; another author writes', async () => {
+    const { token } = await newAccount({ limits: { write_per_min: 5 } });
+    const other = await newAccount();
+    const second = new Date().getUTCSeconds();
+    if (second > 30) await new Promise((r) => setTimeout(r, (61 - second) * 1000));
+    const busy = post(token, DENSE);
+    // The author's conversion has started once a write of theirs is refused before its body.
+    expect(await withheldBodyAnswer(service.baseUrl, token)).toMatch(/^HTTP\/1\.1 503 /);
+    const small = await post(token, 'A small article.');
+    expect(small.status).toBe(503);
+    expect(await small.json()).toEqual({ error: expect.any(String), code: 'service_unavailable' });
+    expect(small.headers.get('ratelimit-remaining')).toBeNull();
+    expect((await post(other.token, 'Another author.')).status).toBe(201);
+    const busyAnswer = await busy;
+    // Written, or past its conversion budget on a loaded machine (a 400): charged either way.
+    expect([201, 400]).toContain(busyAnswer.status);
+    const after = await post(token, 'Afterwards.');
+    expect(after.status).toBe(201);
+    // Only the busy write and this one were charged.
+    const sameWindow = after.headers.get('ratelimit-reset') === busyAnswer.headers.get('ratelimit-reset');
     expect(after.headers.get('ratelimit-remaining')).toBe(sameWindow ? '3' : '4');
   });
 });

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FairQueue, FairQueueFullError } from '../../../server/content/fair-queue';
 
@@ -78,6 +79,51 @@ describe('FairQueue: per-account FIFO, round-robin, bounded', () => {
     queue.enqueue('B', never);
     expect(() => queue.enqueue('C', never)).toThrow(expect.objectContaining({ scope: 'total' }));
     expect(queue.size).toBe(3);
+  });
+
+  it('refusedKeys lists exactly the keys wouldRefuse refuses, or is null only when a key with nothing running may be refused', async () => {
+    const KEYS = ['A', 'B', 'C', 'D', 'E'];
+    const seen = { listed: 0, empty: 0, whole: 0 };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 3 }).chain((inFlight) =>
+          fc.record({
+            inFlight: fc.constant(inFlight),
+            inFlightPerKey: fc.integer({ min: 1, max: inFlight }),
+            waitingPerKey: fc.integer({ min: 0, max: 3 }),
+            waitingTotal: fc.integer({ min: 0, max: 8 }),
+          }),
+        ),
+        fc.array(fc.oneof(fc.constantFrom(...KEYS), fc.constantFrom('cancel', 'finish')), { maxLength: 24 }),
+        async (limits, steps) => {
+          const queue = new FairQueue(limits);
+          const cancels: (() => boolean)[] = [];
+          const running: (() => void)[] = [];
+          const job = () => new Promise<void>((resolve) => running.push(resolve));
+          for (const step of steps) {
+            if (step === 'cancel') cancels.shift()?.();
+            else if (step === 'finish') running.shift()?.();
+            else if (!queue.wouldRefuse(step)) cancels.push(queue.enqueue(step, job).cancel);
+            for (let i = 0; i < 5; i++) await Promise.resolve(); // the queue starts the next job
+          }
+          const refused = queue.refusedKeys();
+          if (refused === null) {
+            seen.whole++;
+            // Some key that runs nothing is refused (or all waiting jobs are at their bound).
+            const idle = KEYS.filter((k) => !steps.includes(k));
+            if (queue.size < limits.waitingTotal && idle.length > 0) expect(queue.wouldRefuse(idle[0]!)).toBe(true);
+            return;
+          }
+          for (const key of KEYS) expect(refused.includes(key), key).toBe(queue.wouldRefuse(key));
+          seen[refused.length > 0 ? 'listed' : 'empty']++;
+        },
+      ),
+      { numRuns: 400 },
+    );
+    // Each kind of answer was reached, so the property was tested on each.
+    expect(seen.listed).toBeGreaterThan(10);
+    expect(seen.empty).toBeGreaterThan(10);
+    expect(seen.whole).toBeGreaterThan(10);
   });
 
   it('a waiting job that is cancelled never runs and frees its place', async () => {
