@@ -181,7 +181,7 @@ const server = http.createServer(async (req, res) => {
     if (!isCreate && !id) throw new Refusal(404, 'not found');
     const access = await authenticateAndCharge(statements.runner, token, 'write');
     if (!access) throw new Refusal(401, 'unauthorized');
-    const window = access.window!; // nothing is excluded from the charge here
+    const { window } = access;
     if (!window.allowed) throw new Refusal(429, 'rate limited');
     const body = await readJson(req);
     const row = isCreate ? await create(access.auth.account.id, body) : await update(access.auth.account.id, id!, body);

@@ -37,21 +37,11 @@ export async function identify(db: StatementRunner, headers: RequestHeaders): Pr
 }
 
 /**
- * Accounts whose request is refused before it is charged, and the refusal (the transport's: a
- * write that converts while the account's conversion queue is full is a 503 that spends no unit).
- */
-export interface UnchargedRefusal {
-  accounts: readonly string[];
-  refusal: () => Error;
-}
-
-/**
  * Admits one request of rate class `cls` (contract: "Authentication" and "Limits"): the token's
  * account plus one unit of its minute window, in one round trip unless `identified` already
  * holds the account. Returns the account and the window it was charged to (the transport writes
- * the RateLimit-* headers from it); throws `unauthenticated` for a bad token, `refused.refusal()`
- * uncharged for an account among `refused.accounts`, and `rate_limited` (with the window) when
- * the window is used up.
+ * the RateLimit-* headers from it); throws `unauthenticated` for a bad token and `rate_limited`
+ * (with the window) when the window is used up.
  * Shared by the tRPC procedures and the multipart upload, so both refuse alike.
  */
 export async function admit(
@@ -59,7 +49,6 @@ export async function admit(
   headers: RequestHeaders,
   cls: RateClass,
   identified?: Authenticated,
-  refused?: UnchargedRefusal,
 ): Promise<{ auth: Authenticated; window: LimitWindow }> {
   let auth: Authenticated;
   let window;
@@ -67,11 +56,9 @@ export async function admit(
     auth = identified;
     window = await chargeWindow(db, identified.account, cls);
   } else {
-    const access = await authenticateAndCharge(db, bearerSecret(headers), cls, refused?.accounts);
+    const access = await authenticateAndCharge(db, bearerSecret(headers), cls);
     if (!access) throw unknownToken();
-    if (!access.window) throw refused!.refusal();
-    auth = access.auth;
-    window = access.window;
+    ({ auth, window } = access);
   }
   refuseSpent(cls, window);
   return { auth, window };

@@ -4,12 +4,13 @@
  * 2. tRPC's init, with the route meta every procedure carries (route-meta.ts),
  * 3. the procedure builders `authorProcedure`: Bearer dp_live_ token → account, plus one unit of
  *    the account's minute window for the rate class its route meta names (429 when used up); and
- *    `authorReadProcedure`, the same admission made by the read itself, in its one round trip.
+ *    `authorReadFirstProcedure`, the same admission made by the procedure's first statement, a
+ *    read (the three reads, and PATCH's read of the article it edits).
  */
 import { initTRPC } from '@trpc/server';
 import type { AppParts } from '../runtime/parts';
 import type { Authenticated } from '../services/tokens';
-import { admit, admitAndRead, type RequestHeaders, type UnchargedRefusal } from './authenticate';
+import { admit, admitAndRead, type RequestHeaders } from './authenticate';
 import type { Admitter } from '../services/access';
 import type { ApiMeta } from './route-meta';
 import type { LimitWindow } from '../foundation/errors';
@@ -33,8 +34,6 @@ export interface ApiContext {
   res: ResponseSink;
   /** The caller, when the HTTP layer had to identify them before reading the body. */
   identified?: Authenticated;
-  /** Accounts the admission refuses without charging them (their conversion queue is full). */
-  refusedUncharged?: UnchargedRefusal;
 }
 
 // 2. Init ----------------------------------------------------------------------------------
@@ -58,7 +57,7 @@ export type AuthorContext = ApiContext & {
  * (server/http/rest-procedures.ts) runs that middleware like tRPC does, without tRPC's caller.
  */
 async function authorContext(ctx: ApiContext, cls: RateClass): Promise<AuthorContext> {
-  const { auth, window } = await admit(ctx.parts.db, ctx.headers, cls, ctx.identified, ctx.refusedUncharged);
+  const { auth, window } = await admit(ctx.parts.db, ctx.headers, cls, ctx.identified);
   ctx.res.chargedTo(window);
   return { ...ctx, auth, db: ctx.parts.db };
 }
@@ -70,16 +69,16 @@ export const authorProcedure = t.procedure.use(async ({ ctx, meta, path, next })
   return next({ ctx: await authorContext(ctx, cls) });
 });
 
-export type AuthorReadContext = ApiContext & { admitAndRead: Admitter };
+export type AuthorReadFirstContext = ApiContext & { admitAndRead: Admitter };
 
 /**
- * An author's read: the handler admits its caller with its read (`ctx.admitAndRead`), so token,
- * charge and read cost one round trip instead of two. The answers are `authorProcedure`'s: a
+ * An author's procedure whose first statement is a read: the handler admits its caller with that
+ * read (`ctx.admitAndRead`), so token, charge and read cost one round trip instead of two. The answers are `authorProcedure`'s: a
  * request its handler did not admit (the input was refused first, or the handler failed before
  * reading) is admitted after it, so a bad token is still a 401 and a refused input is still
  * charged one unit.
  */
-export const authorReadProcedure = t.procedure.use(async ({ ctx, meta, path, next }) => {
+export const authorReadFirstProcedure = t.procedure.use(async ({ ctx, meta, path, next }) => {
   const cls = meta?.route?.rate;
   if (!cls) throw new Error(`procedure ${path} has no route meta: declare it with route({...})`);
   let admitted = false;

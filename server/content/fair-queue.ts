@@ -82,23 +82,17 @@ export class FairQueue {
     return (queue?.length ?? 0) >= this.limits.waitingPerKey || this.waitingCount >= this.limits.waitingTotal;
   }
 
-  /**
-   * Every key `wouldRefuse` refuses now, as a list (at most waitingTotal / waitingPerKey keys, or
-   * inFlight keys when none may wait), so a request can be refused before its caller is known;
-   * null when every key without running jobs would be refused too, or when all waiting jobs
-   * together are at their bound (then ask `wouldRefuse`).
-   */
-  refusedKeys(): string[] | null {
-    if (this.waitingCount >= this.limits.waitingTotal) return null;
-    const out: string[] = [];
-    if (this.limits.waitingPerKey > 0) {
-      for (const [key, queue] of this.waiting) if (queue.length >= this.limits.waitingPerKey) out.push(key);
-      return out;
-    }
-    // No key may wait: a key is refused exactly when it cannot start.
-    if (this.running >= this.limits.inFlight) return null;
-    for (const key of this.runningByKey.keys()) if (!this.canStart(key)) out.push(key);
-    return out;
+  /** Whether `wouldRefuse` refuses some key now (any key, one never seen included). */
+  refusesAnyKey(): boolean {
+    const mayNotWait = (waiting: number) =>
+      waiting >= this.limits.waitingPerKey || this.waitingCount >= this.limits.waitingTotal;
+    // A key with jobs waiting is refused when it may not wait longer; one without, when it
+    // cannot start at once and may not wait. A key never seen cannot start when all run.
+    for (const queue of this.waiting.values()) if (mayNotWait(queue.length)) return true;
+    if (!mayNotWait(0)) return false;
+    if (this.running >= this.limits.inFlight) return true;
+    for (const key of this.runningByKey.keys()) if (!this.waiting.has(key) && !this.canStart(key)) return true;
+    return false;
   }
 
   private canStart(key: string): boolean {

@@ -166,12 +166,9 @@ export class ContentPool {
     return this.queue.wouldRefuse(owner);
   }
 
-  /**
-   * Every owner `queueFull` refuses now, for a write whose caller is not known yet (its admission
-   * leaves them uncharged); null when all queues together are full (ask `queueFull` per owner).
-   */
-  fullQueueOwners(): string[] | null {
-    return this.queue.refusedKeys();
+  /** Whether `queueFull` is true for some owner now (rest-api.ts then checks the caller before the body). */
+  someQueueFull(): boolean {
+    return this.queue.refusesAnyKey();
   }
 
   /** Documents waiting for a worker (metrics). */

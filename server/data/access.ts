@@ -296,29 +296,26 @@ export async function matchToken(db: StatementRunner, digest: Buffer): Promise<T
 
 /**
  * The token lookup and one unit of the account's window of class `$2`, in one statement: what
- * every rated request does first. `$3` lists accounts not to charge (a write whose account's
- * conversion queue is full is refused uncharged): their row comes back without `count`. No row:
- * no live token.
+ * every rated request does first. No row: no live token; a row without `count`: impossible by
+ * construction (the window is charged for the token's account).
  */
 const AUTHENTICATE_AND_CHARGE = statement(
   'authenticate_and_charge',
   `WITH hit AS (${TOKEN_MATCH}),
-        charged AS (${windowUpsert('hit.id', 'FROM hit WHERE hit.id <> ALL($3::uuid[])')})
+        charged AS (${windowUpsert('hit.id', 'FROM hit')})
    SELECT hit.*, charged.count, charged.window_start, charged.now FROM hit LEFT JOIN charged ON true`,
 );
 
-/** `window` is null when the account is one of `notCharged`. */
 export async function matchTokenAndCharge(
   db: StatementRunner,
   digest: Buffer,
   cls: string,
-  notCharged: readonly string[] = [],
-): Promise<{ match: TokenMatch; window: WindowRow | null } | null> {
-  const [row] = await db.run<MatchRow & Partial<WindowRow>>(AUTHENTICATE_AND_CHARGE, [digest, cls, notCharged]);
-  if (!row) return null;
+): Promise<{ match: TokenMatch; window: WindowRow } | null> {
+  const [row] = await db.run<MatchRow & Partial<WindowRow>>(AUTHENTICATE_AND_CHARGE, [digest, cls]);
+  if (!row || row.count == null) return null;
   return {
     match: matchOf(row),
-    window: row.count == null ? null : { count: row.count, window_start: row.window_start!, now: row.now! },
+    window: { count: row.count, window_start: row.window_start!, now: row.now! },
   };
 }
 

@@ -18,7 +18,7 @@
  * Besides the procedures: the OpenAPI document and the multipart upload `POST /media`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { identify, type UnchargedRefusal } from '../api/authenticate';
+import { identify } from '../api/authenticate';
 import { ConversionBusyError } from '../content';
 import type { AppParts } from '../runtime/parts';
 import { invalid, notFound } from '../foundation/errors';
@@ -78,20 +78,17 @@ export async function handleRestRequest(parts: AppParts, req: IncomingMessage, r
     outcome = new ProcedureOutcome();
     const headers = nodeHeaderView(req);
     let identified: Authenticated | undefined;
-    let refusedUncharged: UnchargedRefusal | undefined;
     let body: unknown;
     if (matched.route.method === 'POST' || matched.route.method === 'PATCH') {
-      const fullQueues = matched.route.converts ? parts.content.fullQueueOwners() : [];
-      if (fullQueues !== null && declaresSmallBody(req)) {
+      if (declaresSmallBody(req) && !(matched.route.converts && parts.content.someQueueFull())) {
         // A small body is read first, so the token check and the charge are one statement (the
-        // procedure's admission); the order of the answers is kept: a body refused here is
-        // answered 401 instead when the token is bad, and an author whose conversions are backed
-        // up is refused there with the same uncharged 503.
+        // procedure's admission). The order of the answers is kept: a body refused here is
+        // answered 401 instead when the token is bad. While some author's conversions are backed
+        // up, writes that convert take the path below, which refuses that author uncharged.
         body = await readJsonBody(req, res, MAX_JSON_BODY_BYTES).catch(async (err: unknown) => {
           await identify(parts.db, headers);
           throw err;
         });
-        refusedUncharged = { accounts: fullQueues, refusal: () => new ConversionBusyError() };
       } else {
         identified = await identify(parts.db, headers);
         // A write that converts Markdown while this account's conversion queue is full would be
@@ -100,7 +97,7 @@ export async function handleRestRequest(parts: AppParts, req: IncomingMessage, r
         body = await readJsonBody(req, res, MAX_JSON_BODY_BYTES);
       }
     }
-    await runProcedure(parts, { matched, query: routed.query, headers, body, identified, refusedUncharged }, outcome);
+    await runProcedure(parts, { matched, query: routed.query, headers, body, identified }, outcome);
     settle(res, outcome);
   } catch (err) {
     if (res.headersSent) {

@@ -16,7 +16,7 @@
  * - the context: the procedure's `.use()` middlewares, run for real and as tRPC runs them,
  *   around the input's parse and the handler (`authorProcedure`'s admits and charges the caller
  *   before the input is parsed, so a refused input is a charged 400 with RateLimit-*;
- *   `authorReadProcedure`'s lets the handler's read admit, api/trpc.ts);
+ *   `authorReadFirstProcedure`'s lets the handler's read admit, api/trpc.ts);
  * - the handler: the procedure's resolver;
  * - the output: a serializer compiled from the procedure's output schema (json-serializers.ts);
  *   `z.void()` outputs (the 204 routes) must resolve to nothing.
@@ -37,7 +37,7 @@ import { invalid, type LimitWindow } from '../foundation/errors';
 import type { ApiContext, AuthorContext } from '../api/trpc';
 import { procedureDefinitions, procedureParts, type ProcedureParts } from '../api/procedure-internals';
 import type { AppParts } from '../runtime/parts';
-import type { RequestHeaders, UnchargedRefusal } from '../api/authenticate';
+import type { RequestHeaders } from '../api/authenticate';
 import type { MatchedRoute } from './api-path';
 import { describeZodError, rateLimitHeaders } from './errors';
 import { ResponseShapeError, compileSerializer } from './json-serializers';
@@ -101,7 +101,7 @@ function refuse(procedure: string, why: string): never {
  * rest, its `next({ ctx })` merging its context into the one before and returning what the rest
  * returned (`{ ok, data }` or `{ ok: false, error }`), down to `last`: the input's parse and the
  * resolver. `authorProcedure`'s middleware (api/trpc.ts) admits before `next`;
- * `authorReadProcedure`'s admits inside the resolver, or after `next` when the resolver did not.
+ * `authorReadFirstProcedure`'s admits inside the resolver, or after `next` when the resolver did not.
  */
 function middlewareChain(parts: ProcedureParts): CompiledProcedure['call'] {
   const { middlewares, meta, path, type } = parts;
@@ -234,8 +234,6 @@ export interface ProcedureCall {
   body?: unknown;
   /** The caller, when identified before the body was read. */
   identified?: Authenticated;
-  /** Accounts the admission refuses uncharged (api/authenticate.ts `admit`). */
-  refusedUncharged?: UnchargedRefusal;
 }
 
 /** Runs the procedure the matched route names; its outcome, failure included, lands in `outcome`. */
@@ -243,13 +241,7 @@ export async function runProcedure(parts: AppParts, call: ProcedureCall, outcome
   const proc = PROCEDURES.get(call.matched.route.procedure!)!;
   try {
     const raw = rawInput(proc, call);
-    const ctx = {
-      parts,
-      headers: call.headers,
-      res: outcome,
-      identified: call.identified,
-      refusedUncharged: call.refusedUncharged,
-    };
+    const ctx = { parts, headers: call.headers, res: outcome, identified: call.identified };
     const result = await proc.call(ctx, async (admitted) => {
       const input = proc.input ? await parseInput(proc.input, raw) : undefined;
       return proc.resolve({ ctx: admitted, input });

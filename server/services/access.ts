@@ -22,28 +22,24 @@ export interface Access {
 }
 
 /**
- * How a read procedure admits its caller (api/trpc.ts `authorReadProcedure`): token, one unit
+ * How a read procedure admits its caller (api/trpc.ts `authorReadFirstProcedure`): token, one unit
  * of the window and `read` for the account in one statement; throws 401 or 429 as `admit` does.
  */
 export type { AdmittedRead };
 export type Admitter = <Row>(read: AdmittedRead<Row>) => Promise<{ auth: Authenticated; rows: Row[] }>;
 
-/**
- * The token's account and one unit of its `cls` window; null when the token is not live. An
- * account among `notCharged` is found but not charged (`window` null): the caller refuses it.
- */
+/** The token's account and one unit of its `cls` window; null when the token is not live. */
 export async function authenticateAndCharge(
   db: StatementRunner,
   secret: string,
   cls: RateClass,
-  notCharged: readonly string[] = [],
-): Promise<{ auth: Authenticated; window: WindowState | null } | null> {
+): Promise<Access | null> {
   if (!looksLikeToken(secret)) return null;
   const digest = hashSecret(secret);
-  const found = await matchTokenAndCharge(db, digest, cls, notCharged);
+  const found = await matchTokenAndCharge(db, digest, cls);
   const auth = found && trusted(db, found.match, digest);
   if (!auth) return null;
-  return { auth, window: found.window && windowAfter(found.window, limitFor(auth.account, cls)) };
+  return { auth, window: windowAfter(found.window, limitFor(auth.account, cls)) };
 }
 
 /**

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { StatementRunner } from '../../db/statements';
 import {
+  admittedReadForEdit,
   findOrCreateTags,
+  foundForEdit,
   insertPost,
   lockedDerivedSlug,
   lockForEdit,
@@ -23,7 +25,9 @@ import type { PostCreate, PostUpdate, PostWrite } from './post-rules';
 import { authorPostFromRow } from './post-view';
 import { newPublicId } from './public-id';
 import { edited } from './publication';
+import type { Admitter } from './access';
 import { substitutions } from './rehost-memory';
+import type { Authenticated } from './tokens';
 import { noRehost, type Rehoster, type RehostOutcome } from './rehost-port';
 import { slugFromText } from './slugs';
 import { normalizeTagNames } from './tags';
@@ -216,9 +220,36 @@ interface Edit {
   tags: PostChanges['tags'];
 }
 
-/** An edit from a parsed write (post-rules.ts: the REST input or `parsePostWrite`). */
-export async function updatePost(ctx: WriteContext, id: string, input: PostUpdate, pre: WritePreconditions = {}) {
-  const { edit, outcome, coverPlan } = await prepareEdit(ctx, id, input, pre);
+type Found = { row: EditedRow; memory: RehostMemory } | null;
+
+/**
+ * PATCH /posts/{id}: the author admitted by the edit's first read (the article and its rehost
+ * memory, one statement with the token check and the charge), then the edit as `updatePost`.
+ * `contextFor` builds the write's parts for the admitted caller.
+ */
+export async function admitAndUpdatePost(
+  admit: Admitter,
+  contextFor: (auth: Authenticated) => WriteContext,
+  id: string,
+  input: PostUpdate,
+  pre: WritePreconditions = {},
+) {
+  const { auth, rows } = await admit(admittedReadForEdit(id));
+  return updatePost(contextFor(auth), id, input, pre, foundForEdit(rows[0]));
+}
+
+/**
+ * An edit from a parsed write (post-rules.ts: the REST input or `parsePostWrite`); `found` is the
+ * article as already read for it (`admitAndUpdatePost`), else it is read here.
+ */
+export async function updatePost(
+  ctx: WriteContext,
+  id: string,
+  input: PostUpdate,
+  pre: WritePreconditions = {},
+  found?: Found,
+) {
+  const { edit, outcome, coverPlan } = await prepareEdit(ctx, id, input, pre, found);
   try {
     const row = (await applyEditAsRead(ctx, edit)) ?? (await applyEditLocked(ctx, edit));
     return authorPostFromRow(row, {
@@ -239,9 +270,15 @@ export async function updatePost(ctx: WriteContext, id: string, input: PostUpdat
  * URL and never change (a remembered URL keeps its first copy), so that is harmless whatever
  * happens to the edit.
  */
-async function prepareEdit(ctx: WriteContext, id: string, input: PostUpdate, pre: WritePreconditions) {
+async function prepareEdit(
+  ctx: WriteContext,
+  id: string,
+  input: PostUpdate,
+  pre: WritePreconditions,
+  given: Found | undefined,
+) {
   const tagNames = input.tags !== undefined ? normalizeTagNames(input.tags) : undefined;
-  const found = await readForEdit(ctx.db, ctx.accountId, id);
+  const found = given !== undefined ? given : await readForEdit(ctx.db, ctx.accountId, id);
   if (!found) throw notFound('Article not found');
   const { row: read, memory } = found;
   assertIfMatch(pre.ifMatch, authorPostFromRow(read));

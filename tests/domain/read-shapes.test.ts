@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { meHandler } from '../../server/api/me/me.handler';
 import { MeOutput } from '../../server/api/me/me.schema';
 import { ListPostsOutput } from '../../server/api/posts/list.schema';
-import type { AuthorReadContext } from '../../server/api/trpc';
+import type { AuthorReadFirstContext } from '../../server/api/trpc';
 import { createAccount } from '../../server/services/accounts';
 import { AuthorPostWithHtmlSchema } from '../../server/services/author-post.schema';
 import { readPost, readPostPage } from '../../server/services/post-reads';
@@ -53,7 +53,7 @@ describe('read results match their REST schemas exactly', () => {
 
   it('GET /me', async () => {
     const account = await author();
-    const ctx = { admitAndRead: account.admit } as unknown as AuthorReadContext;
+    const ctx = { admitAndRead: account.admit } as unknown as AuthorReadFirstContext;
     expectExactly(MeOutput, await meHandler({ ctx }));
   });
 

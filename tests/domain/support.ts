@@ -89,7 +89,7 @@ export async function newAccount(
 }
 
 /**
- * What a read procedure hands its handler (api/trpc.ts `authorReadProcedure`) for the caller
+ * What a read procedure hands its handler (api/trpc.ts `authorReadFirstProcedure`) for the caller
  * with this secret: each read admits them, as GET /posts and GET /posts/{id} do.
  */
 export function admitterFor(db: StatementRunner, secret: string): Admitter {

@@ -5,11 +5,11 @@ import { deletePostHandler } from '../../server/api/posts/delete.handler';
 import { publishPostHandler } from '../../server/api/posts/publish.handler';
 import { unpublishPostHandler } from '../../server/api/posts/unpublish.handler';
 import { updatePostHandler } from '../../server/api/posts/update.handler';
-import type { AuthorContext } from '../../server/api/trpc';
+import type { AuthorContext, AuthorReadFirstContext } from '../../server/api/trpc';
 import { createAccount } from '../../server/services/accounts';
 import { AuthorPostSchema, AuthorPostWriteSchema } from '../../server/services/author-post.schema';
 import { expectExactly, unknownKeys } from './exact-shape';
-import { domainDatabase } from './support';
+import { admitterFor, domainDatabase } from './support';
 
 /**
  * Writes, like reads, are written by a serializer compiled from their output schema
@@ -24,13 +24,14 @@ import { domainDatabase } from './support';
 const parts = domainDatabase();
 
 /**
- * A REST handler's context for a new author. `mediaPerMin: 0`: every external image fails to be
+ * A REST handler's context for a new author (both kinds: admitted before the handler, and
+ * admitted by the handler's first read). `mediaPerMin: 0`: every external image fails to be
  * stored before anything is downloaded (the media minute window is used up), so the write
  * answers with both optional fields, `rehost_failed` and `warnings`.
  */
 async function authorContext({ noMedia = false } = {}) {
   const limits = noMedia ? { media_per_min: 0 } : {};
-  const { account } = await createAccount(parts.db(), `wshape-${randomUUID().slice(0, 8)}`, { limits });
+  const { account, secret } = await createAccount(parts.db(), `wshape-${randomUUID().slice(0, 8)}`, { limits });
   const headers = new Map<string, string>();
   return () =>
     ({
@@ -39,7 +40,9 @@ async function authorContext({ noMedia = false } = {}) {
       res: { setHeader() {}, chargedTo() {} },
       auth: { account, tokenId: undefined },
       db: parts.db(),
-    }) as unknown as AuthorContext;
+      // PATCH admits its caller with its first read (api/trpc.ts `authorReadFirstProcedure`).
+      admitAndRead: admitterFor(parts.db(), secret),
+    }) as unknown as AuthorContext & AuthorReadFirstContext;
 }
 
 /** The write view carries one console-only field, `rehostCauses`, that the REST output leaves out by design. */

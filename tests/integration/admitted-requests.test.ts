@@ -131,7 +131,7 @@ describe('admitted requests', () => {
     expect(answers[0]!.headers.get('ratelimit-remaining')).toBe('2');
   });
 
-  it('admits a write with a small body in one statement: POST is 2 round trips, PATCH 3; a larger body is identified first', async () => {
+  it('admits a write with a small body in its first statement: POST and PATCH are 2 round trips; a larger body is identified first', async () => {
     const token = await account();
     const binds = async (method: string, route: string, json: unknown) => {
       tap.reset();
@@ -143,7 +143,7 @@ describe('admitted requests', () => {
     expect(created.binds).toEqual(['authenticate_and_charge', 'post_write_insert']);
     const edited = await binds('PATCH', `/posts/${created.body.id}`, { markdown: 'A short article, edited.' });
     expect(edited.status).toBe(200);
-    expect(edited.binds).toEqual(['authenticate_and_charge', 'post_write_read', 'post_write_update']);
+    expect(edited.binds).toEqual(['admitted_post_write_read', 'post_write_update']);
     // Over 64 KiB of body: the token is checked before the body is received, then charged.
     const large = 'Words of a long article. '.repeat(3000);
     const bigCreate = await binds('POST', '/posts', { title: 'Large', markdown: large });
@@ -151,7 +151,7 @@ describe('admitted requests', () => {
     expect(bigCreate.binds).toEqual(['authenticate', 'charge_window', 'post_write_insert']);
     const bigEdit = await binds('PATCH', `/posts/${bigCreate.body.id}`, { markdown: `${large} More.` });
     expect(bigEdit.status).toBe(200);
-    expect(bigEdit.binds).toEqual(['authenticate', 'charge_window', 'post_write_read', 'post_write_update']);
+    expect(bigEdit.binds).toEqual(['authenticate', 'admitted_post_write_read', 'post_write_update']);
   });
 
   it('a small write refused before its route is not charged, and a bad token still wins over a bad body', async () => {
@@ -184,5 +184,24 @@ describe('admitted requests', () => {
     const invalidField = await call(token, 'POST', '/posts', { title: '', markdown: 'Text.' });
     expect(invalidField.status).toBe(400);
     expect(invalidField.headers.get('ratelimit-remaining')).toBe('3');
+  });
+
+  it('a PATCH admitted by its read still answers 404 and 429 apart, charged, and changes nothing refused', async () => {
+    const token = await account({ write_per_min: 3 });
+    const secondsLeft = 60 - (Math.floor(Date.now() / 1000) % 60);
+    if (secondsLeft < 10) await new Promise((r) => setTimeout(r, secondsLeft * 1000 + 500));
+    const post = (await call(token, 'POST', '/posts', { title: 'Edited', markdown: 'Text.' })).body;
+    const answers = [
+      await call(token, 'PATCH', `/posts/${randomUUID()}`, { title: 'Nobody' }),
+      await call(await account(), 'PATCH', `/posts/${post.id}`, { title: 'Not mine' }),
+      await call(token, 'PATCH', `/posts/${randomUUID()}`, { title: 'Nobody either' }),
+      await call(token, 'PATCH', `/posts/${post.id}`, { title: 'Too many' }),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([404, 404, 404, 429]);
+    expect(answers[0]!.headers.get('ratelimit-remaining')).toBe('1');
+    expect(answers[2]!.headers.get('ratelimit-remaining')).toBe('0');
+    expect(answers[3]!.body.code).toBe('rate_limited');
+    expect(answers[3]!.headers.get('ratelimit-remaining')).toBe('0');
+    expect((await call(token, 'GET', `/posts/${post.id}`)).body.title).toBe('Edited');
   });
 });

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { route } from '../route-meta';
-import { authorReadProcedure, router } from '../trpc';
+import { authorReadFirstProcedure, router } from '../trpc';
 import { meHandler } from './me.handler';
 import { MeOutput } from './me.schema';
 
 export const meRouter = router({
-  get: authorReadProcedure
+  get: authorReadFirstProcedure
     .meta(
       route({
         method: 'GET',

@@ -1,8 +1,8 @@
 import { admittedAccountUsage, limitsOf } from '../../services/limits';
-import type { AuthorReadContext } from '../trpc';
+import type { AuthorReadFirstContext } from '../trpc';
 
 /** GET /me: the account and today's media bytes, read in the statement that admits the caller. */
-export async function meHandler({ ctx }: { ctx: AuthorReadContext }) {
+export async function meHandler({ ctx }: { ctx: AuthorReadFirstContext }) {
   const { account, dailyMediaBytesUsed } = await admittedAccountUsage(ctx.admitAndRead);
   return {
     handle: account.handle,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { route } from '../route-meta';
 import { AuthorPostSchema, AuthorPostWithHtmlSchema, AuthorPostWriteSchema } from '../../services/author-post.schema';
-import { authorProcedure, authorReadProcedure, router } from '../trpc';
+import { authorProcedure, authorReadFirstProcedure, router } from '../trpc';
 import { PostIdInput, PostIdOnlyInput } from './by-id.schema';
 import { createPostHandler } from './create.handler';
 import { deletePostHandler } from './delete.handler';
@@ -22,7 +22,7 @@ import { CreatePostInput, UpdatePostInput } from './write.schema';
 const tags = ['posts'];
 
 export const postsRouter = router({
-  list: authorReadProcedure
+  list: authorReadFirstProcedure
     .meta(
       route({
         method: 'GET',
@@ -36,7 +36,7 @@ export const postsRouter = router({
     .input(ListPostsInput)
     .output(ListPostsOutput)
     .query(listPostsHandler),
-  get: authorReadProcedure
+  get: authorReadFirstProcedure
     .meta(
       route({
         method: 'GET',
@@ -68,7 +68,7 @@ export const postsRouter = router({
     .input(CreatePostInput)
     .output(AuthorPostWriteSchema)
     .mutation(createPostHandler),
-  update: authorProcedure
+  update: authorReadFirstProcedure
     .meta(
       route({
         method: 'PATCH',

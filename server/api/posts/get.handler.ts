@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { readPost } from '../../services/post-reads';
-import type { AuthorReadContext } from '../trpc';
+import type { AuthorReadFirstContext } from '../trpc';
 import type { PostIdInput } from './by-id.schema';
 import { answerNotModifiedIfCurrent, sendEtag } from './conditional';
 
@@ -8,7 +8,7 @@ export const getPostHandler = async ({
   ctx,
   input,
 }: {
-  ctx: AuthorReadContext;
+  ctx: AuthorReadFirstContext;
   input: z.infer<typeof PostIdInput>;
 }) => {
   const post = await readPost(ctx.admitAndRead, input.id);

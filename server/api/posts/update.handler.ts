@@ -1,7 +1,7 @@
 import { writeContextOf } from '../../runtime/request-contexts';
 import type { z } from 'zod';
-import { updatePost } from '../../services/post-writes';
-import type { AuthorContext } from '../trpc';
+import { admitAndUpdatePost } from '../../services/post-writes';
+import type { AuthorReadFirstContext } from '../trpc';
 import { sendEtag, writePreconditions } from './conditional';
 import type { UpdatePostInput } from './write.schema';
 
@@ -9,11 +9,17 @@ export const updatePostHandler = async ({
   ctx,
   input,
 }: {
-  ctx: AuthorContext;
+  ctx: AuthorReadFirstContext;
   input: z.infer<typeof UpdatePostInput>;
 }) => {
   const { id, ...fields } = input;
-  const post = await updatePost(writeContextOf(ctx.parts, ctx.auth), id, fields, writePreconditions(ctx));
+  const post = await admitAndUpdatePost(
+    ctx.admitAndRead,
+    (auth) => writeContextOf(ctx.parts, auth),
+    id,
+    fields,
+    writePreconditions(ctx),
+  );
   sendEtag(ctx, post);
   return post;
 };

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { statement, type StatementRunner } from '../../../db/statements';
+import { ADMITTED_ACCOUNT, admittedStatement, type AdmittedRead } from '../admitted-reads';
 import { LIVE_OWN, POST_SELECT, type PostRow } from './rows';
 
 /**
@@ -23,10 +24,10 @@ export interface StoredImage {
 /** Per article, which external image URL became which stored file (the article's rehost memory). */
 export type RehostMemory = Map<string, StoredImage>;
 
-/** The article's rehost memory as one JSON column (`$1`: the article), read with the row in one snapshot. */
-const REHOST_MEMORY_COLUMN = `(SELECT coalesce(json_agg(json_build_object(
+/** The rehost memory of the article `post` (SQL) as one JSON column, read with the row in one snapshot. */
+const rehostMemoryColumn = (post: string) => `(SELECT coalesce(json_agg(json_build_object(
       'source_url', s.source_url, 'id', m.id, 'width', m.width, 'height', m.height)), '[]')
-     FROM post_media_sources s JOIN media m ON m.id = s.media_id WHERE s.post_id = $1) AS rehost_memory`;
+     FROM post_media_sources s JOIN media m ON m.id = s.media_id WHERE s.post_id = ${post}) AS rehost_memory`;
 
 type MemoryRow = { source_url: string; id: string; width: number; height: number };
 
@@ -56,8 +57,18 @@ export async function rememberRehosts(
 
 const READ_FOR_EDIT = statement(
   'post_write_read',
-  `SELECT ${POST_SELECT}, markdown, ${REHOST_MEMORY_COLUMN} FROM posts WHERE ${LIVE_OWN}`,
+  `SELECT ${POST_SELECT}, markdown, ${rehostMemoryColumn('$1')} FROM posts WHERE ${LIVE_OWN}`,
 );
+
+/** What an edit reads first: the row, and its rehost memory as JSON. */
+export type ReadForEditRow = EditedRow & { rehost_memory: MemoryRow[] };
+
+/** The article as an edit reads it, split into the row and its rehost memory; null when absent. */
+export function foundForEdit(found: ReadForEditRow | undefined): { row: EditedRow; memory: RehostMemory } | null {
+  if (!found) return null;
+  const { rehost_memory: memory, ...row } = found;
+  return { row, memory: rehostMemoryOf(memory) };
+}
 
 /** The author's live article with its rehost memory, read in one statement (one snapshot); null when absent. */
 export async function readForEdit(
@@ -65,11 +76,25 @@ export async function readForEdit(
   accountId: string,
   id: string,
 ): Promise<{ row: EditedRow; memory: RehostMemory } | null> {
-  const [found] = await db.run<EditedRow & { rehost_memory: MemoryRow[] }>(READ_FOR_EDIT, [id, accountId]);
-  if (!found) return null;
-  const { rehost_memory: memory, ...row } = found;
-  return { row, memory: rehostMemoryOf(memory) };
+  return foundForEdit((await db.run<ReadForEditRow>(READ_FOR_EDIT, [id, accountId]))[0]);
 }
+
+const ADMITTED_READ_FOR_EDIT = admittedStatement(
+  'admitted_post_write_read',
+  'write',
+  `SELECT ${POST_SELECT}, markdown, ${rehostMemoryColumn('$3')}
+     FROM posts WHERE id = $3 AND account_id = ${ADMITTED_ACCOUNT} AND deleted_at IS NULL`,
+);
+
+/**
+ * PATCH's first statement: `readForEdit` in the statement that admits the author to a unit of
+ * the write window (admitted-reads.ts `admittedStatement`); no row for an article that is
+ * absent, deleted or another author's.
+ */
+export const admittedReadForEdit = (id: string): AdmittedRead<ReadForEditRow> => ({
+  statement: ADMITTED_READ_FOR_EDIT,
+  values: [id],
+});
 
 const LOCK_FOR_EDIT = statement(
   'post_write_lock',
@@ -85,7 +110,7 @@ export async function lockForEdit(tx: StatementRunner, accountId: string, id: st
   return row ?? null;
 }
 
-const READ_MEMORY = statement('post_write_memory', `SELECT ${REHOST_MEMORY_COLUMN}`);
+const READ_MEMORY = statement('post_write_memory', `SELECT ${rehostMemoryColumn('$1')}`);
 
 /** The rehost memory alone, as committed now (a statement of its own: a snapshot of its own). */
 export async function readMemory(tx: StatementRunner, id: string): Promise<RehostMemory> {
