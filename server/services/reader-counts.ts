@@ -16,10 +16,21 @@ export async function loadDaySalt(db: StatementRunner, day: string): Promise<str
 }
 
 /**
+ * The most entries one flush statement writes. A flush is one statement over its entries, and
+ * under a bad plan (statistics taken while `reader_seen` was nearly empty, as after the day's
+ * rows were deleted) its work grows with the square of its size: 25,000 entries at once once
+ * ran past the role's statement_timeout (15 s), every attempt, so nothing was ever counted
+ * again (bench/capacity.ts found it). In chunks of this size each statement stays small, and
+ * what was written stays written when a later chunk fails.
+ */
+export const FLUSH_CHUNK = 2_000;
+
+/**
  * What an instance does every few seconds, at `now`: loads the salts its tally needs, deletes
- * the days no longer kept (once per day and instance), then writes the tally in one statement.
- * A failed write gives its batch back to the tally, for the next flush, and throws. Returns
- * the number of entries written.
+ * the days no longer kept (once per day and instance), then writes the tally in statements of
+ * at most FLUSH_CHUNK entries, each its own transaction. A failed write gives its chunk and the
+ * ones after it back to the tally, for the next flush, and throws. Returns the number of entries
+ * written.
  */
 export async function flushReaderTally(db: StatementRunner, tally: ReaderTally, now: number): Promise<number> {
   const oldest = oldestDayFlushed(now);
@@ -30,14 +41,28 @@ export async function flushReaderTally(db: StatementRunner, tally: ReaderTally, 
     tally.forgottenBefore = keptFrom;
   }
   const batch = tally.take(oldest);
-  if (batch.hashes.length === 0) return 0;
-  try {
-    await flushTally(db, batch, tally.limits.readersPerAddress);
-  } catch (err) {
-    tally.giveBack(batch);
-    throw err;
+  let written = 0;
+  while (written < batch.hashes.length) {
+    const chunk = sliceBatch(batch, written, written + FLUSH_CHUNK);
+    try {
+      await flushTally(db, chunk, tally.limits.readersPerAddress);
+    } catch (err) {
+      tally.giveBack(sliceBatch(batch, written, batch.hashes.length));
+      throw err;
+    }
+    written += chunk.hashes.length;
   }
-  return batch.hashes.length;
+  return written;
+}
+
+function sliceBatch(batch: TallyBatch, from: number, to: number): TallyBatch {
+  return {
+    days: batch.days.slice(from, to),
+    hashes: batch.hashes.slice(from, to),
+    sources: batch.sources.slice(from, to),
+    publicIds: batch.publicIds.slice(from, to),
+    kinds: batch.kinds.slice(from, to),
+  };
 }
 
 /** Exported for tests that write a tally directly; the runtime calls flushReaderTally. */

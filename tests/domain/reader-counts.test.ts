@@ -4,7 +4,7 @@ import { createPost, updatePost } from '../../server/services/post-writes';
 import { deletePost, publishPost, unpublishPost } from '../../server/services/post-publishing';
 import { readPost } from '../../server/services/post-reads';
 import { popularitySql } from '../../server/model/popularity';
-import { flushReaderTally, flushTally, loadDaySalt } from '../../server/services/reader-counts';
+import { FLUSH_CHUNK, flushReaderTally, flushTally, loadDaySalt } from '../../server/services/reader-counts';
 import { applyReaderEvents } from '../../server/services/reader-events';
 import { oldestDayFlushed, ReaderTally, utcDay, type ReaderKind } from '../../server/services/reader-tally';
 import { statement } from '../../db/statements';
@@ -109,6 +109,33 @@ describe('flush', () => {
     // … and the first one after it deletes them.
     await flushReaderTally(parts.db(), new ReaderTally(), midnight + 61 * 60_000);
     expect(await kept('2020-01-01')).toEqual([0, 0]);
+  });
+
+  it('writes a large tally in statements of FLUSH_CHUNK entries; a failed one gives back only itself and the rest', async () => {
+    const a = await publishedArticle();
+    const tally = await instanceTally();
+    const readers = FLUSH_CHUNK * 2 + 500;
+    // 250 addresses, each under its cap of readersPerAddress (20).
+    for (let r = 0; r < readers; r++) tally.record(beacon(a.publicId, 'open', r));
+    const db = parts.db();
+    let flushes = 0;
+    // The database goes away during the second statement of the flush.
+    const failing = new Proxy(db, {
+      get(target, key, receiver) {
+        if (key !== 'run') return Reflect.get(target, key, receiver);
+        return (st: { name: string }, values: unknown[]) => {
+          if (st.name === 'reader_flush' && ++flushes === 2) return Promise.reject(new Error('connection lost'));
+          return target.run(st as never, values);
+        };
+      },
+    });
+    await expect(flushReaderTally(failing, tally, Date.now())).rejects.toThrow('connection lost');
+    expect(flushes).toBe(2);
+    // The first chunk stayed written; the rest waits in the tally.
+    expect((await counters(a)).open_count).toBe(FLUSH_CHUNK);
+    expect(await flushReaderTally(db, tally, Date.now())).toBe(readers - FLUSH_CHUNK);
+    expect((await counters(a)).open_count).toBe(readers);
+    expect(await flushReaderTally(db, tally, Date.now())).toBe(0);
   });
 
   it('counts a reader once on the day they arrived when a beacon of the last second is flushed after midnight', async () => {
