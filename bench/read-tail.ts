@@ -15,6 +15,7 @@ import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync } from 
 import net from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { ROOT } from '../tests/support/service';
 import { runBench, startBenchService } from './support/bench-service';
 import { seedArticles } from './support/seed-articles';
@@ -28,6 +29,8 @@ const { values } = parseArgs({
     'slice-seconds': { type: 'string', default: '3' },
     concurrency: { type: 'string', default: '32' },
     variants: { type: 'string', default: 'bare,service,silent,semi32' },
+    /** Also sample what PostgreSQL's backends wait on during each slice (pg_stat_activity, every 5 ms). */
+    waits: { type: 'boolean', default: false },
   },
 });
 const SLICE_MS = Number(values['slice-seconds']) * 1000;
@@ -157,6 +160,35 @@ async function readProbe(r: Running): Promise<Probe> {
 interface Slice {
   load: LoadResult;
   probe: Probe;
+  /** Samples of active backends by what they waited on ('running' when on CPU), and the number of samples. */
+  waits?: Record<string, number>;
+  samples?: number;
+}
+
+/**
+ * Samples pg_stat_activity while `during` runs: for each active backend of the benchmark's
+ * database (not this sampler's own), its wait event, or `running`.
+ */
+async function sampleWaits<T>(
+  client: pg.Client,
+  during: Promise<T>,
+): Promise<{ result: T; waits: Record<string, number>; samples: number }> {
+  const waits: Record<string, number> = {};
+  let samples = 0;
+  let done = false;
+  const finished = during.finally(() => (done = true));
+  while (!done) {
+    const rows = (
+      await client.query<{ wait: string }>(
+        `SELECT coalesce(wait_event_type || ':' || wait_event, 'running') AS wait FROM pg_stat_activity
+          WHERE state = 'active' AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
+      )
+    ).rows;
+    samples++;
+    for (const r of rows) waits[r.wait] = (waits[r.wait] ?? 0) + 1;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  return { result: await finished, waits, samples };
 }
 
 async function main() {
@@ -177,6 +209,8 @@ async function main() {
         durationMs,
       });
     const slices: Record<string, Slice[]> = {};
+    const sampler = values.waits ? new pg.Client({ connectionString: bench.db.url }) : undefined;
+    await sampler?.connect();
     const rounds = Number(values.rounds);
     for (let round = 0; round < rounds; round++) {
       for (const r of running) {
@@ -186,15 +220,22 @@ async function main() {
         const order = (slice + round) % 2 === 0 ? running : [...running].reverse();
         for (const r of order) {
           await readProbe(r); // start the probe's slice here
-          const result = await load(r, SLICE_MS);
+          const sampled = sampler ? await sampleWaits(sampler, load(r, SLICE_MS)) : undefined;
+          const result = sampled ? sampled.result : await load(r, SLICE_MS);
           const probe = await readProbe(r);
           if (Object.keys(result.statuses).some((k) => k !== '200'))
             throw new Error(`${r.variant.name}: ${JSON.stringify(result.statuses)}`);
-          (slices[r.variant.name] ??= []).push({ load: result, probe });
+          (slices[r.variant.name] ??= []).push({
+            load: result,
+            probe,
+            waits: sampled?.waits,
+            samples: sampled?.samples,
+          });
         }
       }
       process.stderr.write(`round ${round + 1}/${rounds} done\n`);
     }
+    await sampler?.end();
     report(running, slices);
   } finally {
     for (const r of running) r.child.kill('SIGTERM');
@@ -232,6 +273,20 @@ function report(running: Running[], slices: Record<string, Slice[]>) {
         `${loop('p50')} / ${loop('p99')} / ${loop('max')} | ` +
         `${(median(s.map((x) => x.probe.heapUsedBytes)) / 2 ** 20).toFixed(0)} | ${(median(s.map((x) => x.probe.newSpaceBytes)) / 2 ** 20).toFixed(0)} |`,
     );
+  }
+  if (values.waits) {
+    console.log('\nPostgreSQL backends of the slices, by what they were doing (average number at a sample):\n');
+    for (const r of running) {
+      const s = slices[r.variant.name]!;
+      const samples = s.reduce((a, x) => a + (x.samples ?? 0), 0);
+      const total: Record<string, number> = {};
+      for (const x of s) for (const [k, v] of Object.entries(x.waits ?? {})) total[k] = (total[k] ?? 0) + v;
+      const shown = Object.entries(total)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 6)
+        .map(([k, v]) => `${k} ${(v / samples).toFixed(2)}`);
+      console.log(`- ${r.variant.name}: ${shown.join(', ')}`);
+    }
   }
   const base = slices.bare && mergeResults(slices.bare.map((x) => x.load));
   if (base) {

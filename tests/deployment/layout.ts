@@ -45,7 +45,7 @@ const HITCH = '/usr/sbin/hitch';
 const OPENSSL = '/usr/bin/openssl';
 
 export const PUBLIC_HOST = 'blog.example.com';
-const CONSOLE_HOST = 'console.example.com';
+export const CONSOLE_HOST = 'console.example.com';
 
 /** The shipped files the layout starts (paths relative to the repository). */
 export const SHIPPED = {
