@@ -11,7 +11,11 @@
  * read's slice. The load generator runs on the same 2 cores: req/s is what this machine reached, the CPU
  * per request is the figure that carries to other machines.
  *
- *   npm run build && npx tsx bench/capacity.ts [--seconds 10] [--articles 20000]
+ *   npm run build && npx tsx bench/capacity.ts [--seconds 10] [--articles 20000] [--direct]
+ *
+ * `--direct`: the instances connect to PostgreSQL itself, with named prepared statements, as
+ * they would through PgBouncer 1.21+ with max_prepared_statements: what planning on every call
+ * costs behind the shipped PgBouncer 1.18.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -27,6 +31,8 @@ const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '10' },
     articles: { type: 'string', default: '20000' },
+    /** The instances connect to PostgreSQL directly (named prepared statements), not through PgBouncer. */
+    direct: { type: 'boolean', default: false },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -83,7 +89,7 @@ interface Kind {
 }
 
 async function main() {
-  const layout = new Layout();
+  const layout = new Layout({ direct: values.direct });
   await layout.start();
   try {
     const db = new pg.Client({ connectionString: layout.env.DATABASE_URL });
@@ -212,7 +218,7 @@ async function main() {
       BigInt((await db.query<{ lsn: string }>(`SELECT pg_current_wal_lsn() - '0/0' AS lsn`)).rows[0]!.lsn);
 
     console.log(
-      `\nThe shipped layout (2 instances, PgBouncer, PostgreSQL 15, Varnish), ${values.articles} articles, ` +
+      `\nThe shipped layout (2 instances, ${values.direct ? 'straight to PostgreSQL 15 (no PgBouncer)' : 'PgBouncer, PostgreSQL 15'}, Varnish), ${values.articles} articles, ` +
         `${SECONDS} s per kind after a 3 s warm-up; CPU per request from /proc, WAL from pg_current_wal_lsn\n`,
     );
     console.log(

@@ -907,7 +907,11 @@ export class Layout {
   /** What every instance shares: deploy/publishing.env.example with the listed overrides. */
   env!: Record<string, string>;
 
-  constructor() {
+  /**
+   * `direct`: the instances reach PostgreSQL itself instead of PgBouncer (bench/capacity.ts
+   * measures what the pooler costs); the tests always go through PgBouncer, as shipped.
+   */
+  constructor(readonly opts: { direct?: boolean } = {}) {
     this.dir = mkdtempSync(path.join(os.tmpdir(), 'publishing-deploy-'));
     // PostgreSQL, PgBouncer, Varnish's and hitch's users must traverse to their files.
     chmodSync(this.dir, 0o755);
@@ -948,7 +952,7 @@ export class Layout {
     const url = new URL(shipped.DATABASE_URL!);
     const test = new URL(url);
     test.password = this.postgres.rolePassword;
-    test.port = String(this.pgbouncer.port);
+    test.port = String(this.opts.direct ? this.postgres.port : this.pgbouncer.port);
     env.DATABASE_URL = override(SHIPPED.env, 'DATABASE_URL', url.href, test.href);
     env.SESSION_SECRET = override(
       SHIPPED.env,
