@@ -73,10 +73,10 @@ export type AuthorReadFirstContext = ApiContext & { admitAndRead: Admitter };
 
 /**
  * An author's procedure whose first statement is a read: the handler admits its caller with that
- * read (`ctx.admitAndRead`), so token, charge and read cost one round trip instead of two. The answers are `authorProcedure`'s: a
- * request its handler did not admit (the input was refused first, or the handler failed before
- * reading) is admitted after it, so a bad token is still a 401 and a refused input is still
- * charged one unit.
+ * read (`ctx.admitAndRead`), so token, charge and read cost one round trip instead of two. The
+ * answers are `authorProcedure`'s: a request its handler did not admit (the input was refused
+ * first, or the handler failed before reading) is admitted after it, so a bad token is still a
+ * 401 and a refused input is still charged one unit.
  */
 export const authorReadFirstProcedure = t.procedure.use(async ({ ctx, meta, path, next }) => {
   const cls = meta?.route?.rate;

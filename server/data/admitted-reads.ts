@@ -1,6 +1,7 @@
 /**
- * Reads admitted in the statement that admits their caller (GET /me, GET /posts, GET /posts/{id}):
- * the access aggregate's token match and the limits aggregate's window charge, with the read.
+ * Reads admitted in the statement that admits their caller (GET /me, GET /posts, GET /posts/{id},
+ * and PATCH /posts/{id}'s read of the article it edits): the access aggregate's token match and
+ * the limits aggregate's window charge, with the read.
  */
 import { statement, type Statement, type StatementRunner } from '../../db/statements';
 import { LIMITS, RATE_CLASSES, type RateClass } from '../model/rate-classes';
