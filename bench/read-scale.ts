@@ -5,7 +5,10 @@
  * 1M ≤ 1.1 × its p50 at 100k. Also prints the database size per article.
  *
  *   npm run build && npx tsx bench/read-scale.ts [--posts 100000] [--total 1000000] [--authors 1000]
- *     [--rounds 3] [--slices 4] [--slice-seconds 3] [--concurrency 32]
+ *     [--rounds 3] [--slices 4] [--slice-seconds 3] [--concurrency 32] [--explain]
+ *
+ * `--explain` first prints, for each read on each database, the plan PostgreSQL runs for the
+ * service's statement with what every node touched (bench/support/explain-reads.ts).
  *
  * Two service instances, each on its own embedded PostgreSQL. On each, one article goes through
  * `POST /posts` (the service's own HTML), then SQL clones it, as the read harness does: the
@@ -16,6 +19,7 @@ import { parseArgs } from 'node:util';
 import { runBench, startBenchService, type BenchService } from './support/bench-service';
 import { BENCH_MARKDOWN } from './support/article';
 import { seedArticles, type SeededAuthor } from './support/seed-articles';
+import { explainAdmittedReads } from './support/explain-reads';
 import { mergeResults, runLoad, type LoadResult } from './load';
 
 const { values } = parseArgs({
@@ -27,6 +31,7 @@ const { values } = parseArgs({
     slices: { type: 'string', default: '4' },
     'slice-seconds': { type: 'string', default: '3' },
     concurrency: { type: 'string', default: '32' },
+    explain: { type: 'boolean', default: false },
   },
 });
 const POSTS = Number(values.posts);
@@ -60,6 +65,12 @@ async function main() {
   try {
     large = await start('large', TOTAL);
     const sides = [small, large];
+    if (values.explain) {
+      for (const s of sides) {
+        const plans = await explainAdmittedReads(s.bench.db.url, s.accountId, s.postId, POSTS);
+        console.log(`\n## Plans on the ${s.articles.toLocaleString()}-article database\n\n${plans}`);
+      }
+    }
     const results: Record<string, { small: LoadResult; large: LoadResult }[]> = {};
     for (let round = 0; round < ROUNDS; round++) {
       for (const route of ROUTES) {

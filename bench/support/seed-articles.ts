@@ -11,6 +11,7 @@ import type { BenchService } from './bench-service';
 import { BENCH_MARKDOWN, BENCH_TITLE } from './article';
 
 export interface SeededAuthor {
+  accountId: string;
   token: string;
   auth: Record<string, string>;
   postId: string;
@@ -108,6 +109,7 @@ export async function seedArticles(
       cursor = ((await res.json()) as { next_cursor: string | null }).next_cursor;
     }
     return {
+      accountId: account.id,
       token: account.token,
       auth,
       postId: first.id,
