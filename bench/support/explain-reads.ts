@@ -6,15 +6,16 @@
  * `--explain` to say where a read's time goes as the table grows, instead of guessing.
  */
 import pg from 'pg';
-import { admittedMediaBytesToday, type AdmittedRead } from '../../server/data/admitted-reads';
+import { admittedMediaBytesToday, batchParameters, type AdmittedRead } from '../../server/data/admitted-reads';
 import { admittedPostPage, admittedPostRow } from '../../server/data/posts/reads';
 
 /** Executions before the explained one: PostgreSQL decides custom or generic after the fifth. */
 const WARM_EXECUTIONS = 8;
 
-function literal(client: pg.Client, value: unknown): string {
+function literal(client: pg.Client, value: unknown, type?: string): string {
   if (Buffer.isBuffer(value)) return `'\\x${value.toString('hex')}'::bytea`;
   if (typeof value === 'number') return String(value);
+  if (Array.isArray(value)) return `ARRAY[${value.map((v) => literal(client, v)).join(', ')}]::${type}[]`;
   return client.escapeLiteral(String(value));
 }
 
@@ -47,7 +48,9 @@ export async function explainAdmittedReads(url: string, accountId: string, postI
     ];
     const out: string[] = [];
     for (const [name, read] of reads) {
-      const args = [token!.secret_hash, read.statement.cls, ...read.values].map((v) => literal(client, v)).join(', ');
+      const params = [token!.secret_hash, read.statement.cls, ...batchParameters(read.statement, [read.values])];
+      const types = [undefined, undefined, 'int', ...read.statement.params];
+      const args = params.map((v, i) => literal(client, v, types[i])).join(', ');
       await client.query(`PREPARE explained AS ${read.statement.text}`);
       for (let i = 0; i < WARM_EXECUTIONS; i++) await client.query(`EXECUTE explained(${args})`);
       const plan = await client.query<{ 'QUERY PLAN': string }>(

@@ -9,17 +9,30 @@ import { matchOf, TOKEN_MATCH, type MatchRow, type TokenMatch } from './access';
 import { mediaBytesTodayQuery, windowUpsert, type WindowRow } from './limits';
 
 /**
- * A read admitted in the statement that admits its caller: the token lookup, one unit of the
- * account's window and the read, in one round trip (an authenticated read would otherwise pay
- * two). The read runs only for a live token whose window still allows it, so a refused request
- * reads nothing; `read` names the caller's account as `ADMITTED_ACCOUNT` and takes its own
- * parameters from `$3` on (`$1` is the digest, `$2` the rate class).
+ * A read admitted in the statement that admits its caller: the token lookup, the account's
+ * window and the read, in one round trip (an authenticated read would otherwise pay two). One
+ * statement admits a batch of requests of the same token and shape (admission-batches.ts): it
+ * charges one unit per request and runs the read once per request, so under load one statement
+ * does the work of many (each round trip costs PostgreSQL about as much as the read itself).
  *
- * The first row carries the admission under `adm_` names (so no read column can shadow it),
- * and every row one row of the read, numbered from 1 in the read's order (`adm_n`); a single row
- * without one (`adm_n` null) when the read found nothing or did not run. The admission is not
- * repeated on the other rows, which PostgreSQL would print and pg parse again for each article of
- * a page (the secret's digest among them). No row at all: no live token.
+ * `read` names the caller's account as `ADMITTED_ACCOUNT` and its own parameters `$3`, `$4`, …
+ * as if it ran alone; `params` gives their SQL types in that order. The statement takes `$1` the
+ * digest, `$2` the rate class, `$3` the batch's request numbers (1…k) and, for each parameter of
+ * the read, an array of the requests' values: each request reads with its own. Request i is the
+ * window's unit `count - k + i` (`count` after the charge), so the batch is numbered exactly as
+ * k statements one after the other would be, and its read runs only if that unit is within the
+ * limit: a refused request reads nothing.
+ *
+ * Rows come ordered by request (`adm_i`) and by the read's own order (`adm_n`, from 1); a
+ * request whose read found nothing or did not run has one row without `adm_n`. The admission is
+ * on the first row only (under `adm_` names, so no read column can shadow it): PostgreSQL would
+ * otherwise print and pg parse it again for every article of every page (the secret's digest
+ * among them). No row at all: no live token.
+ *
+ * `generate_subscripts` numbers the requests because, unlike `unnest` or `generate_series`, the
+ * planner gives it the same row estimate whatever the batch's size: the generic plan is never
+ * dearer than a custom one, so PostgreSQL plans the statement once per connection instead of
+ * again for every small batch (measured: planning the statement costs more than running it).
  */
 export const ADMITTED_ACCOUNT = 'hit.id';
 
@@ -35,22 +48,39 @@ const ADMISSION_NAMES = [
 ];
 
 /** An admitted read's statement, for the one rate class whose limit it checks. */
-export type AdmittedStatement = Statement & { readonly cls: RateClass };
+export type AdmittedStatement = Statement & { readonly cls: RateClass; readonly params: readonly string[] };
+
+/** The batch's size in the statement: the length of `$3`, its request numbers. */
+const BATCH_SIZE = 'cardinality($3::int[])';
 
 /**
- * `rows`: the parameter (`$n`) that says how many rows of the read to return, for a read whose
- * own LIMIT is a constant ceiling. A LIMIT taken from a parameter makes PostgreSQL's generic
- * plan guess a tenth of the table, so it plans the whole statement again on every call (seen as
- * half again the PostgreSQL CPU of a page); numbered rows cut at `$n` stop the scan just as
- * early (the window's run condition) and keep one plan.
+ * `params`: the SQL types of the read's own parameters (`$3` first). `rows`: the parameter
+ * (`$n`) that says how many rows of the read to return, for a read whose own LIMIT is a constant
+ * ceiling: it becomes a LIMIT outside the read. A LIMIT taken from a parameter inside the read
+ * makes PostgreSQL's generic plan guess a tenth of the table, so it planned the whole statement
+ * again on every call (seen as half again the PostgreSQL CPU of a page); outside, under the
+ * constant ceiling, it stops the scan just as early and keeps one plan. (A row-number condition
+ * would not: comparing with the request's own value, a lateral reference, PostgreSQL cannot stop
+ * the window early, and it read the whole ceiling for every page.)
  */
 export function admittedStatement(
   name: string,
   cls: RateClass,
   read: string,
-  opts: { rows?: string } = {},
+  opts: { params?: readonly string[]; rows?: string } = {},
 ): AdmittedStatement {
-  const first = (column: string, as: string) => `CASE WHEN r.adm_n IS NULL OR r.adm_n = 1 THEN ${column} END AS ${as}`;
+  const params = opts.params ?? [];
+  // The read's `$n` becomes this request's element of the array sent as `$(n+1)`.
+  const perRequest = (sql: string) =>
+    sql.replace(/\$(\d+)(?!\d)/g, (whole, digits: string) => {
+      const n = Number(digits);
+      if (n < 3) throw new Error(`${name}: $${n} is the admission's, not the read's`);
+      const type = params[n - 3];
+      if (!type) throw new Error(`${name}: $${n} has no type in params`);
+      return `($${n + 1}::${type}[])[req.adm_i]`;
+    });
+  const first = (column: string, as: string) =>
+    `CASE WHEN req.adm_i = 1 AND (r.adm_n IS NULL OR r.adm_n = 1) THEN ${column} END AS ${as}`;
   const admission = [
     ...ADMISSION_NAMES.map((n) => first(`hit.${n}`, `adm_${n}`)),
     first('charged.count', 'adm_count'),
@@ -60,18 +90,19 @@ export function admittedStatement(
   const st = statement(
     name,
     `WITH hit AS (${TOKEN_MATCH}),
-          charged AS (${windowUpsert('hit.id', 'FROM hit')})
-     SELECT ${admission.join(', ')}, r.*
-       FROM hit LEFT JOIN charged ON true
+          charged AS (${windowUpsert('hit.id', 'FROM hit', BATCH_SIZE)}),
+          req AS (SELECT adm_i FROM generate_subscripts($3::int[], 1) AS adm_i)
+     SELECT ${admission.join(', ')}, req.adm_i, r.*
+       FROM hit LEFT JOIN charged ON true CROSS JOIN req
        LEFT JOIN LATERAL (
          SELECT * FROM (
-           SELECT row_number() OVER () AS adm_n, q.* FROM (${read}) q
-            WHERE charged.count <= hit.${RATE_CLASSES[cls].limit}
-         ) numbered ${opts.rows ? `WHERE adm_n <= ${opts.rows}` : ''}
+           SELECT row_number() OVER () AS adm_n, q.* FROM (${perRequest(read)}) q
+            WHERE charged.count - ${BATCH_SIZE} + req.adm_i <= hit.${RATE_CLASSES[cls].limit}
+         ) numbered ${opts.rows ? `LIMIT ${perRequest(opts.rows)}` : ''}
        ) r ON true
-      ORDER BY r.adm_n`,
+      ORDER BY req.adm_i, r.adm_n`,
   );
-  return { ...st, cls };
+  return { ...st, cls, params };
 }
 
 /** A read to run admitted: its statement (`admittedStatement`) and its own parameters. */
@@ -82,29 +113,47 @@ export interface AdmittedRead<Row> {
   readonly row?: Row;
 }
 
-type AdmissionRow = { adm_n: string | null; adm_count: number | null } & Record<string, unknown>;
-
-/** The admission's columns without their prefix: the row `matchTokenAndCharge` reads. */
-function admissionOf(row: AdmissionRow): { match: TokenMatch; window: WindowRow } | null {
-  if (row.adm_count == null) return null;
-  const plain: Record<string, unknown> = {};
-  for (const name of ADMISSION_NAMES) plain[name] = row[`adm_${name}`];
-  return {
-    match: matchOf(plain as MatchRow),
-    window: { count: row.adm_count, window_start: row.adm_window_start as string, now: row.adm_now as string },
-  };
+/** What one admitted request gets: its token's match, its own unit of the window, its rows. */
+export interface Admitted<Row> {
+  match: TokenMatch;
+  window: WindowRow;
+  rows: Row[];
 }
 
-/** Runs an admitted read: the admission and the rows the read returned (none when it did not run). */
-export async function matchTokenChargeAndRead<Row>(
+/** The statement's parameters after `$1` and `$2` for a batch of requests' own `values`. */
+export function batchParameters(st: AdmittedStatement, batch: readonly (readonly unknown[])[]): unknown[] {
+  for (const values of batch) {
+    if (values.length !== st.params.length) throw new Error(`${st.name} takes ${st.params.length} values`);
+  }
+  return [batch.map((_, i) => i + 1), ...st.params.map((_, p) => batch.map((values) => values[p]))];
+}
+
+type AdmissionRow = { adm_i: number; adm_n: string | null; adm_count: number | null } & Record<string, unknown>;
+
+/**
+ * Runs one statement for a batch of requests of the same token: what each got, in order; all
+ * null when the token is not live. `db.run` failing fails them all.
+ */
+export async function matchTokenChargeAndReadBatch(
   db: StatementRunner,
   digest: Buffer,
-  read: AdmittedRead<Row>,
-): Promise<{ match: TokenMatch; window: WindowRow; rows: Row[] } | null> {
-  const rows = await db.run<AdmissionRow>(read.statement, [digest, read.statement.cls, ...read.values]);
-  const admission = rows[0] && admissionOf(rows[0]);
-  if (!admission) return null;
-  return { ...admission, rows: (rows[0]!.adm_n === null ? [] : rows) as unknown as Row[] };
+  st: AdmittedStatement,
+  batch: readonly (readonly unknown[])[],
+): Promise<(Admitted<unknown> | null)[]> {
+  const rows = await db.run<AdmissionRow>(st, [digest, st.cls, ...batchParameters(st, batch)]);
+  const head = rows[0];
+  if (!head || head.adm_count == null) return batch.map(() => null);
+  const plain: Record<string, unknown> = {};
+  for (const name of ADMISSION_NAMES) plain[name] = head[`adm_${name}`];
+  const match = matchOf(plain as MatchRow);
+  const perRequest: unknown[][] = batch.map(() => []);
+  for (const row of rows) if (row.adm_n !== null) perRequest[row.adm_i - 1]!.push(row);
+  const last = head.adm_count - batch.length;
+  return perRequest.map((found, i) => ({
+    match,
+    window: { count: last + i + 1, window_start: head.adm_window_start as string, now: head.adm_now as string },
+    rows: found,
+  }));
 }
 
 const ADMITTED_MEDIA_BYTES_TODAY = admittedStatement(

@@ -13,15 +13,17 @@ const CURRENT_MINUTE = 'to_timestamp(floor(extract(epoch FROM clock_timestamp())
 const TODAY = "(now() AT TIME ZONE 'UTC')::date";
 
 /**
- * One unit of the current minute window, counted atomically (the row lock makes it exact under
- * any concurrency). `accountId` is an SQL expression and `from` an optional FROM clause, so the
- * access statements charge the window in the same statement that finds the token; `$2` is the
- * rate class.
+ * `units` of the current minute window (an SQL expression; one by default), counted atomically
+ * (the row lock makes it exact under any concurrency). `accountId` is an SQL expression and
+ * `from` an optional FROM clause, so the access statements charge the window in the same
+ * statement that finds the token; `$2` is the rate class. The count returned is the window's
+ * after the charge: a batch of admitted reads (admitted-reads.ts) charges one unit per request
+ * and numbers its requests back from it.
  */
-export const windowUpsert = (accountId: string, from = '') => `
+export const windowUpsert = (accountId: string, from = '', units = '1') => `
   INSERT INTO rate_windows (account_id, class, window_start, count)
-  SELECT ${accountId}, $2, ${CURRENT_MINUTE}, 1 ${from}
-  ON CONFLICT (account_id, class, window_start) DO UPDATE SET count = rate_windows.count + 1
+  SELECT ${accountId}, $2, ${CURRENT_MINUTE}, ${units} ${from}
+  ON CONFLICT (account_id, class, window_start) DO UPDATE SET count = rate_windows.count + excluded.count
   RETURNING count, extract(epoch FROM window_start)::bigint AS window_start, extract(epoch FROM clock_timestamp()) AS now`;
 
 /** What `windowUpsert` returns (epoch seconds as PostgreSQL's numeric text). */

@@ -1,7 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { StatementRunner } from '../../db/statements';
 import { matchToken, matchTokenAndCharge, touchTokenRow, type TokenMatch } from '../data/access';
-import { matchTokenChargeAndRead, type AdmittedRead } from '../data/admitted-reads';
+import { matchTokenChargeAndRead } from '../data/admission-batches';
+import type { AdmittedRead } from '../data/admitted-reads';
 import { limitFor, windowAfter, type WindowState } from './limits';
 import type { RateClass } from '../model/rate-classes';
 import { hashSecret, looksLikeToken, type Authenticated } from './tokens';

@@ -204,4 +204,108 @@ describe('admitted requests', () => {
     expect(answers[3]!.headers.get('ratelimit-remaining')).toBe('0');
     expect((await call(token, 'GET', `/posts/${post.id}`)).body.title).toBe('Edited');
   });
+
+  /** Waits until `n` statements other than the background ones have been bound. */
+  async function bound(n: number): Promise<string[]> {
+    for (let i = 0; i < 200; i++) {
+      const own = tap.binds.filter((name) => !BACKGROUND.test(name));
+      if (own.length >= n) return own;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error(`only ${tap.binds.length} statements bound`);
+  }
+
+  /**
+   * Sends `first`, holds its statement's answer until the others have reached the service, then
+   * lets it go: the others were waiting behind it, so they go out together.
+   */
+  async function behindOne<T>(first: () => Promise<T>, others: (() => Promise<T>)[]): Promise<T[]> {
+    tap.reset();
+    const release = tap.holdAnswers();
+    const answers = [first()];
+    try {
+      await bound(1);
+      answers.push(...others.map((send) => send()));
+      await new Promise((r) => setTimeout(r, 500));
+    } finally {
+      release();
+    }
+    return Promise.all(answers);
+  }
+
+  it('admits the concurrent reads of one token in batches, one statement each, and gives each request its own answer', async () => {
+    const token = await account();
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++)
+      ids.push((await call(token, 'POST', '/posts', { title: `Batched ${i}`, markdown: `Text ${i}.` })).body.id);
+    const elsewhere = (await call(await account(), 'POST', '/posts', { title: 'Not theirs', markdown: 'Text.' })).body
+      .id;
+    const newestFirst = [...ids].reverse();
+    const page = (await call(token, 'GET', '/posts?limit=1')).body;
+    const cursor = encodeURIComponent(page.next_cursor as string);
+    const byId = [...ids, elsewhere, randomUUID(), ids[0]!, ids[2]!, randomUUID()];
+    const answers = await behindOne(
+      () => call(token, 'GET', `/posts/${ids[1]}`),
+      byId.map((id) => () => call(token, 'GET', `/posts/${id}`)),
+    );
+    // The first statement, then one for the 8 that waited behind it.
+    expect(tap.binds.filter((name) => !BACKGROUND.test(name))).toEqual(['admitted_post_by_id', 'admitted_post_by_id']);
+    expect(answers[0]!.body.id).toBe(ids[1]);
+    byId.forEach((id, i) => {
+      const answer = answers[i + 1]!;
+      if (ids.includes(id)) {
+        expect(answer.status, id).toBe(200);
+        expect(answer.body.id).toBe(id);
+        expect(answer.body.html).toContain(`<p>Text ${ids.indexOf(id)}.</p>`);
+      } else expect(answer.status, id).toBe(404);
+    });
+    // Pages of different sizes and positions in one batch, each cut and continued as if alone.
+    const limits = [3, 1, 2, 3];
+    const pages = await behindOne(
+      () => call(token, 'GET', `/posts?limit=2&cursor=${cursor}`),
+      limits.map((limit) => () => call(token, 'GET', `/posts?limit=${limit}&cursor=${cursor}`)),
+    );
+    expect(tap.binds.filter((name) => !BACKGROUND.test(name))).toEqual([
+      'admitted_posts_page_after',
+      'admitted_posts_page_after',
+    ]);
+    const after = newestFirst.slice(1);
+    expect(pages[0]!.body.items.map((p: { id: string }) => p.id)).toEqual(after.slice(0, 2));
+    limits.forEach((limit, i) => {
+      const body = pages[i + 1]!.body;
+      expect(body.items.map((p: { id: string }) => p.id)).toEqual(after.slice(0, limit));
+      expect(body.next_cursor === null).toBe(limit >= after.length);
+    });
+  });
+
+  it('numbers a batch in the window as one request after another: exactly the limit answered, the rest 429', async () => {
+    const token = await account({ read_per_min: 10 });
+    const post = (await call(token, 'POST', '/posts', { title: 'Counted', markdown: 'Text.' })).body;
+    const secondsLeft = 60 - (Math.floor(Date.now() / 1000) % 60);
+    if (secondsLeft < 10) await new Promise((r) => setTimeout(r, secondsLeft * 1000 + 500));
+    const routes = [`/posts/${post.id}`, `/posts/${randomUUID()}`];
+    const answers = await behindOne(
+      () => call(token, 'GET', routes[0]!),
+      Array.from({ length: 24 }, (_, i) => () => call(token, 'GET', routes[i % 2]!)),
+    );
+    expect(tap.binds.filter((name) => !BACKGROUND.test(name))).toEqual(['admitted_post_by_id', 'admitted_post_by_id']);
+    // Which requests got the 10 units depends on the order they reached the service; each unit
+    // went to exactly one of them, the first request (alone) took the first.
+    const admitted = answers.filter((a) => a.status !== 429);
+    expect(admitted).toHaveLength(10);
+    expect(answers[0]!.headers.get('ratelimit-remaining')).toBe('9');
+    expect(admitted.map((a) => Number(a.headers.get('ratelimit-remaining'))).sort((x, y) => x - y)).toEqual([
+      0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+    ]);
+    answers.forEach((a, i) => {
+      const own = i === 0 || (i - 1) % 2 === 0;
+      if (a.status !== 429) expect(a.status).toBe(own ? 200 : 404);
+    });
+    const refusedAnswers = answers.filter((a) => a.status === 429);
+    expect(refusedAnswers).toHaveLength(15);
+    for (const refused of refusedAnswers) {
+      expect(refused.body.code).toBe('rate_limited');
+      expect(refused.headers.get('ratelimit-remaining')).toBe('0');
+    }
+  });
 });

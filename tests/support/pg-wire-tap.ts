@@ -4,7 +4,9 @@ import { createServer, connect, type AddressInfo, type Server, type Socket } fro
  * A loopback TCP relay between a service and PostgreSQL that reads the client's side of the
  * wire protocol as it passes: which prepared statements are bound (each Bind names its statement)
  * and how many Sync and simple Query messages go out, the exchanges that each wait for an answer.
- * Bytes are forwarded unchanged; nothing is answered by the relay itself.
+ * Bytes are forwarded unchanged; nothing is answered by the relay itself. `holdAnswers` keeps
+ * PostgreSQL's answers back until released, so a test can make requests meet while one
+ * statement is out.
  */
 export interface WireTap {
   /** `postgres://…` of the relay, the given URL with its host and port replaced. */
@@ -14,6 +16,8 @@ export interface WireTap {
   syncs: number;
   queries: number;
   reset(): void;
+  /** Keeps every answer from PostgreSQL back (in order) until the returned function is called. */
+  holdAnswers(): () => void;
   close(): Promise<void>;
 }
 
@@ -23,6 +27,7 @@ export async function startWireTap(databaseUrl: string): Promise<WireTap> {
   const target = new URL(databaseUrl);
   const sockets = new Set<Socket>();
   const tap = { binds: [] as string[], syncs: 0, queries: 0 };
+  let held: (() => void)[] | null = null;
 
   const server: Server = createServer((client) => {
     const upstream = connect(Number(target.port), target.hostname);
@@ -56,7 +61,7 @@ export async function startWireTap(databaseUrl: string): Promise<WireTap> {
         pending = pending.subarray(1 + length);
       }
     });
-    upstream.on('data', (chunk) => client.write(chunk));
+    upstream.on('data', (chunk: Buffer) => (held ? held.push(() => client.write(chunk)) : client.write(chunk)));
     const end = () => {
       client.destroy();
       upstream.destroy();
@@ -86,6 +91,14 @@ export async function startWireTap(databaseUrl: string): Promise<WireTap> {
       tap.binds = [];
       tap.syncs = 0;
       tap.queries = 0;
+    },
+    holdAnswers() {
+      held ??= [];
+      return () => {
+        const answers = held ?? [];
+        held = null;
+        for (const answer of answers) answer();
+      };
     },
     close: () =>
       new Promise<void>((resolve) => {

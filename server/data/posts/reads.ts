@@ -21,6 +21,7 @@ const ADMITTED_POST_BY_ID = admittedStatement(
   'admitted_post_by_id',
   'read',
   `SELECT ${POST_SELECT}, html FROM posts WHERE id = $3 AND account_id = ${ADMITTED_ACCOUNT} AND deleted_at IS NULL`,
+  { params: ['uuid'] },
 );
 
 /**
@@ -52,20 +53,22 @@ const PAGE_ROWS_CEILING = 100;
  */
 const pageQuery = (status: boolean, after: boolean) => {
   let where = `account_id = ${ADMITTED_ACCOUNT} AND deleted_at IS NULL`;
-  let n = 3;
-  if (status) where += ` AND status = $${n++}`;
+  const params: string[] = [];
+  if (status) where += ` AND status = $${3 + params.push('text') - 1}`;
   if (after) {
-    where += ` AND (created_at, id) < ($${n}::timestamptz, $${n + 1}::uuid)`;
-    n += 2;
+    where += ` AND (created_at, id) < ($${3 + params.length}::timestamptz, $${4 + params.length}::uuid)`;
+    params.push('timestamptz', 'uuid');
   }
+  params.push('int');
   return {
     read: `SELECT ${POST_SELECT} FROM posts WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${PAGE_ROWS_CEILING}`,
-    rows: `$${n}`,
+    params,
+    rows: `$${2 + params.length}`,
   };
 };
 const admittedPage = (name: string, status: boolean, after: boolean) => {
-  const { read, rows } = pageQuery(status, after);
-  return admittedStatement(name, 'read', read, { rows });
+  const { read, params, rows } = pageQuery(status, after);
+  return admittedStatement(name, 'read', read, { params, rows });
 };
 const ADMITTED_PAGES = {
   first: admittedPage('admitted_posts_page_first', false, false),

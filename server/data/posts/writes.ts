@@ -84,6 +84,7 @@ const ADMITTED_READ_FOR_EDIT = admittedStatement(
   'write',
   `SELECT ${POST_SELECT}, markdown, ${rehostMemoryColumn('$3')}
      FROM posts WHERE id = $3 AND account_id = ${ADMITTED_ACCOUNT} AND deleted_at IS NULL`,
+  { params: ['uuid'] },
 );
 
 /**
