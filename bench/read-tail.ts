@@ -8,7 +8,13 @@
  * (1 ms histogram) and CPU time, so the table puts latency next to what the process did.
  *
  *   npm run build && npx tsx bench/read-tail.ts [--posts 100000] [--rounds 3] [--slices 4]
- *     [--slice-seconds 3] [--concurrency 32] [--variants bare,service,silent,semi32]
+ *     [--slice-seconds 3] [--concurrency 32] [--variants bare,service,silent,semi32] [--callers 1]
+ *
+ * `--callers N` spreads the requests round-robin over N accounts, each reading its own article
+ * with its own token. With N above the concurrency no two requests in flight share a token, so
+ * the service can batch none of them (server/data/admission-batches.ts): the figure for many
+ * callers each sending one request at a time, where the default (one token at 32 connections)
+ * is the figure for one integration sending many at once.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -16,7 +22,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { ROOT } from '../tests/support/service';
+import { cli, ROOT } from '../tests/support/service';
 import { runBench, startBenchService } from './support/bench-service';
 import { seedArticles } from './support/seed-articles';
 import { mergeResults, runLoad, type LoadResult } from './load';
@@ -29,6 +35,7 @@ const { values } = parseArgs({
     'slice-seconds': { type: 'string', default: '3' },
     concurrency: { type: 'string', default: '32' },
     variants: { type: 'string', default: 'bare,service,silent,semi32' },
+    callers: { type: 'string', default: '1' },
     /** Also sample what PostgreSQL's backends wait on during each slice (pg_stat_activity, every 5 ms). */
     waits: { type: 'boolean', default: false },
   },
@@ -196,6 +203,18 @@ async function main() {
   const running: Running[] = [];
   try {
     const seeded = await seedArticles(bench, { name: 'tail', posts: Number(values.posts) });
+    const callers = [{ auth: seeded.auth, postId: seeded.postId }];
+    for (let i = 1; i < Number(values.callers); i++) {
+      const made = await cli(bench.env, ['account', 'create', `caller-${i}`, '--limit', 'read_per_min=100000000']);
+      const auth = { authorization: `Bearer ${(made.json as { token: string }).token}` };
+      const res = await fetch(`${bench.service.baseUrl}/api/v1/author/posts`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ title: `Caller ${i}`, markdown: 'An article of its own.' }),
+      });
+      if (res.status !== 201) throw new Error(`caller ${i}: POST answered ${res.status}`);
+      callers.push({ auth, postId: ((await res.json()) as { id: string }).id });
+    }
     // The seeding instance is not measured; the variants share its database.
     await bench.service.stop();
     for (const name of values.variants!.split(',')) {
@@ -204,10 +223,17 @@ async function main() {
       running.push(await launch(v, bench.dataDir, bench.db.url));
     }
     const load = (r: Running, durationMs: number) =>
-      runLoad(r.baseUrl, () => ({ path: `/api/v1/author/posts/${seeded.postId}`, headers: seeded.auth }), {
-        concurrency: CONCURRENCY,
-        durationMs,
-      });
+      runLoad(
+        r.baseUrl,
+        (i) => {
+          const caller = callers[i % callers.length]!;
+          return { path: `/api/v1/author/posts/${caller.postId}`, headers: caller.auth };
+        },
+        {
+          concurrency: CONCURRENCY,
+          durationMs,
+        },
+      );
     const slices: Record<string, Slice[]> = {};
     const sampler = values.waits ? new pg.Client({ connectionString: bench.db.url }) : undefined;
     await sampler?.connect();
