@@ -23,7 +23,7 @@ import {
 } from './admitted-reads';
 
 /** The most requests one statement admits: bounds its rows (a page reads at most 101) and its time. */
-export const MAX_BATCH = 32;
+const MAX_BATCH = 32;
 
 interface Waiting {
   values: readonly unknown[];
