@@ -10,7 +10,8 @@
  *
  * One lane per (statement runner, statement, token digest): one statement out per lane, at
  * most MAX_BATCH requests in it, so one caller's reads take one pool connection at a time and
- * never delay another token's lane. A batch that fails on one request's value (a data
+ * never delay another token's lane. A statement that does not come back within STALL_MS stops
+ * holding the lane: what waits behind it goes out on its own statement, as it would unbatched. A batch that fails on one request's value (a data
  * exception, SQLSTATE class 22) is run again one request at a time, so only that one fails; any
  * other failure (PostgreSQL down, a timeout) is every request's, as it would have been alone.
  */
@@ -25,6 +26,15 @@ import {
 /** The most requests one statement admits: bounds its rows (a page reads at most 101) and its time. */
 const MAX_BATCH = 32;
 
+/**
+ * A statement out longer than this no longer holds its lane's next requests back: they go out on
+ * a statement of their own. Under load a statement is back within a few milliseconds; one that is
+ * not is waiting on PostgreSQL (down, restarting, a pooler queueing it), and a request queued
+ * behind it would wait for its failure and then for its own (twice the connection timeout)
+ * instead of failing on its own, as it would unbatched.
+ */
+const STALL_MS = 50;
+
 interface Waiting {
   values: readonly unknown[];
   resolve: (admitted: Admitted<unknown> | null) => void;
@@ -32,8 +42,13 @@ interface Waiting {
 }
 
 interface Lane {
-  sending: boolean;
+  /** Statements of the lane out now, and when the last one went. */
+  out: number;
+  sentAt: number;
   waiting: Waiting[];
+  /** A send is due at the end of this turn, or once the statement out counts as stalled. */
+  scheduled: boolean;
+  timer: NodeJS.Timeout | null;
 }
 
 const lanesOf = new WeakMap<StatementRunner, Map<string, Lane>>();
@@ -53,40 +68,68 @@ export function matchTokenChargeAndRead<Row>(
   if (!lanes) lanesOf.set(db, (lanes = new Map()));
   const key = `${read.statement.name}\u0000${digest.toString('base64')}`;
   let lane = lanes.get(key);
-  if (!lane) lanes.set(key, (lane = { sending: false, waiting: [] }));
+  if (!lane) lanes.set(key, (lane = { out: 0, sentAt: 0, waiting: [], scheduled: false, timer: null }));
   const admitted = new Promise<Admitted<unknown> | null>((resolve, reject) => {
     lane.waiting.push({ values: read.values, resolve, reject });
   });
-  if (!lane.sending) {
-    lane.sending = true;
-    setImmediate(() => send(db, lanes, key, lane, read.statement, digest));
-  }
+  schedule({ db, lanes, key, lane, st: read.statement, digest });
   return admitted as Promise<Admitted<Row> | null>;
 }
 
-/** Sends the lane's next batch, and the one after it when it is back; forgets an empty lane. */
-function send(
-  db: StatementRunner,
-  lanes: Map<string, Lane>,
-  key: string,
-  lane: Lane,
-  st: AdmittedStatement,
-  digest: Buffer,
-): void {
+interface LaneRef {
+  db: StatementRunner;
+  lanes: Map<string, Lane>;
+  key: string;
+  lane: Lane;
+  st: AdmittedStatement;
+  digest: Buffer;
+}
+
+/** Sends the waiting requests at the end of this turn if nothing is out, or once what is out has stalled. */
+function schedule(ref: LaneRef): void {
+  const { lane } = ref;
+  if (lane.scheduled || lane.waiting.length === 0) return;
+  const stalledIn = lane.out === 0 ? 0 : STALL_MS - (Date.now() - lane.sentAt);
+  if (stalledIn <= 0) {
+    lane.scheduled = true;
+    setImmediate(() => {
+      lane.scheduled = false;
+      send(ref);
+    });
+  } else if (!lane.timer) {
+    lane.timer = setTimeout(() => {
+      lane.timer = null;
+      schedule(ref);
+    }, stalledIn);
+  }
+}
+
+/** Sends the lane's next batch; when it is back, the batch waiting behind it goes at once. */
+function send(ref: LaneRef): void {
+  const { db, lanes, key, lane, st, digest } = ref;
   const batch = lane.waiting.splice(0, MAX_BATCH);
   if (batch.length === 0) {
-    lane.sending = false;
-    lanes.delete(key);
+    if (lane.out === 0 && !lane.timer && lanes.get(key) === lane) lanes.delete(key);
     return;
   }
-  const values = batch.map((w) => w.values);
-  matchTokenChargeAndReadBatch(db, digest, st, values).then(
+  lane.out++;
+  lane.sentAt = Date.now();
+  const next = () => {
+    lane.out--;
+    send(ref); // the next batch goes out before this one's answers are built
+  };
+  matchTokenChargeAndReadBatch(
+    db,
+    digest,
+    st,
+    batch.map((w) => w.values),
+  ).then(
     (results) => {
-      send(db, lanes, key, lane, st, digest); // the next batch goes out before this one's answers are built
+      next();
       batch.forEach((w, i) => w.resolve(results[i]!));
     },
     (err: unknown) => {
-      send(db, lanes, key, lane, st, digest);
+      next();
       if (batch.length > 1 && dataException(err)) {
         for (const w of batch) {
           matchTokenChargeAndReadBatch(db, digest, st, [w.values]).then(([one]) => w.resolve(one!), w.reject);

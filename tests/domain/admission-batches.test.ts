@@ -128,4 +128,33 @@ describe('admission batches', () => {
     );
     expect(found).toEqual([[a.ids[0]], null, [a.ids[1]], []]);
   });
+
+  it('does not hold a lane behind a statement that does not come back: the requests after it go on their own', async () => {
+    const a = await authorWithArticles(2);
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let first = true;
+    const inner = parts.db();
+    const db: StatementRunner = {
+      async run<T>(st: Statement, values: unknown[]) {
+        if (first) {
+          first = false;
+          await held; // PostgreSQL not answering
+        }
+        return inner.run<T>(st, values);
+      },
+      runWrite: (st, values) => inner.runWrite(st, values),
+      transaction: (work) => inner.transaction(work),
+    };
+    const stuck = matchTokenChargeAndRead(db, a.digest, admittedPostRow(a.ids[0]!));
+    let stuckDone = false;
+    void stuck.then(() => (stuckDone = true));
+    await new Promise((r) => setTimeout(r, 20));
+    const later = await Promise.all(a.ids.map((id) => matchTokenChargeAndRead(db, a.digest, admittedPostRow(id))));
+    // Answered while the first statement is still out.
+    expect(stuckDone).toBe(false);
+    expect(later.map((r) => (r!.rows[0] as { id: string }).id)).toEqual(a.ids);
+    release();
+    expect(((await stuck)!.rows[0] as { id: string }).id).toBe(a.ids[0]);
+  });
 });
