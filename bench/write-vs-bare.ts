@@ -3,7 +3,9 @@
  * `POST /posts` and `PATCH /posts/{id}` of the service against bench/support/bare-write-server.ts
  * (node:http + pg, the same admission statement, the same conversion pipeline in the same
  * worker pool, the insert or update in one transaction, no framework), on the same database,
- * for the benchmark article (about 3 KB of Markdown) and for a 100 KB one.
+ * for the benchmark article (about 3 KB of Markdown) and for a 100 KB one. The 3 KB POST runs
+ * twice: with the same text each time (what an import or a retry sends, and the shape of the
+ * earlier runs) and with new text in every block; a PATCH changes the article's last paragraph.
  *
  *   npm run build && npx tsx bench/write-vs-bare.ts [--rounds 3] [--slices 4] [--slice-seconds 3] [--concurrency 8]
  *     [--large-concurrency 1]
@@ -13,7 +15,7 @@
  * CPU per request is read from /proc over each slice: the server's process (its conversion
  * worker threads included) plus every PostgreSQL process of the shared cluster (only the side
  * being measured is writing during its slice). PATCH requests go round-robin over 64 articles
- * per side, so they do not queue on one row lock. Target: service ≥ 0.8 × bare.
+ * per side, so they do not queue on one row lock. Target: service ≥ 1.2 × bare req/s.
  *
  * Both sides convert with CONTENT_WORKER_NICE=0 unless the variable is set: on a machine whose
  * cores are taken by other work, the 100 KB documents (background lane, nice 10 by default)
@@ -133,16 +135,19 @@ async function main() {
       }
     }
     let serial = 0;
-    const post = (markdown: string) => (side: Side) => ({
+    const post = (markdown: string | ((n: number) => string)) => (side: Side) => ({
       method: 'POST',
       path: '/api/v1/author/posts',
       headers,
       body: JSON.stringify({
         title: `${BENCH_TITLE} ${side.name} ${serial++}`,
-        markdown,
+        markdown: typeof markdown === 'string' ? markdown : markdown(serial),
         tags: ['performance', 'postgresql'],
       }),
     });
+    // Every block of the article changed (each capitalized word numbered): nothing for the
+    // service's parsed-block reuse to take, as for an article never written before.
+    const newText = (n: number) => BENCH_MARKDOWN.replace(/\b[A-Z][a-z]*\b/g, (word) => `${word}${n}`);
     const patch = (markdown: string) => (side: Side, i: number) => ({
       method: 'PATCH',
       path: `/api/v1/author/posts/${side.patchIds[i % PATCH_TARGETS]}`,
@@ -151,6 +156,12 @@ async function main() {
     });
     const scenarios: Scenario[] = [
       { name: 'POST /posts (3 KB article)', request: post(BENCH_MARKDOWN), expect: 201, concurrency: CONCURRENCY },
+      {
+        name: 'POST /posts (3 KB article, new text each time)',
+        request: post(newText),
+        expect: 201,
+        concurrency: CONCURRENCY,
+      },
       {
         name: 'POST /posts (100 KB article)',
         request: post(LARGE_MARKDOWN),
@@ -270,7 +281,7 @@ async function main() {
           `${refused(s.name, 'bare')} / ${refused(s.name, 'service')} |`,
       );
     }
-    console.log('\nTarget: service req/s ≥ 0.8 × bare on every write.');
+    console.log('\nTarget: service req/s ≥ 1.2 × bare on POST and PATCH.');
   } finally {
     bare.kill('SIGTERM');
     await bench.stop();

@@ -5,7 +5,9 @@
  * - the token's account and one unit of its write window, in one statement (the service's own
  *   `authenticateAndCharge`: it is already one round trip);
  * - the JSON body (8 MiB cap), title and markdown checked as strings;
- * - the Markdown converted by the same pipeline in the same worker pool (`ContentPool.render`);
+ * - the Markdown converted by the same pipeline in the same worker pool (`ContentPool.render`),
+ *   each document parsed whole: the service's reuse of an account's parsed blocks
+ *   (server/content/block-parse.ts) is its own, as batched admission is for reads;
  * - POST: one transaction — the per-author advisory lock and free derived slug, tags found or
  *   created, the row inserted, its post_tags rows; PATCH: one transaction — the row locked,
  *   updated, returned;
@@ -29,7 +31,8 @@ import { normalizeTagNames } from '../../server/services/tags';
 
 const url = process.argv[2]!;
 const statements = openStatementPool(url);
-const content = new ContentPool(contentPoolSettings());
+// The pipeline alone: every document parsed whole (the service reuses an account's parsed blocks).
+const content = new ContentPool({ ...contentPoolSettings(), reuseParsedBlocks: false });
 const pool = new pg.Pool({ connectionString: url, max: 10, options: '-c TimeZone=UTC' });
 const keepText = (v: string) => v;
 const types = {

@@ -41,3 +41,12 @@ export const MAX_MARKDOWN_BYTES = 2 * 1024 * 1024;
 export function timeBudgetMs(markdownBytes: number): number {
   return 1000 + Math.ceil((10_000 * markdownBytes) / 1_000_000);
 }
+
+/**
+ * Source characters of parsed blocks each conversion worker keeps for the next conversions of the
+ * same account (block-parse.ts): at about 13 bytes of tree per character, some 7 MB per worker,
+ * a few hundred typical articles. A block longer than the second figure is not kept: it would
+ * push out many others, and the edit that reuses it is rare.
+ */
+export const BLOCK_CACHE_CHARS = 512 * 1024;
+export const BLOCK_CACHE_MAX_BLOCK_CHARS = 64 * 1024;

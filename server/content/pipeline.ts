@@ -38,6 +38,8 @@ import { serializeTree } from './serialize';
 import rehypeRawWhenWritten from './raw-html';
 import remarkLiteralAutolinksWhereTheyMayBe from './literal-autolinks';
 import './micromark-edit-map';
+import type { BlockParseCache } from './block-parse';
+import type { Root as MarkdownRoot } from 'mdast';
 
 type Handler = (typeof defaultHandlers)['image'];
 type HandlerState = Parameters<Handler>[0];
@@ -129,7 +131,19 @@ const processor = unified()
   })
   .freeze();
 
-export function renderArticleSync(input: RenderInput): RenderOutput {
+/** The parse step alone (remark-parse with GFM): the tree block-parse.ts builds block by block. */
+export function parseMarkdownSync(text: string): MarkdownRoot {
+  return processor.parse(text) as MarkdownRoot;
+}
+
+/** Where a conversion may take the blocks its account parsed recently (block-parse.ts). */
+export interface ParsedBlocks {
+  cache: BlockParseCache;
+  /** Whose blocks: the account converting. */
+  scope: string;
+}
+
+export function renderArticleSync(input: RenderInput, parsedBlocks?: ParsedBlocks): RenderOutput {
   if (typeof input.markdown !== 'string') throw new ContentRejectedError('markdown: must be a string');
   const bytes = Buffer.byteLength(input.markdown, 'utf8');
   if (bytes > MAX_MARKDOWN_BYTES) throw new ContentRejectedError(REJECT.tooLarge(MAX_MARKDOWN_BYTES));
@@ -149,7 +163,10 @@ export function renderArticleSync(input: RenderInput): RenderOutput {
   };
   try {
     const file = { value: markdown, data: { render: context } };
-    const tree = processor.runSync(processor.parse(file), file) as Root;
+    const markdownTree = parsedBlocks
+      ? parsedBlocks.cache.parse(markdown, parsedBlocks.scope, parseMarkdownSync)
+      : processor.parse(file);
+    const tree = processor.runSync(markdownTree, file) as Root;
     const writtenAs: Record<string, string[]> = {};
     for (const url of context.externalImages) writtenAs[url] = context.writtenAs.get(url) ?? [url];
     return {

@@ -95,6 +95,12 @@ export interface ContentPoolSettings {
   waitingTotal: number;
   /** The public pages' origins (PUBLIC_ORIGIN), for the conversion's self-image rule. */
   selfOrigins: readonly string[];
+  /**
+   * Whether workers reuse an account's recently parsed blocks (block-parse.ts). Always on in the
+   * service; off only where a conversion must parse whole, as the bare write server of the
+   * benchmarks stands for the pipeline alone.
+   */
+  reuseParsedBlocks: boolean;
 }
 
 /** The settings of CONTENT_POOL_THREADS, CONTENT_WORKER_PATH, CONTENT_WORKER_NICE and CONTENT_QUEUE_*. */
@@ -111,6 +117,7 @@ export function contentPoolSettings(): ContentPoolSettings {
     waitingPerAccount: env.CONTENT_QUEUE_PER_ACCOUNT,
     waitingTotal: env.CONTENT_QUEUE_LIMIT,
     selfOrigins: SELF_ORIGINS,
+    reuseParsedBlocks: true,
   };
 }
 
@@ -153,7 +160,10 @@ export class ContentPool {
       maxThreads: this.workerCount(),
       idleTimeout: 60_000,
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
-      workerData: { nice: lane === 'background' ? this.settings.nice : 0 } satisfies WorkerSettings,
+      workerData: {
+        nice: lane === 'background' ? this.settings.nice : 0,
+        reuseParsedBlocks: this.settings.reuseParsedBlocks,
+      } satisfies WorkerSettings,
     });
     return this.lanes[lane];
   }
@@ -184,6 +194,7 @@ export class ContentPool {
     const withOrigins = input.selfOrigins ? input : { ...input, selfOrigins: this.settings.selfOrigins };
     const result = (await this.runBudgeted(Buffer.byteLength(input.markdown ?? '', 'utf8'), owner, (started) => ({
       input: withOrigins,
+      owner,
       started,
     }))) as RenderResult;
     if (!result.ok) throw new ContentRejectedError(result.rejection);

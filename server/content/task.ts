@@ -5,6 +5,8 @@ import type { RenderInput, RenderOutput } from './types';
 
 interface RenderTask {
   input: RenderInput;
+  /** The account converting: the worker reuses only its own recently parsed blocks (block-parse.ts). */
+  owner: string;
   /**
    * The worker posts one `WorkerStarted` here when it starts the task, so queueing time is not
    * conversion time, and the pool can count the CPU time the worker spends on it.
@@ -22,6 +24,8 @@ export interface WorkerStarted {
 export interface WorkerSettings {
   /** The nice value the worker lowers its own priority to (0: unchanged). */
   nice: number;
+  /** Whether the worker keeps parsed blocks for the next conversions (ContentPoolSettings). */
+  reuseParsedBlocks: boolean;
 }
 
 /** Image source substitution in already converted html (rewrite.ts). */

@@ -4,15 +4,19 @@
  */
 import { workerData } from 'node:worker_threads';
 import { diffArticleZones } from './block-diff';
+import { BlockParseCache } from './block-parse';
 import { ContentRejectedError, REJECT } from './errors';
 import { renderArticleSync } from './pipeline';
 import { rewriteImageSourcesSync } from './rewrite';
 import type { PoolResult, PoolTask, WorkerSettings, WorkerStarted } from './task';
 import { currentThreadId, lowerThreadPriority, threadCpuMs } from './worker-thread';
 
+const settings = workerData as WorkerSettings | undefined;
 // Once per thread: conversions yield the CPU to the event loop (worker-thread.ts says why).
-lowerThreadPriority((workerData as WorkerSettings | undefined)?.nice ?? 0);
+lowerThreadPriority(settings?.nice ?? 0);
 const threadId = currentThreadId();
+/** This thread's recently parsed blocks, per account: an edit parses only what it changed. */
+const parsedBlocks = settings?.reuseParsedBlocks === false ? undefined : new BlockParseCache();
 
 export default function render(task: PoolTask): PoolResult {
   const started: WorkerStarted = { tid: threadId, cpuMs: threadId === null ? null : threadCpuMs(threadId) };
@@ -28,9 +32,9 @@ export default function render(task: PoolTask): PoolResult {
       throw error;
     }
   }
-  const { input } = task;
+  const { input, owner } = task;
   try {
-    return { ok: true, output: renderArticleSync(input) };
+    return { ok: true, output: renderArticleSync(input, parsedBlocks && { cache: parsedBlocks, scope: owner }) };
   } catch (error) {
     if (error instanceof ContentRejectedError) return { ok: false, rejection: error.message };
     if (error instanceof RangeError) return { ok: false, rejection: REJECT.stackExhausted };

@@ -427,6 +427,41 @@ describe('body conversion over HTTP', () => {
   });
 });
 
+describe('edits reuse the blocks their account parsed before', () => {
+  it('every edit of a long article stores the html of its whole Markdown converted afresh', async () => {
+    const { token } = await newAccount();
+    const blocks = [
+      '## One',
+      'First paragraph with *emphasis* and www.example.com.',
+      '- a list\n- of two',
+      '> A quote\nover two lines.',
+      '```js\nconst a = 1;\n\nconst b = 2;\n```',
+      '| a | b |\n| - | - |\n| 1 | 2 |',
+      'Last paragraph.',
+    ];
+    const post = await createPost(token, { title: 'Blocks', markdown: blocks.join('\n\n') });
+    const edits: ((b: string[]) => string[])[] = [
+      (b) => [...b, 'An added paragraph.'],
+      (b) => b.map((x, i) => (i === 1 ? 'First paragraph, edited.' : x)),
+      (b) => [b[0]!, 'A paragraph before the others.', ...b.slice(1)],
+      (b) => b.filter((_, i) => i !== 3),
+      // Joining two blocks: the list now continues over the blank line.
+      (b) => b.map((x, i) => (i === 3 ? '- a third item' : x)),
+      (b) => [...b.slice(0, 2), '[ref]: https://example.com/ref', 'A [ref] link.', ...b.slice(2)],
+    ];
+    let current = blocks;
+    for (const [n, edit] of edits.entries()) {
+      current = edit(current);
+      const markdown = current.join('\n\n');
+      const res = await patch(token, post.id, { markdown });
+      expect(res.status, `edit ${n}`).toBe(200);
+      const expected = renderArticleSync({ markdown, title: 'Blocks' }).html;
+      expect((await getPost(token, post.id)).body.html, `edit ${n}`).toBe(expected);
+      expect((await stored(post.id)).html, `edit ${n}`).toBe(expected);
+    }
+  });
+});
+
 describe('conditional requests', () => {
   it('GET and every write answer with the ETag of the current version', async () => {
     const { token } = await newAccount();
