@@ -8,7 +8,7 @@
  * earlier runs) and with new text in every block; a PATCH changes the article's last paragraph.
  *
  *   npm run build && npx tsx bench/write-vs-bare.ts [--rounds 3] [--slices 4] [--slice-seconds 3] [--concurrency 8]
- *     [--large-concurrency 1]
+ *     [--large-concurrency 1] [--only TEXT]   (--only: the scenarios whose name contains TEXT)
  *
  * Per round and scenario: a warm-up on each side, then alternating slices (the side that starts
  * alternates per slice). Ratios service / bare are per round, reported as min / median / max.
@@ -38,6 +38,7 @@ const { values } = parseArgs({
     'slice-seconds': { type: 'string', default: '3' },
     concurrency: { type: 'string', default: '8' },
     'large-concurrency': { type: 'string', default: '1' },
+    only: { type: 'string' },
   },
 });
 const ROUNDS = Number(values.rounds);
@@ -154,7 +155,7 @@ async function main() {
       headers,
       body: JSON.stringify({ title: `Edited ${serial++}`, markdown: `${markdown}\n\nEdit ${serial}.` }),
     });
-    const scenarios: Scenario[] = [
+    const allScenarios: Scenario[] = [
       { name: 'POST /posts (3 KB article)', request: post(BENCH_MARKDOWN), expect: 201, concurrency: CONCURRENCY },
       {
         name: 'POST /posts (3 KB article, new text each time)',
@@ -181,6 +182,9 @@ async function main() {
         concurrency: LARGE_CONCURRENCY,
       },
     ];
+
+    const scenarios = allScenarios.filter((s) => values.only === undefined || s.name.includes(values.only));
+    if (scenarios.length === 0) throw new Error(`--only ${values.only}: no scenario has that in its name`);
 
     type Measured = LoadResult & { ok: number; cpuUsPerReq: number; nodeUsPerReq: number };
     const measure = async (s: Scenario, side: Side, durationMs: number): Promise<Measured> => {
