@@ -14,10 +14,22 @@
  * outside fenced code, `<pre>` and HTML blocks that start at column 0 (the service's own output):
  * - emphasis delimiter runs that can open or close, open `[` brackets, `[ ]` labels, and the characters link
  *   resource attempts (`](`) and `]` look-backs would scan (limits.ts PARAGRAPH_LIMITS).
+ *
+ * Which block a line starts (HTML block, table row, bullet item…) is decided in prescan-lines.ts.
  */
 import { ContentRejectedError, REJECT } from './errors';
 import { MAX_NESTING, PARAGRAPH_LIMITS } from './limits';
 import { ParagraphCounter, type ParagraphLimits, type ParagraphProblem } from './paragraph-scan';
+import {
+  BULLET_ITEM,
+  isBlankLine,
+  isPlainTableRow,
+  isTableDelimiterRow,
+  isThematicBreak,
+  opensPreBlock,
+  startsHtmlBlock,
+  tableCells,
+} from './prescan-lines';
 
 const SPACE = 0x20;
 const TAB = 0x09;
@@ -105,12 +117,6 @@ function inlineDepth(source: string, start: number, end: number): { brackets: nu
   return { brackets, delimiterRun };
 }
 
-/** `***…`, `___…` (with spaces) is a thematic break, not emphasis. */
-function isThematicBreak(source: string, start: number, end: number): boolean {
-  const line = source.slice(start, end).replace(/[ \t]/g, '');
-  return line.length >= 3 && /^(\*+|_+|-+)$/.test(line);
-}
-
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 /** Next index of `token` at or after `from`; calls must not go backwards (keeps the scan linear). */
@@ -120,169 +126,6 @@ function forwardSearch(source: string, token: string): (from: number) => number 
     if (next !== -1 && next < from) next = source.indexOf(token, from);
     return next;
   };
-}
-
-function opensPreBlock(source: string, lineStart: number, open: number): boolean {
-  const before = source.charCodeAt(open - 1);
-  if (open === lineStart || before === GT) return true;
-  return open - lineStart <= 3 && source.slice(lineStart, open).trim() === '';
-}
-
-// micromark-util-html-tag-name (CommonMark HTML block types 6 and 1).
-const HTML_BLOCK_NAMES = new Set([
-  'address',
-  'article',
-  'aside',
-  'base',
-  'basefont',
-  'blockquote',
-  'body',
-  'caption',
-  'center',
-  'col',
-  'colgroup',
-  'dd',
-  'details',
-  'dialog',
-  'dir',
-  'div',
-  'dl',
-  'dt',
-  'fieldset',
-  'figcaption',
-  'figure',
-  'footer',
-  'form',
-  'frame',
-  'frameset',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'head',
-  'header',
-  'hr',
-  'html',
-  'iframe',
-  'legend',
-  'li',
-  'link',
-  'main',
-  'menu',
-  'menuitem',
-  'nav',
-  'noframes',
-  'ol',
-  'optgroup',
-  'option',
-  'p',
-  'param',
-  'search',
-  'section',
-  'summary',
-  'table',
-  'tbody',
-  'td',
-  'tfoot',
-  'th',
-  'thead',
-  'title',
-  'tr',
-  'track',
-  'ul',
-]);
-const HTML_RAW_NAMES = new Set(['pre', 'script', 'style', 'textarea']);
-const TAG_START = /^<\/?([A-Za-z][A-Za-z0-9-]*)(\s|\/?>|$)/;
-const COMPLETE_TAG_LINE =
-  /^(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>)[ \t]*$/;
-
-/**
- * Whether the line starts an HTML block of type 6 (block tag name) or 7 (one complete tag alone
- * on the line, which cannot interrupt a paragraph), ending at the next blank line. Only lines
- * starting at column 0: such a line is never inside a list item or block quote, so the block
- * really lasts until a blank line (an indented one might be closed earlier by its container, and
- * text after it would be parsed as Markdown while this scan skipped it).
- */
-function startsHtmlBlock(source: string, start: number, end: number, inParagraph: boolean): boolean {
-  if (source.charCodeAt(start) !== LT) return false;
-  const head = TAG_START.exec(source.slice(start, Math.min(end, start + 64)));
-  if (!head) return false;
-  const name = head[1]!.toLowerCase();
-  if (HTML_BLOCK_NAMES.has(name)) {
-    const after = head[2]!;
-    return after === '' || after === '>' || after === '/>' || /^\s$/.test(after);
-  }
-  if (inParagraph || HTML_RAW_NAMES.has(name) || end - start > 10_000) return false;
-  return COMPLETE_TAG_LINE.test(source.slice(start, end));
-}
-
-const PIPE = 0x7c;
-
-/** Cells of a table row, split at unescaped `|` (a leading and a trailing pipe open/close the row). */
-function tableCells(source: string, start: number, end: number): [number, number][] {
-  const cells: [number, number][] = [];
-  let cellStart = start;
-  for (let i = start; i < end; i++) {
-    const code = source.charCodeAt(i);
-    if (code === BACKSLASH) i++;
-    else if (code === PIPE) {
-      cells.push([cellStart, i]);
-      cellStart = i + 1;
-    }
-  }
-  cells.push([cellStart, end]);
-  const blank = ([a, b]: [number, number]) => source.slice(a, b).trim() === '';
-  if (cells.length > 1 && blank(cells[0]!)) cells.shift();
-  if (cells.length > 1 && blank(cells[cells.length - 1]!)) cells.pop();
-  return cells;
-}
-
-const DELIMITER_CELL = /^\s*:?-+:?\s*$/;
-
-/** A GFM delimiter row (`| --- | :-: |`) with as many cells as the header row above it. */
-function isTableDelimiterRow(
-  source: string,
-  start: number,
-  end: number,
-  headerStart: number,
-  headerEnd: number,
-): boolean {
-  if (headerStart < 0 || end - start > 10_000 || !source.slice(start, end).includes('-')) return false;
-  const cells = tableCells(source, start, end);
-  if (!cells.every(([a, b]) => DELIMITER_CELL.test(source.slice(a, b)))) return false;
-  if (cells.length === 1 && !source.slice(start, end).includes('|')) return false;
-  return tableCells(source, headerStart, headerEnd).length === cells.length;
-}
-
-/**
- * Whether a line may continue a table as a row: GFM ends a table at a blank line or at another
- * block structure; any line that could start one (or has no `|`) ends table mode here, so its
- * text is counted as paragraph text (over-counting is safe, under-counting would not be).
- */
-function isPlainTableRow(source: string, start: number, end: number): boolean {
-  if (source.indexOf('|', start) === -1 || source.indexOf('|', start) >= end) return false;
-  const first = source.charCodeAt(start);
-  if (first === SPACE || first === TAB) return false;
-  return !/^(?:[>#<`~=]|[-*+_](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|[-*_][ \t]*[-*_][ \t]*[-*_])/.test(
-    source.slice(start, Math.min(end, start + 16)),
-  );
-}
-
-/**
- * A bullet list item with content (`- x`, `* x`, `+ x` after at most 3 spaces) always starts a
- * new block, interrupting any paragraph (CommonMark "List items"), so it starts a new paragraph
- * count: long link lists are many paragraphs to micromark, not one.
- */
-const BULLET_ITEM = /^ {0,3}[-*+][ \t]+\S/;
-
-function isBlankLine(source: string, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) {
-    const code = source.charCodeAt(i);
-    if (code !== SPACE && code !== TAB && code !== GT) return false;
-  }
-  return true;
 }
 
 function paragraphRejection(problem: ParagraphProblem, limits: ParagraphLimits): string {
