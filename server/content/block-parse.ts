@@ -160,10 +160,17 @@ interface Block {
   nodes?: RootContent[];
 }
 
+/** Source characters taken from the cache and parsed, since the cache was made. */
+export interface BlockParseCounts {
+  reused: number;
+  parsed: number;
+}
+
 export class BlockParseCache {
   /** Insertion order is recency: a hit is moved to the end, the front is evicted first. */
   private readonly entries = new Map<string, RootContent[]>();
   private chars = 0;
+  readonly counts: BlockParseCounts = { reused: 0, parsed: 0 };
 
   constructor(
     private readonly maxChars = BLOCK_CACHE_CHARS,
@@ -176,7 +183,10 @@ export class BlockParseCache {
    */
   parse(markdown: string, scope: string, parse: (text: string) => Root): Root {
     const starts = blockStarts(markdown);
-    if (!starts || starts.length < 2) return parse(markdown);
+    if (!starts || starts.length < 2) {
+      this.counts.parsed += markdown.length;
+      return parse(markdown);
+    }
     const blocks: Block[] = [];
     let lineBefore = 0;
     for (let i = 0; i < starts.length; i++) {
@@ -190,6 +200,7 @@ export class BlockParseCache {
     for (let i = 0; i < blocks.length;) {
       const block = blocks[i]!;
       if (block.nodes) {
+        this.counts.reused += block.end - block.start;
         children.push(...copyMoved(block.nodes, block.lineBefore, block.start));
         i++;
         continue;
@@ -198,6 +209,7 @@ export class BlockParseCache {
       // a few hundred microseconds, more than a short paragraph's own.
       let last = i;
       while (last + 1 < blocks.length && !blocks[last + 1]!.nodes) last++;
+      this.counts.parsed += blocks[last]!.end - block.start;
       const run = parse(markdown.slice(block.start, blocks[last]!.end));
       this.rememberRun(blocks.slice(i, last + 1), run.children, block);
       moveInPlace(run.children, block.lineBefore, block.start);

@@ -21,7 +21,7 @@ import path from 'node:path';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import Piscina from 'piscina';
 import { env } from '../foundation/env';
-import { conversionSeconds } from '../foundation/metrics';
+import { conversionSeconds, parsedCharacters } from '../foundation/metrics';
 import { ContentRejectedError, ConversionBusyError, REJECT } from './errors';
 import { FairQueue, FairQueueFullError } from './fair-queue';
 import { timeBudgetMs } from './limits';
@@ -198,6 +198,8 @@ export class ContentPool {
       started,
     }))) as RenderResult;
     if (!result.ok) throw new ContentRejectedError(result.rejection);
+    parsedCharacters.inc({ source: 'reused' }, result.parse.reused);
+    parsedCharacters.inc({ source: 'parsed' }, result.parse.parsed);
     return result.output;
   }
 

@@ -42,7 +42,14 @@ interface DiffTask {
 
 export type PoolTask = RenderTask | RewriteTask | DiffTask;
 
-export type RenderResult = { ok: true; output: RenderOutput } | { ok: false; rejection: string };
+export type RenderResult =
+  | {
+      ok: true;
+      output: RenderOutput;
+      /** Source characters this conversion took from the worker's parsed blocks, and parsed (block-parse.ts). */
+      parse: { reused: number; parsed: number };
+    }
+  | { ok: false; rejection: string };
 export type RewriteResult = { ok: true; html: string } | { ok: false; rejection: string };
 export type DiffResult = { ok: true; zones: ZonesDiff };
 export type PoolResult = RenderResult | RewriteResult | DiffResult;

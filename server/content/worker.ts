@@ -34,7 +34,14 @@ export default function render(task: PoolTask): PoolResult {
   }
   const { input, owner } = task;
   try {
-    return { ok: true, output: renderArticleSync(input, parsedBlocks && { cache: parsedBlocks, scope: owner }) };
+    if (!parsedBlocks) {
+      const output = renderArticleSync(input);
+      return { ok: true, output, parse: { reused: 0, parsed: input.markdown.length } };
+    }
+    const { reused, parsed } = parsedBlocks.counts;
+    const output = renderArticleSync(input, { cache: parsedBlocks, scope: owner });
+    const parse = { reused: parsedBlocks.counts.reused - reused, parsed: parsedBlocks.counts.parsed - parsed };
+    return { ok: true, output, parse };
   } catch (error) {
     if (error instanceof ContentRejectedError) return { ok: false, rejection: error.message };
     if (error instanceof RangeError) return { ok: false, rejection: REJECT.stackExhausted };

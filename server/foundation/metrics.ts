@@ -150,6 +150,17 @@ export const conversionSeconds = metric(
     }),
 );
 
+/** How much of the Markdown converted was parsed, and how much taken from parsed blocks (block-parse.ts). */
+export const parsedCharacters = metric(
+  'content_parsed_characters_total',
+  () =>
+    new client.Counter({
+      name: 'content_parsed_characters_total',
+      help: 'Markdown characters converted, by source: parsed, or reused from the blocks the account parsed recently',
+      labelNames: ['source'] as const,
+    }),
+);
+
 export const cachePurges = metric(
   'cache_purges_total',
   () =>

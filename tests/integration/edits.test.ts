@@ -11,7 +11,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderArticleSync } from '../../server/content/pipeline';
 import { api, baseUrl, createPost, newAccount, serviceEnv } from '../support/api';
-import { cli } from '../support/service';
+import { cli, metricsOf } from '../support/service';
 import {
   countMediaRows,
   mediaForm,
@@ -427,6 +427,12 @@ describe('body conversion over HTTP', () => {
   });
 });
 
+/** `content_parsed_characters_total{source="reused"}` of the shared test service. */
+async function reusedCharacters(): Promise<number> {
+  const text = await (await metricsOf(baseUrl())).text();
+  return Number(/^content_parsed_characters_total\{source="reused"\} (\d+)$/m.exec(text)?.[1] ?? 0);
+}
+
 describe('edits reuse the blocks their account parsed before', () => {
   it('every edit of a long article stores the html of its whole Markdown converted afresh', async () => {
     const { token } = await newAccount();
@@ -440,6 +446,7 @@ describe('edits reuse the blocks their account parsed before', () => {
       'Last paragraph.',
     ];
     const post = await createPost(token, { title: 'Blocks', markdown: blocks.join('\n\n') });
+    const reusedBefore = await reusedCharacters();
     const edits: ((b: string[]) => string[])[] = [
       (b) => [...b, 'An added paragraph.'],
       (b) => b.map((x, i) => (i === 1 ? 'First paragraph, edited.' : x)),
@@ -459,6 +466,11 @@ describe('edits reuse the blocks their account parsed before', () => {
       expect((await getPost(token, post.id)).body.html, `edit ${n}`).toBe(expected);
       expect((await stored(post.id)).html, `edit ${n}`).toBe(expected);
     }
+    // The first edit alone left every block before the added paragraph as it was (other tests
+    // converting meanwhile can only add to the count).
+    expect((await reusedCharacters()) - reusedBefore).toBeGreaterThanOrEqual(
+      blocks.join('\n\n').length - 'Last paragraph.'.length,
+    );
   });
 });
 
