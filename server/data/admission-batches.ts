@@ -1,9 +1,9 @@
 /**
  * Admitted reads of one token and one shape travel together: while a statement of theirs is
  * out, the next requests wait and then go as one batch (admitted-reads.ts runs a batch in one
- * statement). Nothing waits on a timer: a request that finds its lane idle waits only for the
- * end of the event loop's current turn (so the requests parsed in that turn go with it), and
- * under load a batch is whatever came in during one round trip. This is group commit for the
+ * statement). No request is held back to fill a batch: one that finds its lane idle waits only
+ * for the end of the event loop's current turn (so the requests parsed in that turn go with it),
+ * and under load a batch is whatever came in during one round trip. This is group commit for the
  * rate window: the window row is locked by every charge anyway, so one token's statements
  * would queue on it one after another in PostgreSQL; here they queue in the process instead,
  * and PostgreSQL pays for one round trip, one token lookup and one charge per batch.
@@ -11,9 +11,11 @@
  * One lane per (statement runner, statement, token digest): one statement out per lane, at
  * most MAX_BATCH requests in it, so one caller's reads take one pool connection at a time and
  * never delay another token's lane. A statement that does not come back within STALL_MS stops
- * holding the lane: what waits behind it goes out on its own statement, as it would unbatched. A batch that fails on one request's value (a data
- * exception, SQLSTATE class 22) is run again one request at a time, so only that one fails; any
- * other failure (PostgreSQL down, a timeout) is every request's, as it would have been alone.
+ * holding the lane: what waits behind it goes out on its own statement, as it would unbatched
+ * (the only timer here, armed while a statement is out). A batch that fails on one request's
+ * value (a data exception, SQLSTATE class 22) is run again one request at a time, so only that
+ * one fails; any other failure (PostgreSQL down, a timeout) is every request's, as it would have
+ * been alone.
  */
 import type { StatementRunner } from '../../db/statements';
 import {
