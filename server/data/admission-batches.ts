@@ -118,7 +118,13 @@ function send(ref: LaneRef): void {
   lane.sentAt = Date.now();
   const next = () => {
     lane.out--;
+    // A stall timer armed behind this statement has nothing left to wait for: what waits goes
+    // now. Left armed, it would keep an idle lane in the map after its last request (one lane
+    // per token digest, so one per unknown token a caller sends two at a time).
+    if (lane.timer) clearTimeout(lane.timer);
+    lane.timer = null;
     send(ref); // the next batch goes out before this one's answers are built
+    schedule(ref); // past MAX_BATCH, the rest wait behind it with a stall timer of their own
   };
   matchTokenChargeAndReadBatch(
     db,
