@@ -193,7 +193,8 @@ export class BlockParseCache {
       const start = starts[i]!;
       const end = starts[i + 1] ?? markdown.length;
       const text = markdown.slice(start, end);
-      blocks.push({ start, end, lineBefore, key: `${scope}\u0000${text}`, nodes: this.take(`${scope}\u0000${text}`) });
+      const key = `${scope}\u0000${text}`;
+      blocks.push({ start, end, lineBefore, key, nodes: this.take(key) });
       lineBefore += endPoint(text).line - 1;
     }
     const children: RootContent[] = [];
