@@ -18,6 +18,7 @@ const FLOORS = {
   },
   'server/runtime': {
     may: [
+      'server/admission',
       'server/services',
       'server/data',
       'server/model',
@@ -31,6 +32,7 @@ const FLOORS = {
   },
   'server/http': {
     may: [
+      'server/admission',
       'server/api',
       'server/runtime',
       'server/services',
@@ -45,6 +47,7 @@ const FLOORS = {
   },
   app: {
     may: [
+      'server/admission',
       'server/console',
       'server/runtime',
       'server/services',
@@ -58,11 +61,12 @@ const FLOORS = {
     why: 'app/ reads through server/console and server/services, never the database or the HTTP server',
   },
   'server/api': {
-    may: ['server/runtime', 'server/services', 'server/model', 'server/foundation'],
+    may: ['server/admission', 'server/runtime', 'server/services', 'server/model', 'server/foundation'],
     why: 'procedures know tRPC and zod; they reach data through server/services, never node:http or the database',
   },
   'server/console': {
     may: [
+      'server/admission',
       'server/runtime',
       'server/services',
       'server/data',
@@ -80,16 +84,36 @@ const FLOORS = {
     why: 'the public pages render what the domain gives them; they know nothing of requests or the console',
   },
   'server/cli': {
-    may: ['server/runtime', 'server/services', 'server/data', 'server/model', 'db', 'server/foundation'],
+    may: [
+      'server/admission',
+      'server/runtime',
+      'server/services',
+      'server/data',
+      'server/model',
+      'db',
+      'server/foundation',
+    ],
     why: 'the CLI runs the domain with parts of its own, without the HTTP server or the console',
   },
   'server/services': {
-    may: ['server/data', 'server/model', 'server/content', 'server/media', 'db', 'server/foundation'],
+    may: [
+      'server/admission',
+      'server/data',
+      'server/model',
+      'server/content',
+      'server/media',
+      'db',
+      'server/foundation',
+    ],
     why: 'the domain knows nothing of HTTP, tRPC, Next or the CLI, and is handed its parts',
   },
   'server/data': {
-    may: ['server/model', 'db', 'server/foundation'],
+    may: ['server/admission', 'server/model', 'db', 'server/foundation'],
     why: 'data access knows rows and statements, not the rules that use them',
+  },
+  'server/admission': {
+    may: ['server/model', 'db', 'server/foundation'],
+    why: 'the admission (token match, window charge, lanes, admitted statements) knows statements and the model, not the domain that reads through it',
   },
   'server/model': { may: ['server/foundation'], why: 'the model is plain rules and numbers' },
   'server/content': {

@@ -1,6 +1,6 @@
 /**
  * What an admitted read costs PostgreSQL per request as its batch grows
- * (server/data/admission-batches.ts): the service's own statements for `GET /posts/{id}` and a
+ * (server/admission/lanes.ts; a batch of one runs the lean statement): the service's own statements for `GET /posts/{id}` and a
  * page of 20, run on one connection for batches of 1, 2, 3, 8 and 32 requests of one token, with
  * the backend's CPU read from /proc. No HTTP and no Node work in the figure: it isolates what one
  * round trip, one token lookup and one window charge per batch save.
@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { batchParameters, type AdmittedRead } from '../server/data/admitted-reads';
+import { admittedQuery, type AdmittedRead } from '../server/admission/admitted-statement';
 import { admittedPostPage, admittedPostRow } from '../server/data/posts/reads';
 import { runBench, startBenchService } from './support/bench-service';
 import { seedArticles } from './support/seed-articles';
@@ -53,12 +53,9 @@ async function main() {
       for (let round = 0; round < Number(values.rounds); round++) {
         for (const [name, read] of reads) {
           for (const k of BATCHES) {
-            const batch = Array.from({ length: k }, () => read.values);
-            const query = {
-              name: read.statement.name,
-              text: read.statement.text,
-              values: [token!.secret_hash, read.statement.cls, ...batchParameters(read.statement, batch)],
-            };
+            const batch = Array.from({ length: k }, () => ({ digest: token!.secret_hash, values: read.values }));
+            const { statement: st, values: params } = admittedQuery(read.statement, batch);
+            const query = { name: st.name, text: st.text, values: params };
             for (let i = 0; i < 20; i++) await client.query(query); // prepared, and past the plan choice
             const before = cpuSeconds(backend);
             const until = Date.now() + Number(values.seconds) * 1000;

@@ -23,8 +23,19 @@ export interface Statement {
   readonly text: string;
 }
 
-/** A statement is declared once at module level; its name must be unique in the process. */
+/** Every statement declared in the process, by name. */
+const declared = new Map<string, string>();
+
+/**
+ * A statement is declared once at module level; its name must be unique in the process: a
+ * prepared statement is found by its name on each connection, so two texts under one name would
+ * run one another's plan. A second declaration of the same text is the same statement (a module
+ * bundled twice, as Next bundles the console's), and is allowed.
+ */
 export function statement(name: string, text: string): Statement {
+  const earlier = declared.get(name);
+  if (earlier !== undefined && earlier !== text) throw new Error(`statement ${name} is declared twice, with two texts`);
+  declared.set(name, text);
   return { name, text };
 }
 

@@ -6,7 +6,8 @@
  * `--explain` to say where a read's time goes as the table grows, instead of guessing.
  */
 import pg from 'pg';
-import { admittedMediaBytesToday, batchParameters, type AdmittedRead } from '../../server/data/admitted-reads';
+import { admittedQuery, type AdmittedRead } from '../../server/admission/admitted-statement';
+import { admittedMediaBytesToday } from '../../server/data/limits';
 import { admittedPostPage, admittedPostRow } from '../../server/data/posts/reads';
 
 /** Executions before the explained one: PostgreSQL decides custom or generic after the fifth. */
@@ -48,10 +49,12 @@ export async function explainAdmittedReads(url: string, accountId: string, postI
     ];
     const out: string[] = [];
     for (const [name, read] of reads) {
-      const params = [token!.secret_hash, read.statement.cls, ...batchParameters(read.statement, [read.values])];
-      const types = [undefined, undefined, 'int', ...read.statement.params];
+      const { statement: st, values: params } = admittedQuery(read.statement, [
+        { digest: token!.secret_hash, values: read.values },
+      ]);
+      const types = [undefined, undefined, ...read.statement.params.map((p) => p.type)];
       const args = params.map((v, i) => literal(client, v, types[i])).join(', ');
-      await client.query(`PREPARE explained AS ${read.statement.text}`);
+      await client.query(`PREPARE explained AS ${st.text}`);
       for (let i = 0; i < WARM_EXECUTIONS; i++) await client.query(`EXECUTE explained(${args})`);
       const plan = await client.query<{ 'QUERY PLAN': string }>(
         `EXPLAIN (ANALYZE, BUFFERS) EXECUTE explained(${args})`,

@@ -9,9 +9,9 @@
  */
 import { initTRPC } from '@trpc/server';
 import type { AppParts } from '../runtime/parts';
-import type { Authenticated } from '../services/tokens';
-import { admit, admitAndRead, type RequestHeaders } from './authenticate';
-import type { Admitter } from '../services/access';
+import type { Authenticated } from '../model/account';
+import { admit, admitAndRead, type RequestHeaders } from '../admission/admit';
+import type { AdmittedRead } from '../admission/admitted-statement';
 import type { ApiMeta } from './route-meta';
 import type { LimitWindow } from '../foundation/errors';
 import type { RateClass } from '../model/rate-classes';
@@ -69,11 +69,15 @@ export const authorProcedure = t.procedure.use(async ({ ctx, meta, path, next })
   return next({ ctx: await authorContext(ctx, cls) });
 });
 
-export type AuthorReadFirstContext = ApiContext & { admitAndRead: Admitter };
+/** Admits the caller with `read` (server/admission/admit.ts `admitAndRead`): the caller and what the read found. */
+type AdmitAndRead = <Row>(read: AdmittedRead<Row>) => Promise<{ auth: Authenticated; rows: Row[] }>;
+
+export type AuthorReadFirstContext = ApiContext & { admitAndRead: AdmitAndRead };
 
 /**
  * An author's procedure whose first statement is a read: the handler admits its caller with that
- * read (`ctx.admitAndRead`), so token, charge and read cost one round trip instead of two. The
+ * read (`ctx.admitAndRead`, which it calls itself and hands no one), so token, charge and read
+ * cost one round trip, shared with the other callers' requests of the same read. The
  * answers are `authorProcedure`'s: a request its handler did not admit (the input was refused
  * first, or the handler failed before reading) is admitted after it, so a bad token is still a
  * 401 and a refused input is still charged one unit.
@@ -82,7 +86,7 @@ export const authorReadFirstProcedure = t.procedure.use(async ({ ctx, meta, path
   const cls = meta?.route?.rate;
   if (!cls) throw new Error(`procedure ${path} has no route meta: declare it with route({...})`);
   let admitted = false;
-  const admitAndReadOnce: Admitter = async (read) => {
+  const admitAndReadOnce: AdmitAndRead = async (read) => {
     if (admitted) throw new Error(`procedure ${path} admits its caller twice`);
     admitted = true;
     const { auth, window, rows } = await admitAndRead(ctx.parts.db, ctx.headers, cls, read);

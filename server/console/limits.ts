@@ -1,8 +1,8 @@
 import 'server-only';
 import type { StatementRunner } from '../../db/statements';
-import { chargeWindow } from '../services/limits';
+import { chargeWindow } from '../admission/window-charge';
 import { RATE_CLASSES, type RateClass } from '../model/rate-classes';
-import type { Authenticated } from '../services/tokens';
+import type { Authenticated } from '../model/account';
 import { ConsoleProblem } from './problems';
 
 /**

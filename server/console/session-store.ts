@@ -3,7 +3,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { StatementRunner } from '../../db/statements';
 import { deleteSession, findSessionRow, insertSession } from '../data/access';
 import { derivedKey } from '../foundation/secrets';
-import type { Authenticated } from '../services/tokens';
+import type { Authenticated } from '../model/account';
 
 /**
  * Console sessions. The browser holds only an opaque random

@@ -1,6 +1,6 @@
 import { isoTimestamp, statement, type StatementRunner } from '../../db/statements';
-import { LIMITS, limitFields, type LimitField, type LimitName } from '../model/rate-classes';
-import { windowUpsert, type WindowRow } from './limits';
+import { ACCOUNT_COLUMNS, accountOf, type Account, type AccountRow } from '../model/account';
+import { LIMITS, type LimitName } from '../model/rate-classes';
 
 /**
  * The access aggregate's rows: accounts, their API tokens and the console sessions opened with
@@ -9,35 +9,6 @@ import { windowUpsert, type WindowRow } from './limits';
  */
 
 // Accounts ------------------------------------------------------------------------------------
-
-/** An account as everything but the database sees it: its identity, flags and limits. */
-export type Account = {
-  id: string;
-  handle: string;
-  isAdmin: boolean;
-  isModerated: boolean;
-} & Record<LimitField, number>;
-
-/** The account columns, selected from `accounts a`. */
-const ACCOUNT_COLUMNS = `a.id, a.handle, a.is_admin, a.is_moderated, ${LIMITS.map((l) => `a.${l.name}`).join(', ')}`;
-
-/** The limits come as numbers, `daily_media_bytes` (bigint) as text. */
-type AccountRow = {
-  id: string;
-  handle: string;
-  is_admin: boolean;
-  is_moderated: boolean;
-} & Record<LimitName, number | string>;
-
-function accountOf(row: AccountRow): Account {
-  return {
-    id: row.id,
-    handle: row.handle,
-    isAdmin: row.is_admin,
-    isModerated: row.is_moderated,
-    ...limitFields((l) => Number(row[l.name])),
-  };
-}
 
 const LIVE_HANDLE = 'lower(a.handle) = lower($1) AND a.deleted_at IS NULL';
 
@@ -257,76 +228,6 @@ const REVOKE_TOKEN = statement(
 export async function revokeTokenRow(db: StatementRunner, id: string): Promise<TokenRecord | null> {
   const [row] = await db.run<TokenRow>(REVOKE_TOKEN, [id]);
   return row ? tokenOf(row) : null;
-}
-
-// Authentication ------------------------------------------------------------------------------
-
-/** The live token of a live account by its secret's digest, with the account. */
-export const TOKEN_MATCH = `
-  SELECT t.id AS token_id, t.secret_hash,
-         (t.last_used_at IS NULL OR t.last_used_at < now() - interval '60 seconds') AS stale_use,
-         ${ACCOUNT_COLUMNS}
-    FROM api_tokens t JOIN accounts a ON a.id = t.account_id
-   WHERE t.secret_hash = $1 AND t.revoked_at IS NULL AND a.deleted_at IS NULL`;
-
-/** A token found by its digest: compared again in constant time by the caller before it is trusted. */
-export interface TokenMatch {
-  tokenId: string;
-  secretHash: Buffer;
-  /** Its `last_used_at` is more than a minute old (services/access.ts records the use then). */
-  staleUse: boolean;
-  account: Account;
-}
-
-export type MatchRow = AccountRow & { token_id: string; secret_hash: Buffer; stale_use: boolean };
-
-export const matchOf = (row: MatchRow): TokenMatch => ({
-  tokenId: row.token_id,
-  secretHash: row.secret_hash,
-  staleUse: row.stale_use,
-  account: accountOf(row),
-});
-
-const AUTHENTICATE = statement('authenticate', TOKEN_MATCH);
-
-export async function matchToken(db: StatementRunner, digest: Buffer): Promise<TokenMatch | null> {
-  const [row] = await db.run<MatchRow>(AUTHENTICATE, [digest]);
-  return row ? matchOf(row) : null;
-}
-
-/**
- * The token lookup and one unit of the account's window of class `$2`, in one statement: what
- * every rated request does first. No row: no live token; a row without `count`: impossible by
- * construction (the window is charged for the token's account).
- */
-const AUTHENTICATE_AND_CHARGE = statement(
-  'authenticate_and_charge',
-  `WITH hit AS (${TOKEN_MATCH}),
-        charged AS (${windowUpsert('hit.id', 'FROM hit')})
-   SELECT hit.*, charged.count, charged.window_start, charged.now FROM hit LEFT JOIN charged ON true`,
-);
-
-export async function matchTokenAndCharge(
-  db: StatementRunner,
-  digest: Buffer,
-  cls: string,
-): Promise<{ match: TokenMatch; window: WindowRow } | null> {
-  const [row] = await db.run<MatchRow & Partial<WindowRow>>(AUTHENTICATE_AND_CHARGE, [digest, cls]);
-  if (!row || row.count == null) return null;
-  return {
-    match: matchOf(row),
-    window: { count: row.count, window_start: row.window_start!, now: row.now! },
-  };
-}
-
-const TOUCH_TOKEN = statement(
-  'touch_token',
-  `UPDATE api_tokens SET last_used_at = now()
-    WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '60 seconds')`,
-);
-
-export async function touchTokenRow(db: StatementRunner, tokenId: string): Promise<void> {
-  await db.run(TOUCH_TOKEN, [tokenId]);
 }
 
 // Console sessions -----------------------------------------------------------------------------

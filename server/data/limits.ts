@@ -1,43 +1,16 @@
 import { statement, type StatementRunner } from '../../db/statements';
+import { admittedStatement } from '../admission/admitted-statement';
+import { ADMITTED_ACCOUNT, sql } from '../admission/sql';
+import { CURRENT_MINUTE } from '../admission/window-charge';
 
 /**
  * The limits aggregate's rows: per-account minute windows (`rate_windows`, UNLOGGED) and the
- * daily media byte quota (`media_usage`). SQL only; the rules (what a window allows, which limit
- * applies) are server/services/limits.ts's.
+ * daily media byte quota (`media_usage`). SQL only; the charge of a window is the admission's
+ * (server/admission/window-charge.ts), which every rated request makes.
  */
-
-/** The start of the current UTC minute: the one definition of a fixed 60-second window. */
-const CURRENT_MINUTE = 'to_timestamp(floor(extract(epoch FROM clock_timestamp()) / 60) * 60)';
 
 /** Today's UTC day, whatever the session's time zone. */
 const TODAY = "(now() AT TIME ZONE 'UTC')::date";
-
-/**
- * `units` of the current minute window (an SQL expression; one by default), counted atomically
- * (the row lock makes it exact under any concurrency). `accountId` is an SQL expression and
- * `from` an optional FROM clause, so the access statements charge the window in the same
- * statement that finds the token; `$2` is the rate class. The count returned is the window's
- * after the charge: a batch of admitted reads (admitted-reads.ts) charges one unit per request
- * and numbers its requests back from it.
- */
-export const windowUpsert = (accountId: string, from = '', units = '1') => `
-  INSERT INTO rate_windows (account_id, class, window_start, count)
-  SELECT ${accountId}, $2, ${CURRENT_MINUTE}, ${units} ${from}
-  ON CONFLICT (account_id, class, window_start) DO UPDATE SET count = rate_windows.count + excluded.count
-  RETURNING count, extract(epoch FROM window_start)::bigint AS window_start, extract(epoch FROM clock_timestamp()) AS now`;
-
-/** What `windowUpsert` returns (epoch seconds as PostgreSQL's numeric text). */
-export interface WindowRow {
-  count: number;
-  window_start: string;
-  now: string;
-}
-
-const CHARGE_WINDOW = statement('charge_window', windowUpsert('$1::uuid'));
-
-export async function chargeWindowRow(db: StatementRunner, accountId: string, cls: string): Promise<WindowRow> {
-  return (await db.run<WindowRow>(CHARGE_WINDOW, [accountId, cls]))[0]!;
-}
 
 const USED_THIS_MINUTE = statement(
   'windows_used_this_minute',
@@ -60,11 +33,19 @@ export async function sweepOldWindows(db: StatementRunner): Promise<void> {
   await db.run(SWEEP_WINDOWS, []);
 }
 
-/** Today's bytes of the account `account` (SQL): GET /me reads it beside the account, admitted (access.ts). */
-export const mediaBytesTodayQuery = (account: string) =>
-  `SELECT bytes FROM media_usage WHERE account_id = ${account} AND day = ${TODAY}`;
+const MEDIA_BYTES_TODAY = statement(
+  'media_bytes_today',
+  `SELECT bytes FROM media_usage WHERE account_id = $1 AND day = ${TODAY}`,
+);
 
-const MEDIA_BYTES_TODAY = statement('media_bytes_today', mediaBytesTodayQuery('$1'));
+const ADMITTED_MEDIA_BYTES_TODAY = admittedStatement<never, { bytes: string }>({
+  name: 'admitted_media_bytes_today',
+  cls: 'read',
+  read: () => sql`SELECT bytes FROM media_usage WHERE account_id = ${ADMITTED_ACCOUNT} AND day = ${TODAY}`,
+});
+
+/** GET /me's read: today's bytes of the caller admitted by the same statement. */
+export const admittedMediaBytesToday = () => ADMITTED_MEDIA_BYTES_TODAY.read({});
 
 /** Bytes stored by the account since the start of the current UTC day. */
 export async function mediaBytesToday(db: StatementRunner, accountId: string): Promise<number> {

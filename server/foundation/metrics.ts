@@ -210,3 +210,17 @@ export const readerFlushes = metric(
       labelNames: ['result'] as const,
     }),
 );
+
+/**
+ * Admitted reads per statement (admission/lanes.ts): `_count` is statements sent, `_sum` requests
+ * admitted; a mean near 1 under load means requests do not meet (one caller at a time).
+ */
+export const admissionBatches = metric(
+  'admission_batch_size',
+  () =>
+    new client.Histogram({
+      name: 'admission_batch_size',
+      help: 'Requests admitted by one admission statement (token match, window charge and read)',
+      buckets: [1, 2, 4, 8, 16, 32],
+    }),
+);

@@ -6,7 +6,7 @@
  * Node request and the answer written on the Node response.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { admit } from '../api/authenticate';
+import { admit } from '../admission/admit';
 import type { LimitWindow } from '../foundation/errors';
 import { MAX_IMAGE_BYTES } from '../media/image';
 import { storeUpload } from '../services/media';

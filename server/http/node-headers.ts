@@ -3,7 +3,7 @@
  * use (server/api/authenticate.ts `RequestHeaders`), without copying them into a fetch `Headers`.
  */
 import type { IncomingMessage } from 'node:http';
-import type { RequestHeaders } from '../api/authenticate';
+import type { RequestHeaders } from '../admission/admit';
 
 export function nodeHeaderView(req: IncomingMessage): RequestHeaders {
   return {

@@ -18,11 +18,11 @@
  * Besides the procedures: the OpenAPI document and the multipart upload `POST /media`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { identify } from '../api/authenticate';
+import { identify } from '../admission/admit';
 import { ConversionBusyError } from '../content';
 import type { AppParts } from '../runtime/parts';
 import { invalid, notFound } from '../foundation/errors';
-import type { Authenticated } from '../services/tokens';
+import type { Authenticated } from '../model/account';
 import { logLine } from '../foundation/log';
 import { sendFailure } from './errors';
 import { handleMediaUpload } from './media-upload';

@@ -2,7 +2,7 @@ import type { MediaDeps } from '../services/media';
 import type { PublishingContext } from '../services/post-publishing';
 import type { WriteContext } from '../services/post-writes';
 import { createRehoster } from '../services/rehost';
-import type { Authenticated } from '../services/tokens';
+import type { Authenticated } from '../model/account';
 import { logLine } from '../foundation/log';
 import type { AppParts } from './parts';
 

@@ -5,8 +5,8 @@ import {
   findLiveAccount as findLiveAccountRow,
   insertAccount,
   updateAccountRow,
-  type Account,
 } from '../data/access';
+import type { Account } from '../model/account';
 import { localMediaPath } from '../content/urls';
 import { conflict, invalid, notFound } from '../foundation/errors';
 import { DEFAULT_LIMITS, limitFields, type LimitName } from '../model/rate-classes';

@@ -22,7 +22,7 @@ import { ImageError, inspectAndNormalizeImage, type NormalizedImage } from '../m
 import { fetchRemoteMedia } from '../media/remote-media';
 import type { MediaStorage } from '../media/storage';
 import type { MediaWork } from '../media/work';
-import type { Authenticated } from './tokens';
+import type { Authenticated } from '../model/account';
 import { localMediaPath } from '../content/urls';
 import type { MediaJson } from './media.schema';
 

@@ -1,9 +1,9 @@
 import type { StatementRunner } from '../../db/statements';
 import { admittedPostPage, admittedPostRow, readEditingRow } from '../data/posts/reads';
-import type { PostStatus, PostVersion } from '../data/posts/rows';
+import type { PostRow, PostStatus, PostVersion } from '../data/posts/rows';
 import { invalid, notFound } from '../foundation/errors';
 import { cursorSignedFor, encodeCursor, parseCursor, type ParsedCursor } from './cursor';
-import type { Admitter } from './access';
+import type { AdmittedRead } from '../admission/admitted-statement';
 import { postEtag } from './post-etag';
 import { authorPostFromRow, type AuthorPostJson } from './post-view';
 
@@ -12,14 +12,12 @@ import { authorPostFromRow, type AuthorPostJson } from './post-view';
  * the posts aggregate's read statements (server/data/posts/reads.ts).
  */
 
-/**
- * GET /posts/{id}: absent, deleted and another author's article are one 404. Read in the
- * statement that admits the caller (`admit`, services/access.ts): one round trip.
- */
-export async function readPost(admit: Admitter, id: string): Promise<AuthorPostJson & { html: string }> {
-  const {
-    rows: [row],
-  } = await admit(admittedPostRow(id));
+/** GET /posts/{id}'s read, run in the statement that admits the caller (the handler runs it). */
+export const postRead = (id: string) => admittedPostRow(id);
+
+/** GET /posts/{id} from what `postRead` found: absent, deleted and another author's article are one 404. */
+export function postFound(rows: readonly (PostRow & { html: string })[]): AuthorPostJson & { html: string } {
+  const row = rows[0];
   if (!row) throw notFound('Article not found');
   const post = authorPostFromRow(row) as AuthorPostJson & { html: string };
   post.html = row.html;
@@ -31,17 +29,22 @@ export const LIST_MAX = 50;
 
 const notOurCursor = () => invalid('cursor: not a cursor returned by this API (pass next_cursor unchanged)');
 
+/** A GET /posts request: its page's read, and what the answer needs besides the rows. */
+export interface PageRequest {
+  read: AdmittedRead<PostRow>;
+  limit: number;
+  cursor: ParsedCursor | undefined;
+}
+
 /**
  * GET /posts: newest first by `(created_at, id)`, so an edited article keeps its place; one row
  * more than the page says whether there is a next one. The cursor is opaque and signed
- * (cursor.ts): a cursor of another account, or altered, is a 400. The page is read in the
- * statement that admits the caller, so the cursor's signature, which names the account, is
- * checked on what that statement returns (a forged one read nothing but the caller's own rows).
+ * (cursor.ts): an altered one is a 400 before anything is read. The page is read in the
+ * statement that admits the caller (the handler runs `read`), so the signature, which names the
+ * account, is checked on what that statement returns (`pageFound`): a cursor of another account
+ * read nothing but the caller's own rows, and is a 400 too.
  */
-export async function readPostPage(
-  admit: Admitter,
-  opts: { status?: PostStatus; limit?: number; cursor?: string },
-): Promise<{ items: AuthorPostJson[]; next_cursor: string | null }> {
+export function pageRequest(opts: { status?: PostStatus; limit?: number; cursor?: string }): PageRequest {
   const limit = opts.limit ?? LIST_DEFAULT;
   let cursor: ParsedCursor | undefined;
   if (opts.cursor !== undefined) {
@@ -49,8 +52,16 @@ export async function readPostPage(
     if (!cursor) throw notOurCursor();
   }
   const after = cursor && { createdAt: cursor.position.createdAt.toISOString(), id: cursor.position.id };
-  const { auth, rows } = await admit(admittedPostPage({ status: opts.status, after, count: limit + 1 }));
-  const accountId = auth.account.id;
+  return { read: admittedPostPage({ status: opts.status, after, count: limit + 1 }), limit, cursor };
+}
+
+/** The page `request` read for the admitted account. */
+export function pageFound(
+  request: PageRequest,
+  accountId: string,
+  rows: readonly PostRow[],
+): { items: AuthorPostJson[]; next_cursor: string | null } {
+  const { cursor, limit } = request;
   if (cursor && !cursorSignedFor(accountId, cursor)) throw notOurCursor();
   const hasMore = rows.length > limit;
   const items = (hasMore ? rows.slice(0, limit) : rows).map((row) => authorPostFromRow(row));

@@ -15,6 +15,7 @@ import {
   type EditedRow,
   type NewPost,
   type PostChanges,
+  type ReadForEditRow,
   type RehostMemory,
 } from '../data/posts/writes';
 import type { PostRow } from '../data/posts/rows';
@@ -25,9 +26,7 @@ import type { PostCreate, PostUpdate, PostWrite } from './post-rules';
 import { authorPostFromRow } from './post-view';
 import { newPublicId } from './public-id';
 import { edited } from './publication';
-import type { Admitter } from './access';
 import { substitutions } from './rehost-memory';
-import type { Authenticated } from './tokens';
 import { noRehost, type Rehoster, type RehostOutcome } from './rehost-port';
 import { slugFromText } from './slugs';
 import { normalizeTagNames } from './tags';
@@ -223,24 +222,17 @@ interface Edit {
 type Found = { row: EditedRow; memory: RehostMemory } | null;
 
 /**
- * PATCH /posts/{id}: the author admitted by the edit's first read (the article and its rehost
- * memory, one statement with the token check and the charge), then the edit as `updatePost`.
- * `contextFor` builds the write's parts for the admitted caller.
+ * PATCH /posts/{id}'s first read: the article and its rehost memory, run in the statement that
+ * admits the author (the handler runs it and hands `editFound(rows)` to `updatePost`).
  */
-export async function admitAndUpdatePost(
-  admit: Admitter,
-  contextFor: (auth: Authenticated) => WriteContext,
-  id: string,
-  input: PostUpdate,
-  pre: WritePreconditions = {},
-) {
-  const { auth, rows } = await admit(admittedReadForEdit(id));
-  return updatePost(contextFor(auth), id, input, pre, foundForEdit(rows[0]));
-}
+export const editRead = (id: string) => admittedReadForEdit(id);
+
+/** The article as `editRead` found it; null when absent, deleted or another author's. */
+export const editFound = (rows: readonly ReadForEditRow[]): Found => foundForEdit(rows[0]);
 
 /**
  * An edit from a parsed write (post-rules.ts: the REST input or `parsePostWrite`); `found` is the
- * article as already read for it (`admitAndUpdatePost`), else it is read here.
+ * article as already read for it (`editRead`), else it is read here.
  */
 export async function updatePost(
   ctx: WriteContext,

@@ -25,8 +25,8 @@ import { ByteBudget, claimDownload } from '../media/download-budget';
 import { DownloadMemoryFullError, holdingDownload } from '../media/download-memory';
 import { undiciConnector } from '../media/fetch/undici-connector';
 import { inspectAndNormalizeImage, isImageError } from '../media/image';
-import { chargeWindowRow } from '../data/limits';
-import { dailyQuotaExhausted, windowAfter } from './limits';
+import { chargeWindowRow, windowAfter } from '../admission/window-charge';
+import { dailyQuotaExhausted } from './limits';
 import { commitImage, DailyQuotaExceededError, type MediaAccount, type MediaDeps } from './media';
 import type { Rehoster, RehostOutcome, StoredImage } from './rehost-port';
 

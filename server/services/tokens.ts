@@ -1,4 +1,4 @@
-import { hash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { StatementRunner } from '../../db/statements';
 import {
   findTokenRow,
@@ -7,10 +7,10 @@ import {
   lockAccount,
   reissueTokenRow,
   revokeTokenRow,
-  type Account,
   type TokenRecord,
 } from '../data/access';
 import { invalid, notFound } from '../foundation/errors';
+import { hashSecret, TOKEN_PREFIX } from '../model/token-secret';
 import { isUuid } from '../foundation/uuid';
 
 /**
@@ -19,7 +19,6 @@ import { isUuid } from '../foundation/uuid';
  * adds nothing, and an index on the digest keeps authentication to one query. The row
  * found is still compared in constant time before it is trusted.
  */
-export const TOKEN_PREFIX = 'dp_live_';
 export const MAX_ACTIVE_TOKENS = 5;
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -36,21 +35,6 @@ function base62(bytes: Buffer, length: number): string {
 
 function newSecret(): string {
   return TOKEN_PREFIX + base62(randomBytes(32), 43);
-}
-
-/** SHA-256 of the secret (UTF-8), one-shot: every authenticated request hashes its token. */
-export function hashSecret(secret: string): Buffer {
-  return hash('sha256', secret, 'buffer') as unknown as Buffer;
-}
-
-/** Shape check before touching the database: the prefix and the base62 body. */
-export function looksLikeToken(secret: string): boolean {
-  return /^dp_live_[0-9A-Za-z]{43}$/.test(secret);
-}
-
-export interface Authenticated {
-  account: Account;
-  tokenId: string;
 }
 
 /** How the CLI prints a token (contract: `token list`): never the secret. */

@@ -2,32 +2,35 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Statement, StatementRunner } from '../../db/statements';
-import { matchTokenChargeAndRead } from '../../server/data/admission-batches';
+import { admitInLane } from '../../server/admission/lanes';
+import { sql } from '../../server/admission/sql';
+import { statement } from '../../db/statements';
 import {
-  admittedMediaBytesToday,
-  matchTokenChargeAndReadBatch,
+  admittedStatement,
+  runAdmitted,
   type Admitted,
   type AdmittedRead,
-} from '../../server/data/admitted-reads';
+} from '../../server/admission/admitted-statement';
+import { admittedMediaBytesToday } from '../../server/data/limits';
 import { admittedPostPage, admittedPostRow } from '../../server/data/posts/reads';
 import { createPost } from '../../server/services/post-writes';
 import { publishPost } from '../../server/services/post-publishing';
-import { hashSecret } from '../../server/services/tokens';
+import { hashSecret } from '../../server/model/token-secret';
 import { domainDatabase, newAccount } from './support';
 
 /**
- * Admitted reads that meet go out as one statement (server/data/admission-batches.ts). Whatever
+ * Admitted reads that meet go out as one statement, whatever their tokens (server/admission/lanes.ts). Whatever
  * the mix of tokens and reads that meet, each request gets what it would get alone, and the
  * window's units are each given once.
  */
 const parts = domainDatabase();
 
-/** The statement runner of the tests, counting the statements sent through it. */
+/** The statement runner of the tests, counting the admission statements sent through it. */
 function counting(db: StatementRunner): StatementRunner & { sent: number } {
   const runner = {
     sent: 0,
     run<T>(st: Statement, values: unknown[]) {
-      runner.sent++;
+      if (st.name.startsWith('admitted_')) runner.sent++;
       return db.run<T>(st, values);
     },
     runWrite: <T>(st: Statement, values: unknown[]) => db.runWrite<T>(st, values),
@@ -91,12 +94,12 @@ describe('admission batches', () => {
       fc.asyncProperty(fc.array(request, { minLength: 1, maxLength: 40 }), async (mix) => {
         cases++;
         requests += mix.length;
-        const together = await Promise.all(mix.map((r) => matchTokenChargeAndRead(db, who[r.who], readOf(r.read))));
+        const together = await Promise.all(mix.map((r) => admitInLane(db, who[r.who], readOf(r.read))));
         for (const [i, r] of mix.entries()) {
           const read = readOf(r.read);
-          const [alone] = await matchTokenChargeAndReadBatch(parts.db(), who[r.who], read.statement, [read.values]);
+          const [alone] = await runAdmitted(parts.db(), read.statement, [{ digest: who[r.who], values: read.values }]);
           expect(articles(together[i]!)).toEqual(articles(alone!));
-          expect(together[i]?.match.account.id).toBe(alone?.match.account.id);
+          expect(together[i]?.auth.account.id).toBe(alone?.auth.account.id);
         }
         // Each token's units of the minute went to one request each.
         for (const token of ['a', 'b']) {
@@ -117,9 +120,7 @@ describe('admission batches', () => {
     const a = await authorWithArticles(2);
     const db = counting(parts.db());
     const ids = [a.ids[0]!, 'not-a-uuid', a.ids[1]!, randomUUID()];
-    const settled = await Promise.allSettled(
-      ids.map((id) => matchTokenChargeAndRead(db, a.digest, admittedPostRow(id))),
-    );
+    const settled = await Promise.allSettled(ids.map((id) => admitInLane(db, a.digest, admittedPostRow(id))));
     // One batch, then each of the four alone.
     expect(db.sent).toBe(5);
     expect(settled[1]).toMatchObject({ status: 'rejected', reason: { code: '22P02' } });
@@ -146,15 +147,48 @@ describe('admission batches', () => {
       runWrite: (st, values) => inner.runWrite(st, values),
       transaction: (work) => inner.transaction(work),
     };
-    const stuck = matchTokenChargeAndRead(db, a.digest, admittedPostRow(a.ids[0]!));
+    const stuck = admitInLane(db, a.digest, admittedPostRow(a.ids[0]!));
     let stuckDone = false;
     void stuck.then(() => (stuckDone = true));
     await new Promise((r) => setTimeout(r, 20));
-    const later = await Promise.all(a.ids.map((id) => matchTokenChargeAndRead(db, a.digest, admittedPostRow(id))));
+    const later = await Promise.all(a.ids.map((id) => admitInLane(db, a.digest, admittedPostRow(id))));
     // Answered while the first statement is still out.
     expect(stuckDone).toBe(false);
     expect(later.map((r) => (r!.rows[0] as { id: string }).id)).toEqual(a.ids);
     release();
     expect(((await stuck)!.rows[0] as { id: string }).id).toBe(a.ids[0]);
+  });
+
+  it('numbers each account of a shared batch in its own window, as its requests one after another would be', async () => {
+    const near = await newAccount(parts.db(), { limits: { read_per_min: 5 } });
+    const far = await newAccount(parts.db(), { limits: { read_per_min: 1_000_000 } });
+    const db = counting(parts.db());
+    const order = Array.from({ length: 16 }, (_, i) => (i % 2 === 0 ? near : far));
+    const got = await Promise.all(
+      order.map((who) => admitInLane(db, hashSecret(who.secret), admittedMediaBytesToday())),
+    );
+    // One statement for both accounts' requests.
+    expect(db.sent).toBe(1);
+    const units = (who: typeof near) => got.filter((_, i) => order[i] === who).map((g) => g!.window.count);
+    // Each account's units run 1, 2, 3… in the order its requests came, whatever the other's.
+    const nearUnits = units(near);
+    expect(nearUnits).toEqual(nearUnits.map((_, i) => nearUnits[0]! + i));
+    const farUnits = units(far);
+    expect(farUnits).toEqual(farUnits.map((_, i) => farUnits[0]! + i));
+    for (const [i, g] of got.entries()) expect(g!.auth.account.id).toBe(order[i]!.id);
+  });
+
+  it('refuses at declaration a read that does not scope itself to the admitted account, and a name declared twice', () => {
+    expect(() =>
+      admittedStatement<'id', unknown>({
+        name: 'admitted_unscoped_test',
+        cls: 'read',
+        params: { id: 'uuid' },
+        read: (p) => sql`SELECT id FROM posts WHERE id = ${p.id}`,
+      }),
+    ).toThrow(/scope itself to ADMITTED_ACCOUNT/);
+    statement('test_declared_once', 'SELECT 1');
+    expect(() => statement('test_declared_once', 'SELECT 1')).not.toThrow();
+    expect(() => statement('test_declared_once', 'SELECT 2')).toThrow(/declared twice/);
   });
 });

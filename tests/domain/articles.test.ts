@@ -4,7 +4,6 @@ import { approvePost, listPending, rejectPost } from '../../server/services/mode
 import { createPost, updatePost } from '../../server/services/post-writes';
 import { publishPost, unpublishPost } from '../../server/services/post-publishing';
 import { postEtag } from '../../server/services/post-etag';
-import { readPostPage } from '../../server/services/post-reads';
 import { admitterFor, newAccount, domainDatabase } from './support';
 
 /** Article rules that need the database: slugs per author, conflicts, versions, moderation, paging. */
@@ -36,7 +35,7 @@ describe('slugs', () => {
     await createPost(write(a.id), { title: 'One', markdown: 'x', slug: 'taken' });
     const err = await refusal(createPost(write(a.id), { title: 'Two', markdown: 'y', slug: 'taken' }));
     expect(isDomainError(err, 'conflict')).toBe(true);
-    const page = await readPostPage(admitterFor(parts.db(), a.secret), {});
+    const page = await admitterFor(parts.db(), a.secret).page({});
     expect(page.items.map((p) => p.title)).toEqual(['One']);
     expect((await createPost(write(b.id), { title: 'Two', markdown: 'y', slug: 'taken' })).slug).toBe('taken');
   });
@@ -50,7 +49,7 @@ describe('versions', () => {
     await updatePost(write(account.id), created.id, { title: 'V2' }, { ifMatch: firstTag });
     const err = await refusal(updatePost(write(account.id), created.id, { title: 'V3' }, { ifMatch: firstTag }));
     expect(isDomainError(err, 'stale')).toBe(true);
-    const page = await readPostPage(admitterFor(parts.db(), account.secret), {});
+    const page = await admitterFor(parts.db(), account.secret).page({});
     expect(page.items[0]!.title).toBe('V2');
   });
 });
@@ -94,7 +93,7 @@ describe('moderation', () => {
   });
 });
 
-describe('paging (readPostPage)', () => {
+describe('paging (GET /posts)', () => {
   it("walks every article once, newest first, and refuses another author's cursor", async () => {
     const [a, b] = [await newAccount(parts.db()), await newAccount(parts.db())];
     const created = [];
@@ -103,13 +102,13 @@ describe('paging (readPostPage)', () => {
     let cursor: string | undefined;
     let first: string | null = null;
     do {
-      const page = await readPostPage(admitterFor(parts.db(), a.secret), { limit: 3, cursor });
+      const page = await admitterFor(parts.db(), a.secret).page({ limit: 3, cursor });
       seen.push(...page.items.map((p) => p.title));
       first ??= page.next_cursor;
       cursor = page.next_cursor ?? undefined;
     } while (cursor);
     expect(seen).toEqual(created.map((p) => p.title).reverse());
-    const err = await refusal(readPostPage(admitterFor(parts.db(), b.secret), { limit: 3, cursor: first! }));
+    const err = await refusal(admitterFor(parts.db(), b.secret).page({ limit: 3, cursor: first! }));
     expect(isDomainError(err, 'invalid')).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addMediaBytesWithin, sweepOldWindows } from '../../server/data/limits';
-import { chargeWindow, dailyMediaBytesUsed } from '../../server/services/limits';
+import { dailyMediaBytesUsed } from '../../server/services/limits';
+import { chargeWindow } from '../../server/admission/window-charge';
 import { createAccount, type LimitOverrides } from '../../server/services/accounts';
 import { randomUUID } from 'node:crypto';
 import { awayFromMinuteBoundary, domainDatabase, query } from './support';

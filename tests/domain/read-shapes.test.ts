@@ -6,7 +6,6 @@ import { ListPostsOutput } from '../../server/api/posts/list.schema';
 import type { AuthorReadFirstContext } from '../../server/api/trpc';
 import { createAccount } from '../../server/services/accounts';
 import { AuthorPostWithHtmlSchema } from '../../server/services/author-post.schema';
-import { readPost, readPostPage } from '../../server/services/post-reads';
 import { createPost, updatePost } from '../../server/services/post-writes';
 import { publishPost } from '../../server/services/post-publishing';
 import { expectExactly, unknownKeys } from './exact-shape';
@@ -41,12 +40,11 @@ describe('read results match their REST schemas exactly', () => {
       title: 'Public, edited',
     });
 
-    for (const id of [draft.id, published.id])
-      expectExactly(AuthorPostWithHtmlSchema, await readPost(account.admit, id));
-    const page = await readPostPage(account.admit, { limit: 1 });
+    for (const id of [draft.id, published.id]) expectExactly(AuthorPostWithHtmlSchema, await account.admit.post(id));
+    const page = await account.admit.page({ limit: 1 });
     expect(page.next_cursor).not.toBeNull();
     expectExactly(ListPostsOutput, page);
-    const rest = await readPostPage(account.admit, { cursor: page.next_cursor! });
+    const rest = await account.admit.page({ cursor: page.next_cursor! });
     expect(rest.items).toHaveLength(1);
     expectExactly(ListPostsOutput, rest);
   });
@@ -60,7 +58,7 @@ describe('read results match their REST schemas exactly', () => {
   it('notices a field too many or too few (the check itself)', async () => {
     const account = await author();
     const post = await createPost(parts.write(account.id), { title: 'T', markdown: 'x' });
-    const read = await readPost(account.admit, post.id);
+    const read = await account.admit.post(post.id);
     expect(unknownKeys(AuthorPostWithHtmlSchema, { ...read, secret: 1 })).toEqual(['secret']);
     expect(unknownKeys(ListPostsOutput, { items: [{ ...read, tags: [{ slug: 'a', name: 'A', x: 1 }] }] })).toEqual([
       'items[0].tags[0].x',

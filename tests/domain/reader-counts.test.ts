@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createPost, updatePost } from '../../server/services/post-writes';
 import { deletePost, publishPost, unpublishPost } from '../../server/services/post-publishing';
-import { readPost } from '../../server/services/post-reads';
 import { popularitySql } from '../../server/model/popularity';
 import { FLUSH_CHUNK, flushReaderTally, flushTally, loadDaySalt } from '../../server/services/reader-counts';
 import { applyReaderEvents } from '../../server/services/reader-events';
@@ -19,7 +18,7 @@ async function publishedArticle() {
   return { accountId: account.id, secret: account.secret, id: post.id, publicId: post.public_id };
 }
 
-const counters = async (a: { secret: string; id: string }) => readPost(admitterFor(parts.db(), a.secret), a.id);
+const counters = async (a: { secret: string; id: string }) => admitterFor(parts.db(), a.secret).post(a.id);
 
 /** An instance's tally, with the day's salt loaded from the shared table as the runtime does. */
 async function instanceTally(now = Date.now()): Promise<ReaderTally> {

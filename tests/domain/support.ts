@@ -5,8 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { openStatementPool, statement, type StatementPool, type StatementRunner } from '../../db/statements';
 import type { ContentPool } from '../../server/content';
-import { admitAndRead } from '../../server/api/authenticate';
-import type { Admitter } from '../../server/services/access';
+import { admitAndRead } from '../../server/admission/admit';
+import { pageFound, pageRequest, postFound, postRead } from '../../server/services/post-reads';
 import { createAccount, type LimitOverrides } from '../../server/services/accounts';
 import type { PublishingContext } from '../../server/services/post-publishing';
 import type { WriteContext } from '../../server/services/post-writes';
@@ -89,14 +89,20 @@ export async function newAccount(
 }
 
 /**
- * What a read procedure hands its handler (api/trpc.ts `authorReadFirstProcedure`) for the caller
- * with this secret: each read admits them, as GET /posts and GET /posts/{id} do.
+ * The author reads as their handlers run them (server/api/posts/*.handler.ts) for the caller with
+ * this secret: each read admits them, in the statement of its lane.
  */
-export function admitterFor(db: StatementRunner, secret: string): Admitter {
+export function admitterFor(db: StatementRunner, secret: string) {
   const headers = { get: (name: string) => (name === 'authorization' ? `Bearer ${secret}` : null) };
-  return async (read) => {
-    const { auth, rows } = await admitAndRead(db, headers, read.statement.cls, read);
-    return { auth, rows };
+  return {
+    async post(id: string) {
+      return postFound((await admitAndRead(db, headers, 'read', postRead(id))).rows);
+    },
+    async page(opts: Parameters<typeof pageRequest>[0]) {
+      const request = pageRequest(opts);
+      const { auth, rows } = await admitAndRead(db, headers, 'read', request.read);
+      return pageFound(request, auth.account.id, rows);
+    },
   };
 }
 

@@ -249,7 +249,10 @@ describe('admitted requests', () => {
       byId.map((id) => () => call(token, 'GET', `/posts/${id}`)),
     );
     // The first statement, then one for the 8 that waited behind it.
-    expect(tap.binds.filter((name) => !BACKGROUND.test(name))).toEqual(['admitted_post_by_id', 'admitted_post_by_id']);
+    expect(tap.binds.filter((name) => !BACKGROUND.test(name))).toEqual([
+      'admitted_post_by_id',
+      'admitted_post_by_id_batch',
+    ]);
     expect(answers[0]!.body.id).toBe(ids[1]);
     byId.forEach((id, i) => {
       const answer = answers[i + 1]!;
@@ -267,7 +270,7 @@ describe('admitted requests', () => {
     );
     expect(tap.binds.filter((name) => !BACKGROUND.test(name))).toEqual([
       'admitted_posts_page_after',
-      'admitted_posts_page_after',
+      'admitted_posts_page_after_batch',
     ]);
     const after = newestFirst.slice(1);
     expect(pages[0]!.body.items.map((p: { id: string }) => p.id)).toEqual(after.slice(0, 2));
@@ -275,6 +278,44 @@ describe('admitted requests', () => {
       const body = pages[i + 1]!.body;
       expect(body.items.map((p: { id: string }) => p.id)).toEqual(after.slice(0, limit));
       expect(body.next_cursor === null).toBe(limit >= after.length);
+    });
+  });
+
+  it('admits the concurrent reads of many tokens in one statement, each answered as its own account', async () => {
+    const tokens = await Promise.all([account(), account(), account({ read_per_min: 1 }), account()]);
+    const own = await Promise.all(
+      tokens.map(
+        async (t, i) => (await call(t, 'POST', '/posts', { title: `Tenant ${i}`, markdown: `Own ${i}.` })).body,
+      ),
+    );
+    const first = await call(tokens[0]!, 'GET', '/me'); // charges its window, so units below start at 2
+    expect(first.status).toBe(200);
+    // Every token reads its own article and the next token's: own → 200, foreign → 404.
+    const asked = tokens.flatMap((t, i) => [
+      { token: t, id: own[i].id as string, owner: i },
+      { token: t, id: own[(i + 1) % tokens.length].id as string, owner: (i + 1) % tokens.length },
+    ]);
+    const answers = await behindOne(
+      () => call(tokens[1]!, 'GET', `/posts/${own[1].id}`),
+      asked.map((a) => () => call(a.token, 'GET', `/posts/${a.id}`)),
+    );
+    // The first statement, then one for all eight requests of the four tokens.
+    expect(tap.binds.filter((name) => !BACKGROUND.test(name))).toEqual([
+      'admitted_post_by_id',
+      'admitted_post_by_id_batch',
+    ]);
+    asked.forEach((a, i) => {
+      const answer = answers[i + 1]!;
+      const mine = a.owner === tokens.indexOf(a.token);
+      if (a.token === tokens[2]) {
+        // read_per_min 1: its first request of the batch is unit 1 (200 or 404), its second unit 2 (429).
+        expect(answer.status).toBe(mine ? 200 : 429);
+        expect(answer.headers.get('ratelimit-limit')).toBe('1');
+      } else {
+        expect(answer.status).toBe(mine ? 200 : 404);
+        if (mine) expect(answer.body.html).toContain(`<p>Own ${a.owner}.</p>`);
+        expect(answer.headers.get('ratelimit-limit')).toBe('10000');
+      }
     });
   });
 
@@ -288,7 +329,12 @@ describe('admitted requests', () => {
       () => call(token, 'GET', routes[0]!),
       Array.from({ length: 24 }, (_, i) => () => call(token, 'GET', routes[i % 2]!)),
     );
-    expect(tap.binds.filter((name) => !BACKGROUND.test(name))).toEqual(['admitted_post_by_id', 'admitted_post_by_id']);
+    // The first statement, then batches: one, or more when the requests took longer than the
+    // lane's stall time to arrive (a loaded machine), each of them a batch.
+    const sent = tap.binds.filter((name) => !BACKGROUND.test(name));
+    expect(sent[0]).toBe('admitted_post_by_id');
+    expect(sent.length).toBeLessThan(6);
+    for (const name of sent.slice(1)) expect(name).toBe('admitted_post_by_id_batch');
     // Which requests got the 10 units depends on the order they reached the service; each unit
     // went to exactly one of them, the first request (alone) took the first.
     const admitted = answers.filter((a) => a.status !== 429);

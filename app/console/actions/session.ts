@@ -2,8 +2,8 @@
 
 import { redirect } from 'next/navigation';
 import { cookies } from 'next/headers';
-import { TOKEN_PREFIX } from '@/server/services/tokens';
-import { authenticate } from '@/server/services/access';
+import { TOKEN_PREFIX } from '@/server/model/token-secret';
+import { authenticate } from '@/server/admission/token-match';
 import { clearSessionCookie, consoleParts, currentSession, setSessionCookie } from '@/server/console/context';
 import { closeSession, csrfMatches, openSession, SESSION_COOKIE } from '@/server/console/session-store';
 import { describeProblem } from '@/server/console/problems';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { readPost } from '../../services/post-reads';
+import { postFound, postRead } from '../../services/post-reads';
 import type { AuthorReadFirstContext } from '../trpc';
 import type { PostIdInput } from './by-id.schema';
 import { answerNotModifiedIfCurrent, sendEtag } from './conditional';
@@ -11,7 +11,8 @@ export const getPostHandler = async ({
   ctx: AuthorReadFirstContext;
   input: z.infer<typeof PostIdInput>;
 }) => {
-  const post = await readPost(ctx.admitAndRead, input.id);
+  const { rows } = await ctx.admitAndRead(postRead(input.id));
+  const post = postFound(rows);
   answerNotModifiedIfCurrent(ctx, sendEtag(ctx, post));
   return post;
 };

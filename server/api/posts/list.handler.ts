@@ -1,12 +1,16 @@
 import type { z } from 'zod';
-import { readPostPage } from '../../services/post-reads';
+import { pageFound, pageRequest } from '../../services/post-reads';
 import type { AuthorReadFirstContext } from '../trpc';
 import type { ListPostsInput } from './list.schema';
 
-export const listPostsHandler = ({
+export const listPostsHandler = async ({
   ctx,
   input,
 }: {
   ctx: AuthorReadFirstContext;
   input: z.infer<typeof ListPostsInput>;
-}) => readPostPage(ctx.admitAndRead, input);
+}) => {
+  const request = pageRequest(input);
+  const { auth, rows } = await ctx.admitAndRead(request.read);
+  return pageFound(request, auth.account.id, rows);
+};

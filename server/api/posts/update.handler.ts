@@ -1,10 +1,11 @@
 import { writeContextOf } from '../../runtime/request-contexts';
 import type { z } from 'zod';
-import { admitAndUpdatePost } from '../../services/post-writes';
+import { editFound, editRead, updatePost } from '../../services/post-writes';
 import type { AuthorReadFirstContext } from '../trpc';
 import { sendEtag, writePreconditions } from './conditional';
 import type { UpdatePostInput } from './write.schema';
 
+/** PATCH /posts/{id}: the edit's first read admits the author (one statement), then the edit. */
 export const updatePostHandler = async ({
   ctx,
   input,
@@ -13,13 +14,8 @@ export const updatePostHandler = async ({
   input: z.infer<typeof UpdatePostInput>;
 }) => {
   const { id, ...fields } = input;
-  const post = await admitAndUpdatePost(
-    ctx.admitAndRead,
-    (auth) => writeContextOf(ctx.parts, auth),
-    id,
-    fields,
-    writePreconditions(ctx),
-  );
+  const { auth, rows } = await ctx.admitAndRead(editRead(id));
+  const post = await updatePost(writeContextOf(ctx.parts, auth), id, fields, writePreconditions(ctx), editFound(rows));
   sendEtag(ctx, post);
   return post;
 };

@@ -1,5 +1,6 @@
 import { statement, type Statement, type StatementRunner } from '../../../db/statements';
-import { ADMITTED_ACCOUNT, admittedStatement, type AdmittedRead } from '../admitted-reads';
+import { admittedStatement } from '../../admission/admitted-statement';
+import { ADMITTED_ACCOUNT, NOTHING, sql } from '../../admission/sql';
 import {
   LIVE_OWN,
   POST_SELECT,
@@ -17,22 +18,19 @@ import {
  * counts per status, the history of saves).
  */
 
-const ADMITTED_POST_BY_ID = admittedStatement(
-  'admitted_post_by_id',
-  'read',
-  `SELECT ${POST_SELECT}, html FROM posts WHERE id = $3 AND account_id = ${ADMITTED_ACCOUNT} AND deleted_at IS NULL`,
-  { params: ['uuid'] },
-);
+const ADMITTED_POST_BY_ID = admittedStatement<'id', PostRow & { html: string }>({
+  name: 'admitted_post_by_id',
+  cls: 'read',
+  params: { id: 'uuid' },
+  read: (p) =>
+    sql`SELECT ${POST_SELECT}, html FROM posts WHERE id = ${p.id} AND account_id = ${ADMITTED_ACCOUNT} AND deleted_at IS NULL`,
+});
 
 /**
  * GET /posts/{id}: the author's live article with its html, read in the statement that admits
- * the author (admitted-reads.ts `admittedStatement`); no row for one that is absent, deleted or another
- * author's.
+ * the author; no row for one that is absent, deleted or another author's.
  */
-export const admittedPostRow = (id: string): AdmittedRead<PostRow & { html: string }> => ({
-  statement: ADMITTED_POST_BY_ID,
-  values: [id],
-});
+export const admittedPostRow = (id: string) => ADMITTED_POST_BY_ID.read({ id });
 
 const POST_ROW = statement('post_row', `SELECT ${POST_SELECT} FROM posts WHERE ${LIVE_OWN}`);
 
@@ -46,46 +44,34 @@ export async function readPostHead(db: StatementRunner, accountId: string, id: s
 const PAGE_ROWS_CEILING = 100;
 
 /**
- * GET /posts: one page statement per shape (status filter, cursor), so each is planned once,
- * each admitting the author in the same statement (admitted-reads.ts `admittedStatement`): the page's
- * own parameters start at `$3`, and the last one is how many rows to return. Newest first on
- * `(created_at, id)`.
+ * GET /posts: one page statement per shape (status filter, cursor), so each is planned once, each
+ * admitting the author in the same statement. Newest first on `(created_at, id)`; `count` is how
+ * many rows to return (a LIMIT outside the read, whose own is the constant ceiling).
  */
-const pageQuery = (status: boolean, after: boolean) => {
-  let where = `account_id = ${ADMITTED_ACCOUNT} AND deleted_at IS NULL`;
-  const params: string[] = [];
-  if (status) where += ` AND status = $${3 + params.push('text') - 1}`;
-  if (after) {
-    where += ` AND (created_at, id) < ($${3 + params.length}::timestamptz, $${4 + params.length}::uuid)`;
-    params.push('timestamptz', 'uuid');
-  }
-  params.push('int');
-  return {
-    read: `SELECT ${POST_SELECT} FROM posts WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${PAGE_ROWS_CEILING}`,
-    params,
-    rows: `$${2 + params.length}`,
-  };
-};
-const admittedPage = (name: string, status: boolean, after: boolean) => {
-  const { read, params, rows } = pageQuery(status, after);
-  return admittedStatement(name, 'read', read, { params, rows });
-};
+const admittedPage = (name: string, shape: { status: boolean; after: boolean }) =>
+  admittedStatement<'status' | 'createdAt' | 'id' | 'count', PostRow>({
+    name,
+    cls: 'read',
+    params: { status: 'text', createdAt: 'timestamptz', id: 'uuid', count: 'int' },
+    read: (p) => sql`SELECT ${POST_SELECT} FROM posts
+       WHERE account_id = ${ADMITTED_ACCOUNT} AND deleted_at IS NULL
+         ${shape.status ? sql`AND status = ${p.status}` : NOTHING}
+         ${shape.after ? sql`AND (created_at, id) < (${p.createdAt}, ${p.id})` : NOTHING}
+       ORDER BY created_at DESC, id DESC LIMIT ${String(PAGE_ROWS_CEILING)}`,
+    rows: 'count',
+  });
 const ADMITTED_PAGES = {
-  first: admittedPage('admitted_posts_page_first', false, false),
-  after: admittedPage('admitted_posts_page_after', false, true),
-  statusFirst: admittedPage('admitted_posts_page_status_first', true, false),
-  statusAfter: admittedPage('admitted_posts_page_status_after', true, true),
+  first: admittedPage('admitted_posts_page_first', { status: false, after: false }),
+  after: admittedPage('admitted_posts_page_after', { status: false, after: true }),
+  statusFirst: admittedPage('admitted_posts_page_status_first', { status: true, after: false }),
+  statusAfter: admittedPage('admitted_posts_page_status_after', { status: true, after: true }),
 };
 
 type PageOptions = { status?: PostStatus; after?: { createdAt: string; id: string }; count: number };
 
 /** The page of this shape, for the author admitted by the same statement. */
-export function admittedPostPage(opts: PageOptions): AdmittedRead<PostRow> {
+export function admittedPostPage(opts: PageOptions) {
   if (opts.count > PAGE_ROWS_CEILING) throw new RangeError(`a page reads at most ${PAGE_ROWS_CEILING} rows`);
-  const values: unknown[] = [];
-  if (opts.status) values.push(opts.status);
-  if (opts.after) values.push(opts.after.createdAt, opts.after.id);
-  values.push(opts.count);
   const st = opts.status
     ? opts.after
       ? ADMITTED_PAGES.statusAfter
@@ -93,7 +79,12 @@ export function admittedPostPage(opts: PageOptions): AdmittedRead<PostRow> {
     : opts.after
       ? ADMITTED_PAGES.after
       : ADMITTED_PAGES.first;
-  return { statement: st, values };
+  return st.read({
+    status: opts.status ?? null,
+    createdAt: opts.after?.createdAt ?? null,
+    id: opts.after?.id ?? null,
+    count: opts.count,
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { statement, type StatementRunner } from '../../../db/statements';
-import { ADMITTED_ACCOUNT, admittedStatement, type AdmittedRead } from '../admitted-reads';
+import { admittedStatement } from '../../admission/admitted-statement';
+import { ADMITTED_ACCOUNT, sql, type Param } from '../../admission/sql';
 import { LIVE_OWN, POST_SELECT, type PostRow } from './rows';
 
 /**
@@ -25,7 +26,7 @@ export interface StoredImage {
 export type RehostMemory = Map<string, StoredImage>;
 
 /** The rehost memory of the article `post` (SQL) as one JSON column, read with the row in one snapshot. */
-const rehostMemoryColumn = (post: string) => `(SELECT coalesce(json_agg(json_build_object(
+const rehostMemoryColumn = (post: string | Param) => sql`(SELECT coalesce(json_agg(json_build_object(
       'source_url', s.source_url, 'id', m.id, 'width', m.width, 'height', m.height)), '[]')
      FROM post_media_sources s JOIN media m ON m.id = s.media_id WHERE s.post_id = ${post}) AS rehost_memory`;
 
@@ -57,7 +58,7 @@ export async function rememberRehosts(
 
 const READ_FOR_EDIT = statement(
   'post_write_read',
-  `SELECT ${POST_SELECT}, markdown, ${rehostMemoryColumn('$1')} FROM posts WHERE ${LIVE_OWN}`,
+  `SELECT ${POST_SELECT}, markdown, ${rehostMemoryColumn('$1').plain} FROM posts WHERE ${LIVE_OWN}`,
 );
 
 /** What an edit reads first: the row, and its rehost memory as JSON. */
@@ -79,23 +80,19 @@ export async function readForEdit(
   return foundForEdit((await db.run<ReadForEditRow>(READ_FOR_EDIT, [id, accountId]))[0]);
 }
 
-const ADMITTED_READ_FOR_EDIT = admittedStatement(
-  'admitted_post_write_read',
-  'write',
-  `SELECT ${POST_SELECT}, markdown, ${rehostMemoryColumn('$3')}
-     FROM posts WHERE id = $3 AND account_id = ${ADMITTED_ACCOUNT} AND deleted_at IS NULL`,
-  { params: ['uuid'] },
-);
+const ADMITTED_READ_FOR_EDIT = admittedStatement<'id', ReadForEditRow>({
+  name: 'admitted_post_write_read',
+  cls: 'write',
+  params: { id: 'uuid' },
+  read: (p) => sql`SELECT ${POST_SELECT}, markdown, ${rehostMemoryColumn(p.id)}
+     FROM posts WHERE id = ${p.id} AND account_id = ${ADMITTED_ACCOUNT} AND deleted_at IS NULL`,
+});
 
 /**
  * PATCH's first statement: `readForEdit` in the statement that admits the author to a unit of
- * the write window (admitted-reads.ts `admittedStatement`); no row for an article that is
- * absent, deleted or another author's.
+ * the write window; no row for an article that is absent, deleted or another author's.
  */
-export const admittedReadForEdit = (id: string): AdmittedRead<ReadForEditRow> => ({
-  statement: ADMITTED_READ_FOR_EDIT,
-  values: [id],
-});
+export const admittedReadForEdit = (id: string) => ADMITTED_READ_FOR_EDIT.read({ id });
 
 const LOCK_FOR_EDIT = statement(
   'post_write_lock',
@@ -111,7 +108,7 @@ export async function lockForEdit(tx: StatementRunner, accountId: string, id: st
   return row ?? null;
 }
 
-const READ_MEMORY = statement('post_write_memory', `SELECT ${rehostMemoryColumn('$1')}`);
+const READ_MEMORY = statement('post_write_memory', `SELECT ${rehostMemoryColumn('$1').plain}`);
 
 /** The rehost memory alone, as committed now (a statement of its own: a snapshot of its own). */
 export async function readMemory(tx: StatementRunner, id: string): Promise<RehostMemory> {

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import * as cursor from '../../../server/services/cursor';
 import { derivedKey } from '../../../server/foundation/secrets';
-import { windowState } from '../../../server/services/limits';
+import { windowState } from '../../../server/admission/window-charge';
 import { rateLimitHeaders } from '../../../server/http/errors';
 
 /** Paging cursors (signed, bound to the account) and the fixed-window arithmetic behind RateLimit-*. */

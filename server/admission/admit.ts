@@ -1,0 +1,105 @@
+import type { StatementRunner } from '../../db/statements';
+import { rateLimited, unauthenticated, type LimitWindow } from '../foundation/errors';
+import { rateLimitRefusals } from '../foundation/metrics';
+import { limitFor, type Authenticated } from '../model/account';
+import type { RateClass } from '../model/rate-classes';
+import { hashSecret, looksLikeToken } from '../model/token-secret';
+import type { AdmittedRead } from './admitted-statement';
+import { admitInLane } from './lanes';
+import { authenticate, authenticateAndCharge } from './token-match';
+import { chargeWindow, windowAfter, type WindowState } from './window-charge';
+
+/**
+ * Who calls, and may they call now (contract: "Authentication" and "Limits"): every REST
+ * request's admission, from here alone. Three ways in, one set of answers (401 for a bad token,
+ * 429 with the window when it is used up, RateLimit-* from the window charged):
+ * - `admitAndRead`: a read admitted in the statement that admits its caller (lanes.ts batches
+ *   them across callers);
+ * - `admit`: the token check and one unit of the window in one statement, or only the unit when
+ *   the caller was identified before its body was read;
+ * - `identify`: the token check alone, before a large body is read.
+ */
+
+/** Request headers by lower-case name (a fetch `Headers` fits, and so does a thin view of Node's). */
+export interface RequestHeaders {
+  get(name: string): string | null;
+}
+
+/** Only `Authorization: Bearer dp_live_…`; everything else is 401. */
+function bearerSecret(headers: RequestHeaders): string {
+  const header = headers.get('authorization');
+  if (!header) throw unauthenticated('Authorization: send "Bearer <API token>"');
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+  if (!match) throw unauthenticated('Authorization: send "Bearer <API token>"');
+  if (!match[1]!.startsWith('dp_live_')) throw unauthenticated('Authorization: only dp_live_ API tokens are accepted');
+  return match[1]!;
+}
+
+const unknownToken = () => unauthenticated('Authorization: the token is unknown or revoked');
+
+/**
+ * The caller's account, before anything else of the request is read: used for requests with
+ * a large body, so a missing or dead token is answered 401 without receiving megabytes first.
+ */
+export async function identify(db: StatementRunner, headers: RequestHeaders): Promise<Authenticated> {
+  const auth = await authenticate(db, bearerSecret(headers));
+  if (!auth) throw unknownToken();
+  return auth;
+}
+
+/**
+ * Admits one request of rate class `cls`: the token's account plus one unit of its minute
+ * window, in one round trip unless `identified` already holds the account. Shared by the tRPC
+ * procedures and the multipart upload, so both refuse alike.
+ */
+export async function admit(
+  db: StatementRunner,
+  headers: RequestHeaders,
+  cls: RateClass,
+  identified?: Authenticated,
+): Promise<{ auth: Authenticated; window: LimitWindow }> {
+  let auth: Authenticated;
+  let window: WindowState;
+  if (identified) {
+    auth = identified;
+    window = await chargeWindow(db, identified.account, cls);
+  } else {
+    const found = await authenticateAndCharge(db, bearerSecret(headers), cls);
+    if (!found) throw unknownToken();
+    auth = found.auth;
+    window = windowAfter(found.window, limitFor(auth.account, cls));
+  }
+  refuseSpent(cls, window);
+  return { auth, window };
+}
+
+/**
+ * `admit` and a read for the admitted account in one statement, shared with the requests of any
+ * callers that meet it: the same 401 and 429, and `rows` is what the read found.
+ */
+export async function admitAndRead<Row>(
+  db: StatementRunner,
+  headers: RequestHeaders,
+  cls: RateClass,
+  read: AdmittedRead<Row>,
+): Promise<{ auth: Authenticated; window: LimitWindow; rows: Row[] }> {
+  // The statement checks the limit of the class it was built for: it must be the route's.
+  if (read.statement.cls !== cls) throw new Error(`${read.statement.name} is a ${read.statement.cls} read, not ${cls}`);
+  const secret = bearerSecret(headers);
+  if (!looksLikeToken(secret)) throw unknownToken();
+  const found = await admitInLane(db, hashSecret(secret), read);
+  if (!found) throw unknownToken();
+  const window = windowAfter(found.window, limitFor(found.auth.account, cls));
+  refuseSpent(cls, window);
+  return { auth: found.auth, window, rows: found.rows };
+}
+
+/** 429 when the charge passed the window's limit (the read, if any, did not run). */
+function refuseSpent(cls: RateClass, window: WindowState): void {
+  if (window.allowed) return;
+  rateLimitRefusals.inc({ class: cls });
+  throw rateLimited(
+    `${cls} limit of ${window.limit} requests per minute reached; retry after ${window.retryAfter} s`,
+    window,
+  );
+}
