@@ -51,7 +51,7 @@ describe('read results match their REST schemas exactly', () => {
 
   it('GET /me', async () => {
     const account = await author();
-    const ctx = { admitAndRead: account.admit } as unknown as AuthorReadFirstContext;
+    const ctx = { admitAndRead: account.admit.read } as unknown as AuthorReadFirstContext;
     expectExactly(MeOutput, await meHandler({ ctx }));
   });
 

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { openStatementPool, statement, type StatementPool, type StatementRunner } from '../../db/statements';
 import type { ContentPool } from '../../server/content';
 import { admitAndRead } from '../../server/admission/admit';
+import type { AdmittedRead } from '../../server/admission/admitted-statement';
 import { pageFound, pageRequest, postFound, postRead } from '../../server/services/post-reads';
 import { createAccount, type LimitOverrides } from '../../server/services/accounts';
 import type { PublishingContext } from '../../server/services/post-publishing';
@@ -95,6 +96,11 @@ export async function newAccount(
 export function admitterFor(db: StatementRunner, secret: string) {
   const headers = { get: (name: string) => (name === 'authorization' ? `Bearer ${secret}` : null) };
   return {
+    /** What `ctx.admitAndRead` gives a handler (api/trpc.ts). */
+    async read<Row>(read: AdmittedRead<Row>) {
+      const { auth, rows } = await admitAndRead(db, headers, read.statement.cls, read);
+      return { auth, rows };
+    },
     async post(id: string) {
       return postFound((await admitAndRead(db, headers, 'read', postRead(id))).rows);
     },

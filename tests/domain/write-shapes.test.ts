@@ -41,7 +41,7 @@ async function authorContext({ noMedia = false } = {}) {
       auth: { account, tokenId: undefined },
       db: parts.db(),
       // PATCH admits its caller with its first read (api/trpc.ts `authorReadFirstProcedure`).
-      admitAndRead: admitterFor(parts.db(), secret),
+      admitAndRead: admitterFor(parts.db(), secret).read,
     }) as unknown as AuthorContext & AuthorReadFirstContext;
 }
 
