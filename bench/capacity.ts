@@ -11,7 +11,10 @@
  * read's slice. The load generator runs on the same 2 cores: req/s is what this machine reached, the CPU
  * per request is the figure that carries to other machines.
  *
- *   npm run build && npx tsx bench/capacity.ts [--seconds 10] [--articles 20000] [--direct]
+ *   npm run build && npx tsx bench/capacity.ts [--seconds 10] [--articles 20000] [--tokens 64] [--direct]
+ *
+ * `--tokens N`: the API reads are also measured as N integrations send them, each request with
+ * the next of N accounts' tokens (and that account's own article), not only as one author's.
  *
  * `--direct`: the instances connect to PostgreSQL itself, with named prepared statements, as
  * they would through PgBouncer 1.21+ with max_prepared_statements: what planning on every call
@@ -31,6 +34,8 @@ const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '10' },
     articles: { type: 'string', default: '20000' },
+    /** Accounts whose tokens the "many tenants" reads take in turn. */
+    tokens: { type: 'string', default: '64' },
     /** The instances connect to PostgreSQL directly (named prepared statements), not through PgBouncer. */
     direct: { type: 'boolean', default: false },
   },
@@ -131,7 +136,43 @@ async function main() {
       targets.push(made.body.id!);
     }
 
+    // N integrations, each with its own token and article: the load a platform of many authors sends.
+    const tenants: { auth: { authorization: string; host: string }; post: string }[] = [];
+    for (let i = 0; i < Number(values.tokens); i += 4) {
+      const made = await Promise.all(
+        Array.from({ length: Math.min(4, Number(values.tokens) - i) }, async (_, j) => {
+          const created = (await cli(layout.cliEnv(), ['account', 'create', `tenant-${i + j}`, ...high])).json as {
+            token: string;
+          };
+          const res = await fetch(`${layout.instances[0]!.baseUrl}/api/v1/author/posts`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${created.token}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ title: `Tenant ${i + j}`, markdown: BENCH_MARKDOWN }),
+          });
+          if (res.status !== 201) throw new Error(`tenant POST: ${res.status}`);
+          const post = ((await res.json()) as { id: string }).id;
+          return { auth: { authorization: `Bearer ${created.token}`, host: CONSOLE_HOST }, post };
+        }),
+      );
+      tenants.push(...made);
+    }
+    const tenant = (i: number) => tenants[i % tenants.length]!;
+
     const kinds: Kind[] = [
+      {
+        name: `API read GET /me, ${tenants.length} tokens`,
+        concurrency: 32,
+        via: 'varnish',
+        next: (i) => ({ path: '/api/v1/author/me', headers: tenant(i).auth }),
+        ok: [200],
+      },
+      {
+        name: `API read GET /posts/{id}, ${tenants.length} tokens`,
+        concurrency: 32,
+        via: 'varnish',
+        next: (i) => ({ path: `/api/v1/author/posts/${tenant(i).post}`, headers: tenant(i).auth }),
+        ok: [200],
+      },
       {
         name: 'API read GET /posts/{id}',
         concurrency: 32,
