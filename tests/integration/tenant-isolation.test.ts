@@ -9,9 +9,9 @@ import { cli, removeDataDir, startService, tempDataDir, type RunningService } fr
 /**
  * Tenant isolation of batched admission, over HTTP against the real service on its own cluster.
  *
- * Authenticated reads that arrive together are admitted together: one statement matches the
- * token, charges the window and runs the reads of many requests (the admission code, formerly
- * server/data/admission-batches.ts and admitted-reads.ts). For random mixes of GET /me,
+ * Authenticated reads that arrive together are admitted together, whatever their tokens: one
+ * statement matches every token, charges each account's window and runs the reads of many
+ * requests (server/admission/lanes.ts, admitted-statement.ts). For random mixes of GET /me,
  * GET /posts/{id} and GET /posts (own, other authors', unknown and malformed ids; good and bad
  * limits, status filters, own, other authors', forged and garbage cursors) sent by several
  * accounts' tokens (one account has two), a revoked token, unknown tokens, a malformed one, a live
