@@ -214,7 +214,7 @@ async function main() {
             headers: {
               host: PUBLIC_HOST,
               'user-agent': `Mozilla/5.0 (reader ${n})`,
-              // Readers are grouped by network (a /24 for IPv4): one network each.
+              // Each reader an IPv4 address of its own (IPv4 readers count one by one).
               'x-forwarded-for': `10.${(n >> 8) & 255}.${n & 255}.7`,
             },
           };
