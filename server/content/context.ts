@@ -17,7 +17,7 @@ export interface RenderContext {
   writtenAs: Map<string, string[]>;
   /** See RenderInput.selfOrigins. */
   selfOrigins: readonly string[];
-  /** Images removed for pointing at this service outside its stored files, as the author wrote them. */
+  /** Image addresses removed for pointing at this service outside its stored files, as the author wrote them. */
   selfImages: string[];
   /** Whether the document has raw HTML (set while converting to hast; pipeline.ts). */
   rawHtml: boolean;
@@ -33,6 +33,11 @@ export function renderContext(file: FileLike): RenderContext {
   const context = file.data.render as RenderContext | undefined;
   if (!context) throw new Error('content pipeline: render context missing');
   return context;
+}
+
+/** Notes an address removed for pointing at this service, in each of the author's spellings, once. */
+export function noteSelfImage(context: RenderContext, spellings: readonly string[]): void {
+  for (const spelling of spellings) if (!context.selfImages.includes(spelling)) context.selfImages.push(spelling);
 }
 
 /**

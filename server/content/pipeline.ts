@@ -3,6 +3,7 @@
  * step that handles untrusted markup; only trusted plugins run after it:
  * remark-parse -> remark-gfm (its literal autolinks only where text may hold one,
  * literal-autolinks.ts) -> remark-rehype -> rehype-raw (when the document has raw HTML) ->
+ * removal of addresses of this service (it only deletes; plugins/self-addresses.ts) ->
  * rehype-sanitize(schema) -> trusted post-plugins (they only delete, or rebuild from validated
  * values) -> serialize.
  * Runs inside the worker pool in production (pool.ts); unit tests call it directly.
@@ -20,6 +21,7 @@ import { assertNestingWithinLimit } from './prescan';
 import { prepareMarkdown } from './prepare';
 import { sanitizeSchema } from './sanitize-schema';
 import { renderContext, type RenderContext } from './context';
+import rehypeSelfAddresses from './plugins/self-addresses';
 import rehypeLinkCard from './plugins/link-card';
 import rehypeLinks from './plugins/links';
 import rehypeImages, { collectExternalImages } from './plugins/images';
@@ -105,6 +107,8 @@ const processor = unified()
   .use(remarkLiteralAutolinksWhereTheyMayBe)
   .use(remarkRehype, { allowDangerousHtml: true, handlers })
   .use(rehypeRawWhenWritten)
+  // Before the sanitizer, which would drop most of them without a word (plugins/self-addresses.ts).
+  .use(rehypeSelfAddresses)
   .use(rehypeSanitize, sanitizeSchema)
   .use(() => (tree: Root, file) => {
     renderContext(file).tags = tagNames(tree);

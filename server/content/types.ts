@@ -23,6 +23,10 @@ export interface RenderOutput {
    * `http://[::1]/x.png`, non-ASCII paths…), for reporting back in the author's own terms.
    */
   writtenAs: Record<string, string[]>;
-  /** Images removed because their address points at this service outside its stored files, as written. */
+  /**
+   * Image addresses removed because they point at this service outside its stored files (an
+   * `img` with its element; a `srcset` candidate, a `poster`, a style's `url()`… with their
+   * attribute; plugins/self-addresses.ts), each as written, once, in document order.
+   */
   selfImages: string[];
 }

@@ -2,13 +2,13 @@
  * Images: `![alt](url)` keeps `alt`; an external http(s) `src` is rehosted at write time
  * (the caller passes the URL -> `/api/media/<uuid>` map) and otherwise reported in
  * `externalImages`. Any other `src` (relative path, no src) cannot be served: the image is dropped.
- * So is an absolute address of this service outside its stored files (a reader beacon, a page):
- * never downloaded, never kept, whether or not a rehost would have worked, and reported in
- * `selfImages`.
+ * So is an address of this service outside its stored files (a reader beacon, a page): never
+ * downloaded, never kept, whether or not a rehost would have worked, and reported in
+ * `selfImages` (self-addresses.ts removes them before the sanitizer; the same rule is held here).
  */
 import type { Element, Root } from '../hast';
 import { rewriteElements } from '../hast';
-import { isBuilt, renderContext, type RenderContext } from '../context';
+import { isBuilt, noteSelfImage, renderContext, type RenderContext } from '../context';
 import { absoluteHttpUrl, localMediaPath, localMediaUuid, pointsAtServiceOutsideMedia } from '../urls';
 
 export function resolveImageSrc(raw: unknown, rehosted: RenderContext['rehosted']): string | undefined {
@@ -21,29 +21,22 @@ export function resolveImageSrc(raw: unknown, rehosted: RenderContext['rehosted'
 }
 
 /** Relative sources are this service's by definition; reported only when they name a reader beacon. */
-const RELATIVE_BASE = 'http://relative.invalid/';
-
-function namesThisService(raw: unknown, src: string | undefined): boolean {
+function namesThisService(raw: unknown, src: string | undefined): raw is string {
   if (typeof raw !== 'string') return false;
-  if (src) return true; // absolute, and found pointing here by the caller
-  try {
-    return pointsAtServiceOutsideMedia(new URL(raw, RELATIVE_BASE).href, []);
-  } catch {
-    return false;
-  }
+  return src !== undefined || pointsAtServiceOutsideMedia(raw, []); // absolute: found pointing here by the caller
 }
 
 export default function rehypeImages() {
   return (tree: Root, file: { data: Record<string, unknown> }) => {
-    const { rehosted, authored, writtenAs, selfOrigins, selfImages } = renderContext(file);
+    const context = renderContext(file);
+    const { rehosted, authored, writtenAs, selfOrigins } = context;
     rewriteElements(tree, (el) => {
       if (el.tagName !== 'img' || isBuilt(el)) return el; // link-card favicons are already rebuilt
       const raw = el.properties.src;
       const src = resolveImageSrc(raw, rehosted);
       if (!src || (!localMediaUuid(src) && pointsAtServiceOutsideMedia(src, selfOrigins))) {
-        if (namesThisService(raw, src))
-          for (const spelling of authored.get(raw as string) ?? [raw as string])
-            if (!selfImages.includes(spelling)) selfImages.push(spelling);
+        // Normally already gone (self-addresses.ts); this is the rule after rehost substitution.
+        if (namesThisService(raw, src)) noteSelfImage(context, authored.get(raw) ?? [raw]);
         return undefined;
       }
       if (typeof raw === 'string' && !localMediaUuid(src)) {
