@@ -15,7 +15,7 @@ import { maskIds, requestRoute } from './route-template';
 import { sendFailure } from './errors';
 import { serveMetricsWithToken } from './metrics-endpoint';
 import { serveReaderBeacon } from './reader-beacon';
-import { READER_BEACON_PREFIX } from '../content/urls';
+import { READER_BEACON_PREFIX, routedPath } from '../content/urls';
 import { READER_EVENTS_PATH, serveReaderEvents } from './reader-events';
 import { OPERATOR_OPENAPI_PATH } from '../api/openapi/operator';
 import { OPERATOR_DOCUMENT, serveOpenApiDocument } from './openapi-documents';
@@ -70,10 +70,16 @@ async function route(
   next: NextHandler,
 ): Promise<void> {
   if (isApiPath(pathname)) return handleRestRequest(parts, req, res);
+  // The beacons answer their canonical spelling only (reader-beacon.ts matches it exactly); any
+  // other spelling that a lenient server would route to them (`//api/reader/…`, dot segments,
+  // escapes, upper case) is a 404 here, never a redirect to a beacon that would count a reader.
+  if (pathname.startsWith(READER_BEACON_PREFIX)) return serveReaderBeacon(parts, req, res, pathname);
+  if (routedPath(pathname).startsWith(READER_BEACON_PREFIX)) return refuseOtherSpelling(res);
+  const resolved = dotSegmentTarget(req.url ?? '/');
+  if (resolved !== undefined) return answerDotSegments(res, resolved);
   if (takeMediaRequest(parts, req, res)) return;
   if (pathname === '/api/health') return health(parts, res);
   if (pathname === '/api/metrics') return serveMetricsWithToken(req, res);
-  if (pathname.startsWith(READER_BEACON_PREFIX)) return serveReaderBeacon(parts, req, res, pathname);
   if (pathname === READER_EVENTS_PATH) return serveReaderEvents(parts, req, res);
   if (pathname === OPERATOR_OPENAPI_PATH && (req.method === 'GET' || req.method === 'HEAD'))
     return serveOpenApiDocument(req, res, OPERATOR_DOCUMENT);
@@ -90,6 +96,62 @@ async function route(
   }
   neverStoreRedirectsOrErrors(res);
   return next(req, res);
+}
+
+/**
+ * A path with `.` or `..` segments, written out or percent-encoded (`%2e`), `\` separating
+ * segments as `/` does (the WHATWG parser reads it so): Next, browsers and most proxies resolve
+ * it, so `/x/..` would get the home page and `/_next/static/../x` an asset, each cacheable for
+ * up to a year under a key no purge names, one for every spelling a client invents. Such a
+ * path gets a 308 to the path it resolves to (query kept) that no cache stores, or a 404
+ * (`no-store`) when it resolves to no path of this host (`/x/..//evil.example` is another
+ * host's to a browser). The REST surface answers these forms 400 itself (api-path.ts), before this.
+ */
+const DOT = /^(?:\.|%2e)$/i;
+const DOT_DOT = /^(?:\.|%2e){2}$/i;
+
+/**
+ * The location a request target with dot segments redirects to (`null`: none, answer 404), or
+ * undefined when its path has none. A `#` is never part of a request target: to the WHATWG
+ * parser what follows it is a fragment (`/#/..` is `/`), to a cache reading the raw text it is
+ * part of the path, so such a target too is sent to its path without it.
+ */
+export function dotSegmentTarget(url: string): string | null | undefined {
+  const hash = url.indexOf('#');
+  const target = hash === -1 ? url : url.slice(0, hash);
+  const mark = target.indexOf('?');
+  const path = mark === -1 ? target : target.slice(0, mark);
+  const segments = path.split(/[\\/]/);
+  if (hash === -1 && !segments.some((s) => DOT.test(s) || DOT_DOT.test(s))) return undefined;
+  // Not a path (absolute form), or one starting `//` or `/\`: another host's to the WHATWG parser.
+  if (!path.startsWith('/') || /^.[\\/]/.test(path)) return null;
+  const kept: string[] = [];
+  for (let i = 1; i < segments.length; i++) {
+    const segment = segments[i]!;
+    const last = i === segments.length - 1;
+    if (DOT_DOT.test(segment)) kept.pop();
+    if (DOT.test(segment) || DOT_DOT.test(segment)) {
+      if (last) kept.push('');
+    } else kept.push(segment);
+  }
+  const location = `/${kept.join('/')}${mark === -1 ? '' : target.slice(mark)}`;
+  return location.startsWith('//') || !/^[\x21-\x7e]+$/.test(location) ? null : location;
+}
+
+function refuseOtherSpelling(res: ServerResponse): void {
+  res.setHeader('cache-control', 'no-store');
+  sendFailure(res, notFound());
+}
+
+function answerDotSegments(res: ServerResponse, location: string | null): void {
+  res.setHeader('cache-control', 'no-store');
+  if (location === null) {
+    sendFailure(res, notFound());
+    return;
+  }
+  res.statusCode = 308;
+  res.setHeader('location', location);
+  res.end();
 }
 
 /** 200 when the database answers, 503 otherwise; no auth (load balancers call it). */
