@@ -5,7 +5,7 @@ import { readerBeacons } from '../foundation/metrics';
 import type { AppParts } from '../runtime/parts';
 import { READER_BEACON_PREFIX } from '../content/urls';
 import { PUBLIC_ID_PATTERN } from '../services/public-id';
-import { isKnownBot, type ReaderKind } from '../services/reader-tally';
+import { isKnownBot, readerNetwork, type ReaderKind } from '../services/reader-tally';
 
 /**
  * `GET /api/reader/{public_id}/{open|read|complete}.gif`: the images a public page embeds
@@ -37,7 +37,7 @@ export function serveReaderBeacon(
   const kind = match[2] as ReaderKind;
   if (method === 'GET' && looksLikeAReader(req, match[1]!)) {
     const outcome = parts.readers.record({
-      address: clientAddress(req),
+      address: readerNetwork(clientAddress(req), env.READER_IPV6_PREFIX),
       userAgent: req.headers['user-agent'] ?? '',
       publicId: match[1]!,
       kind,
@@ -90,23 +90,43 @@ function refererAllows(referer: string | undefined, publicId: string): boolean {
 /**
  * The reader's address: the connection's peer, unless that peer is one of TRUSTED_PROXIES, in
  * which case the last X-Forwarded-For entry added by a proxy not in that list (an entry that is
- * not an IP address is not an address: the proxy's own is used). It only ever goes into the
- * day's hash; it is never stored.
+ * not an IP address is not an address: the proxy's own is used). Addresses are compared in one
+ * spelling (`sameAddress`): `::ffff:10.0.0.1` is `10.0.0.1`, `2001:DB8::1` is `2001:db8::1`.
+ * The caller keys it by network (readerNetwork), the same for a peer and a forwarded entry. It
+ * only ever goes into the day's hash; it is never stored.
  */
 function clientAddress(req: IncomingMessage): string {
   const peer = req.socket.remoteAddress ?? '';
   const trusted = trustedProxies();
-  if (!trusted.has(peer)) return peer;
+  if (!trusted.has(sameAddress(peer))) return peer;
   const forwarded = req.headers['x-forwarded-for'];
   const hops = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? ''))
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
   for (let i = hops.length - 1; i >= 0; i--) {
-    if (trusted.has(hops[i]!)) continue;
+    if (trusted.has(sameAddress(hops[i]!))) continue;
     return isIP(hops[i]!) !== 0 ? hops[i]! : peer;
   }
   return hops[0] !== undefined && isIP(hops[0]) !== 0 ? hops[0] : peer;
+}
+
+/**
+ * One spelling of an address, to compare two: an IPv4-mapped IPv6 address as its IPv4 address,
+ * an IPv6 address as WHATWG URLs write it (lower case, shortest form); anything else as it came.
+ */
+function sameAddress(address: string): string {
+  if (isIP(address) !== 6 || address.includes('%')) return address;
+  let host: string;
+  try {
+    host = new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return address;
+  }
+  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(host);
+  if (!mapped) return host;
+  const [hi, lo] = [parseInt(mapped[1]!, 16), parseInt(mapped[2]!, 16)];
+  return `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
 }
 
 let trusted: Set<string> | undefined;
@@ -115,7 +135,7 @@ function trustedProxies(): Set<string> {
     env.TRUSTED_PROXIES.split(',')
       .map((s) => s.trim())
       .filter(Boolean)
-      .flatMap((a) => [a, a.includes(':') ? a : `::ffff:${a}`]),
+      .map(sameAddress),
   );
   return trusted;
 }
