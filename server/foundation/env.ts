@@ -33,6 +33,21 @@ const EnvSchema = z.object({
   /** Open connections the HTTP server accepts at once; more are closed as they arrive. */
   MAX_CONNECTIONS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(1_000_000).default(4096)),
   /**
+   * Open connections from one client address (IPv6: one /64) at once; more are closed as they
+   * arrive. TRUSTED_PROXIES addresses are exempt: behind a proxy every connection comes from it.
+   */
+  MAX_CONNECTIONS_PER_ADDRESS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int().min(1).max(1_000_000).default(256),
+  ),
+  /** Longest time (ms) for a request's headers, from the connection or the request's first byte; past it: 408. */
+  HEADERS_TIMEOUT_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(500).max(120_000).default(15_000)),
+  /**
+   * Longest time (ms) for a whole request, headers and body (Node's `requestTimeout`; past it:
+   * 408); an upload read under its rate floor is exempt (UPLOAD_MIN_BYTES_PER_SECOND).
+   */
+  REQUEST_TIMEOUT_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(500).max(3_600_000).default(120_000)),
+  /**
    * When set, GET /api/metrics answers `Authorization: Bearer <METRICS_TOKEN>` on the service's
    * listener; unset, /api/metrics there is 404 (see METRICS_PORT).
    */
@@ -57,6 +72,12 @@ const EnvSchema = z.object({
    * whatever user agents it sends (a household or an office behind one address still counts).
    */
   READERS_PER_ADDRESS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(100_000).default(20)),
+  /**
+   * Prefix length of the IPv6 network counted as one client address for READERS_PER_ADDRESS (a
+   * client is normally handed a whole /64 and can send from any address in it); 32 to 128.
+   * IPv4 addresses count one by one; `::ffff:a.b.c.d` is `a.b.c.d`; every loopback spelling is one.
+   */
+  READER_IPV6_PREFIX: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(32).max(128).default(64)),
   DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./.data')),
   DATABASE_URL: z.preprocess(emptyAsUndefined, z.string().url().optional()),
   /**
@@ -104,6 +125,16 @@ const EnvSchema = z.object({
   FFMPEG_PATH: z.preprocess(emptyAsUndefined, z.string().optional()),
   /** Longest pause between two chunks of an upload's body before it is refused (milliseconds). */
   UPLOAD_IDLE_TIMEOUT_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(100).max(600_000).default(15_000)),
+  /**
+   * Least rate (bytes per second) an upload's body must average over UPLOAD_RATE_WINDOW_MS once
+   * a first window has passed; slower: 400 and connection closed. 0: no floor.
+   */
+  UPLOAD_MIN_BYTES_PER_SECOND: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int().min(0).max(100_000_000).default(1024),
+  ),
+  /** The sliding window (ms) of that average, and the grace period before it is first judged. */
+  UPLOAD_RATE_WINDOW_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(100).max(600_000).default(30_000)),
   /** The same for the JSON body of a REST write. */
   JSON_BODY_IDLE_TIMEOUT_MS: z.preprocess(
     emptyAsUndefined,

@@ -34,7 +34,7 @@ export async function handleMediaUpload(parts: AppParts, req: IncomingMessage, r
       res.destroy();
       return;
     }
-    // The rest of a stalled body will not be read: the connection cannot carry another request.
+    // The rest of a stalled or too slow body will not be read: the connection cannot carry another request.
     if (err instanceof UploadStalledError) res.setHeader('connection', 'close');
     const failure = sendFailure(res, err, window ? rateLimitHeaders(window, false) : {});
     if (failure.status >= 500)

@@ -5,7 +5,9 @@
  * Content-Length only refuses a body that would be too large: it is never allocated up front, so
  * a sender that announces 50 MiB and trickles holds only what it actually sent. A body that
  * stops arriving for `idleTimeoutMs` is refused (400) and no longer read, instead of holding its
- * buffer until the server's request timeout.
+ * buffer until the server's request timeout; so is one that keeps arriving, but slower than the
+ * rate floor (UPLOAD_MIN_BYTES_PER_SECOND averaged over UPLOAD_RATE_WINDOW_MS: body-rate.ts),
+ * which replaces a whole-body deadline: a real upload on a slow link takes as long as it needs.
  *
  * Every problem with the request's shape is a 400 without code, as the contract lists for a missing or
  * oversized file. That includes a body that is not multipart at all: the field `file` is then
@@ -17,17 +19,21 @@ import { Readable } from 'node:stream';
 import { Busboy, type BusboyFileStream } from '@fastify/busboy';
 import { env } from '../foundation/env';
 import { DomainError, invalid } from '../foundation/errors';
+import { uploadRateFloor, watchRate, type RateFloor, type TooSlow } from './body-rate';
 
 export interface MultipartFileOptions {
   field: string;
   maxBytes: number;
   /** Longest pause between two chunks of the body; UPLOAD_IDLE_TIMEOUT_MS by default. */
   idleTimeoutMs?: number;
+  /** Least average rate of the body; UPLOAD_MIN_BYTES_PER_SECOND over UPLOAD_RATE_WINDOW_MS by default. */
+  rateFloor?: RateFloor;
 }
 
 /**
- * The body stopped arriving: a 400 like the other shape problems, after which the connection is
- * closed (the rest of the body will not be read, and the client may never send it).
+ * The body stopped arriving, or arrives slower than the rate floor: a 400 like the other shape
+ * problems, after which the connection is closed (the rest of the body will not be read, and the
+ * client may never send it).
  */
 export class UploadStalledError extends DomainError {
   constructor(message: string) {
@@ -48,9 +54,9 @@ const INITIAL_CAPACITY = 64 * 1024;
  */
 export async function readMultipartFile(
   req: IncomingMessage | Request,
-  { field, maxBytes, idleTimeoutMs = env.UPLOAD_IDLE_TIMEOUT_MS }: MultipartFileOptions,
+  { field, maxBytes, idleTimeoutMs = env.UPLOAD_IDLE_TIMEOUT_MS, rateFloor = uploadRateFloor() }: MultipartFileOptions,
 ): Promise<Buffer> {
-  const { type, length, body } = partsOf(req);
+  const { type, length, body, socket } = partsOf(req);
   if (!/^multipart\/form-data\s*;/i.test(type) || !/boundary=/i.test(type)) {
     throw invalid(
       `${field}: send multipart/form-data with the image in field "${field}" (let the HTTP client set the Content-Type and boundary)`,
@@ -73,15 +79,19 @@ export async function readMultipartFile(
     let result: Buffer | null = null;
     let fileCount = 0;
     let failed = false;
+    let settled = false;
     let idle: NodeJS.Timeout | undefined;
     const fail = (err: DomainError, stalled = false) => {
       if (failed) return;
       failed = true;
+      settled = true;
       clearTimeout(idle);
       body.unpipe(parser);
       // A stalled sender is not waited for: the body is left unread and the answer goes out now.
-      if (stalled) body.pause();
-      else drain(body, maxBytes + FRAMING_ALLOWANCE);
+      if (stalled) {
+        rate.stop();
+        body.pause();
+      } else drain(body, maxBytes + FRAMING_ALLOWANCE);
       reject(err);
     };
     const stall = () =>
@@ -91,13 +101,30 @@ export async function readMultipartFile(
         ),
         true,
       );
+    // The floor keeps watching while a refused body is drained (or after the file, if the sender
+    // goes on): a body no longer wanted that still trickles is cut there.
+    const tooSlow = (slow: TooSlow) => {
+      if (settled) return void body.destroy();
+      fail(
+        new UploadStalledError(
+          `${field}: the upload is too slow (${slow.received} bytes in the last ${slow.windowSeconds} s, at least ${slow.needed} needed); send it again`,
+        ),
+        true,
+      );
+    };
+    const rate = watchRate(rateFloor, tooSlow, socket);
     idle = setTimeout(stall, idleTimeoutMs);
-    body.on('data', () => {
+    body.on('data', (chunk: Buffer) => {
+      rate.count(chunk.length);
       if (failed) return;
       clearTimeout(idle);
       idle = setTimeout(stall, idleTimeoutMs);
     });
-    body.on('end', () => clearTimeout(idle));
+    body.on('end', () => {
+      clearTimeout(idle);
+      rate.stop();
+    });
+    body.on('close', () => rate.stop());
 
     parser.on('file', (name: string, stream: BusboyFileStream) => {
       fileCount++;
@@ -131,18 +158,36 @@ export async function readMultipartFile(
       if (failed) return;
       if (fileCount === 0) return fail(invalid(`${field}: is required (a file part named "${field}")`));
       if (result === null) return fail(invalid(`${field}: the multipart body is truncated or malformed`));
+      settled = true;
       resolve(result);
     });
-    body.on('error', () => fail(invalid(`${field}: the request body could not be read`)));
+    body.on('error', () => {
+      rate.stop();
+      fail(invalid(`${field}: the request body could not be read`));
+    });
     body.pipe(parser);
   });
 }
 
-/** The Content-Type, the declared Content-Length and the body stream of either kind of request. */
-function partsOf(req: IncomingMessage | Request): { type: string; length: string | null; body: Readable | null } {
+/**
+ * The Content-Type, the declared Content-Length and the body stream of either kind of request,
+ * and the connection of a Node request (exempt from the server's request timeout while its body
+ * is read under the rate floor: body-rate.ts).
+ */
+function partsOf(req: IncomingMessage | Request): {
+  type: string;
+  length: string | null;
+  body: Readable | null;
+  socket?: object;
+} {
   // Asked of the Node side: Next hands route handlers its own subclass of `Request`.
   if (req instanceof Readable)
-    return { type: req.headers['content-type'] ?? '', length: req.headers['content-length'] ?? null, body: req };
+    return {
+      type: req.headers['content-type'] ?? '',
+      length: req.headers['content-length'] ?? null,
+      body: req,
+      socket: req.socket,
+    };
   return {
     type: req.headers.get('content-type') ?? '',
     length: req.headers.get('content-length'),
