@@ -5,7 +5,13 @@ import { consoleParts, currentSession, hasStaleSessionCookie } from '@/server/co
 import { spend } from '@/server/console/limits';
 import { describeProblem } from '@/server/console/problems';
 import { countByStatus } from '@/server/console/queries';
-import { ARTICLE_SORTS, listArticles, type ArticleListItem, type ArticleSort } from '@/server/console/article-search';
+import {
+  ARTICLE_SORTS,
+  listArticles,
+  type ArticleListItem,
+  type ArticlePage,
+  type ArticleSort,
+} from '@/server/console/article-search';
 import { SignInForm } from './sign-in-form';
 import { CONSOLE_HOME, safeReturnPath } from '@/server/console/return-path';
 import { ChangesMarker, StatusBadge } from './components/status-badge';
@@ -59,7 +65,7 @@ export default async function ConsoleHome({ searchParams }: { searchParams: Sear
     return query.size ? `/console?${query}` : '/console';
   };
   const { db } = consoleParts();
-  let page: { items: ArticleListItem[]; next: string | null };
+  let page: ArticlePage;
   let counts: Record<PostStatus, number>;
   try {
     await spend(db, session.auth, 'read');
@@ -69,7 +75,13 @@ export default async function ConsoleHome({ searchParams }: { searchParams: Sear
     return <Problem title="Articles" message={describeProblem(err)} />;
   }
   const total = counts.draft + counts.pending_moderation + counts.published;
-  const notice = typeof params.notice === 'string' ? NOTICES[params.notice] : undefined;
+  const notice = page.cursorRefused
+    ? CURSOR_REFUSED
+    : typeof params.notice === 'string'
+      ? NOTICES[params.notice]
+      : undefined;
+  // A refused cursor gave the first page.
+  const later = cursor !== undefined && !page.cursorRefused;
 
   return (
     <>
@@ -126,11 +138,7 @@ export default async function ConsoleHome({ searchParams }: { searchParams: Sear
       </nav>
       {page.items.length === 0 ? (
         <p className="empty">
-          {cursor
-            ? 'No more articles.'
-            : q
-              ? `No article has a title, slug or tag matching “${q}”.`
-              : emptyText(status)}
+          {later ? 'No more articles.' : q ? `No article has a title, slug or tag matching “${q}”.` : emptyText(status)}
         </p>
       ) : (
         <>
@@ -143,7 +151,7 @@ export default async function ConsoleHome({ searchParams }: { searchParams: Sear
         </>
       )}
       <nav aria-label="Pages" className="pager">
-        {cursor && <Link href={listPath({})}>← First page</Link>}
+        {later && <Link href={listPath({})}>← First page</Link>}
         {page.next && (
           <Link href={listPath({ cursor: page.next })} rel="next">
             Next page →
@@ -160,6 +168,8 @@ function emptyText(status: PostStatus | undefined): string {
   if (status === 'published') return 'Nothing is published yet. Publish an article from its page.';
   return 'No articles here yet. Create one with “New article”, or let your integration create them through the API.';
 }
+
+const CURSOR_REFUSED = 'That page link was out of date or damaged, so the list starts again from the first page.';
 
 const SESSION_ENDED =
   'Your console session has ended: it expired, or the token it was opened with was revoked or reissued. Sign in again with a current token.';

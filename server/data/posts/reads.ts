@@ -207,7 +207,8 @@ function listStatement(
   if (search) tsquery = `$${n++}`;
   const cursor = (key: string): string => {
     if (after === 'none') return 'true';
-    if (after === 'null') return `${key} IS NULL AND id < $${n + 1}::uuid`;
+    // The position's value is sent (null) in this shape too, so it must have a type here.
+    if (after === 'null') return `${key} IS NULL AND $${n}::text IS NULL AND id < $${n + 1}::uuid`;
     const cast = sort === 'popularity' ? '::int' : '::timestamptz';
     return `(${key} < $${n}${cast} OR (${key} = $${n}${cast} AND id < $${n + 1}::uuid)${nullsLast ? ` OR ${key} IS NULL` : ''})`;
   };
