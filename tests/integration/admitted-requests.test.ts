@@ -330,11 +330,13 @@ describe('admitted requests', () => {
       Array.from({ length: 24 }, (_, i) => () => call(token, 'GET', routes[i % 2]!)),
     );
     // The first statement, then batches: one, or more when the requests took longer than the
-    // lane's stall time to arrive (a loaded machine), each of them a batch.
+    // lane's stall time to arrive (a loaded machine), and then a request that arrived alone after
+    // a stall goes on the lean statement. Either way far fewer statements than requests.
     const sent = tap.binds.filter((name) => !BACKGROUND.test(name));
     expect(sent[0]).toBe('admitted_post_by_id');
-    expect(sent.length).toBeLessThan(6);
-    for (const name of sent.slice(1)) expect(name).toBe('admitted_post_by_id_batch');
+    expect(sent).toContain('admitted_post_by_id_batch');
+    expect(sent.length).toBeLessThanOrEqual(12);
+    for (const name of sent) expect(['admitted_post_by_id', 'admitted_post_by_id_batch']).toContain(name);
     // Which requests got the 10 units depends on the order they reached the service; each unit
     // went to exactly one of them, the first request (alone) took the first.
     const admitted = answers.filter((a) => a.status !== 429);
