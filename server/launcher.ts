@@ -8,10 +8,7 @@
  * closes the pools and the conversion workers, then stops the embedded PostgreSQL.
  */
 import http from 'node:http';
-import type { Socket } from 'node:net';
 import path from 'node:path';
-import type { Duplex } from 'node:stream';
-import ipaddr from 'ipaddr.js';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
 import { env } from './foundation/env';
@@ -25,7 +22,7 @@ import { observeRuntimeGauges } from './runtime/runtime-gauges';
 import { appSecret } from './foundation/secrets';
 import { createApp, outboundAllowList, type App } from './runtime/create-app';
 import { handPartsToNext } from './runtime/next-bridge';
-import { isUnderRateFloor } from './http/body-rate';
+import { answerClientError, capConnectionsPerAddress } from './http/connection-guards';
 
 // The service never phones home: Next's anonymous telemetry is off unless asked for.
 process.env.NEXT_TELEMETRY_DISABLED ??= '1';
@@ -129,7 +126,11 @@ async function main() {
   // ones are closed as they arrive rather than exhausting the process's file descriptors; past
   // MAX_CONNECTIONS_PER_ADDRESS from one client, so are that client's (proxies exempt).
   server.maxConnections = env.MAX_CONNECTIONS;
-  capConnectionsPerAddress(server, env.MAX_CONNECTIONS_PER_ADDRESS, env.TRUSTED_PROXIES);
+  capConnectionsPerAddress(server, {
+    cap: env.MAX_CONNECTIONS_PER_ADDRESS,
+    trustedProxies: env.TRUSTED_PROXIES,
+    ipv6Prefix: env.READER_IPV6_PREFIX,
+  });
   // Health answers 503 until the console's routes are loaded (next-warm-up.ts).
   parts.lifecycle.beginStarting();
   // A port in use or an address this machine lacks is a failed start, not a hung process.
@@ -157,88 +158,6 @@ async function main() {
 
 /** How often Node looks for requests past their headers or request timeout: the most they overrun it by. */
 const TIMEOUT_CHECK_MS = 1_000;
-
-/** Node's own answers to a request it could not read (what it writes when nobody listens for `clientError`). */
-const CLIENT_ERROR_ANSWERS: Record<string, number> = {
-  HPE_HEADER_OVERFLOW: 431,
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: 413,
-  ERR_HTTP_REQUEST_TIMEOUT: 408,
-};
-
-/**
- * Node's default handling of a request it could not read or that ran out of time (an answer
- * without body if nothing was written yet, then the connection closed), with one exception: the
- * request timeout is not applied to an upload whose body is being read under its rate floor
- * (server/http/body-rate.ts), which ends a slow body without cutting a long, steady one.
- * Node checks each request once for its timeout: the upload is not looked at again.
- */
-function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
-  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' && isUnderRateFloor(socket)) return;
-  const response = (socket as { _httpMessage?: http.ServerResponse })._httpMessage;
-  if (socket.writable && !response?.headersSent) {
-    const status = CLIENT_ERROR_ANSWERS[err.code ?? ''] ?? 400;
-    socket.write(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\n\r\n`, 'ascii');
-  }
-  socket.destroy(err);
-}
-
-/**
- * At most `cap` open connections per client address; more are closed as they arrive, as past
- * MAX_CONNECTIONS (no request has been read: there is nothing to answer). IPv6 addresses count
- * by their /64 (one host may hold a whole /64). The TRUSTED_PROXIES addresses are not capped:
- * behind a reverse proxy every connection comes from it, and per-client limits belong there.
- * A notice says how many were closed, at most once a minute (without the address).
- */
-function capConnectionsPerAddress(server: http.Server, cap: number, trustedProxies: string): void {
-  const exempt = new Set(
-    trustedProxies
-      .split(',')
-      .map((a) => a.trim())
-      .filter(Boolean)
-      .map((a) => clientKey(a, false)),
-  );
-  const open = new Map<string, number>();
-  let closed = 0;
-  let lastNotice = -Infinity;
-  server.on('connection', (socket: Socket) => {
-    const address = socket.remoteAddress;
-    if (!address || exempt.has(clientKey(address, false))) return;
-    const key = clientKey(address, true);
-    const count = (open.get(key) ?? 0) + 1;
-    if (count > cap) {
-      socket.destroy();
-      closed++;
-      if (performance.now() - lastNotice >= 60_000) {
-        lastNotice = performance.now();
-        logLine({
-          level: 'notice',
-          msg: `closed ${closed} connection(s) from addresses already holding MAX_CONNECTIONS_PER_ADDRESS (${cap}); a reverse proxy in front of this service belongs in TRUSTED_PROXIES`,
-        });
-        closed = 0;
-      }
-      return;
-    }
-    open.set(key, count);
-    socket.once('close', () => {
-      const left = (open.get(key) ?? 1) - 1;
-      if (left > 0) open.set(key, left);
-      else open.delete(key);
-    });
-  });
-}
-
-/** One form per address (an IPv4-mapped IPv6 address is its IPv4 one); with `prefix`, IPv6 as its /64. */
-function clientKey(address: string, prefix: boolean): string {
-  if (!ipaddr.isValid(address)) return address;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  if (parsed.kind() === 'ipv4' || !prefix) return parsed.toString();
-  return `${(parsed as ipaddr.IPv6).parts
-    .slice(0, 4)
-    .map((part) => part.toString(16))
-    .join(':')}::/64`;
-}
 
 main().catch(async (err) => {
   logLine({ level: 'error', msg: 'failed to start', error: err instanceof Error ? err.message : String(err) });

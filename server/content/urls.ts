@@ -134,15 +134,22 @@ export function routedPath(pathname: string): string {
   return path;
 }
 
-/** RFC 3986 remove_dot_segments on an absolute path (never above the root). */
-function withoutDotSegments(path: string): string {
+/** A `.` or `..` segment, written out or percent-encoded (`%2e`): what the WHATWG parser resolves. */
+export const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
+
+/**
+ * RFC 3986 remove_dot_segments on an absolute `/`-separated path (never above the root), with a
+ * segment read as a dot segment in its encoded spellings too (`%2e`, `.%2E`), as the WHATWG parser
+ * reads it. The one rule both the request router (dot-segment redirects) and the beacon check use.
+ */
+export function withoutDotSegments(path: string): string {
   const segments = path.split('/');
   const out: string[] = [];
   for (let i = 1; i < segments.length; i++) {
     const segment = segments[i]!;
     const last = i === segments.length - 1;
-    if (segment === '.' || segment === '..') {
-      if (segment === '..') out.pop();
+    if (DOT_SEGMENT.test(segment)) {
+      if (segment.replace(/%2e/gi, '.') === '..') out.pop();
       if (last) out.push('');
     } else {
       out.push(segment);

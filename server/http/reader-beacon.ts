@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
+import { clientNetwork, sameAddress } from '../foundation/client-network';
 import { env } from '../foundation/env';
 import { readerBeacons } from '../foundation/metrics';
 import type { AppParts } from '../runtime/parts';
 import { READER_BEACON_PREFIX } from '../content/urls';
 import { PUBLIC_ID_PATTERN } from '../services/public-id';
-import { isKnownBot, readerNetwork, type ReaderKind } from '../services/reader-tally';
+import { isKnownBot, type ReaderKind } from '../services/reader-tally';
 
 /**
  * `GET /api/reader/{public_id}/{open|read|complete}.gif`: the images a public page embeds
@@ -37,7 +38,7 @@ export function serveReaderBeacon(
   const kind = match[2] as ReaderKind;
   if (method === 'GET' && looksLikeAReader(req, match[1]!)) {
     const outcome = parts.readers.record({
-      address: readerNetwork(clientAddress(req), env.READER_IPV6_PREFIX),
+      address: clientNetwork(clientAddress(req), env.READER_IPV6_PREFIX),
       userAgent: req.headers['user-agent'] ?? '',
       publicId: match[1]!,
       kind,
@@ -92,7 +93,7 @@ function refererAllows(referer: string | undefined, publicId: string): boolean {
  * which case the last X-Forwarded-For entry added by a proxy not in that list (an entry that is
  * not an IP address is not an address: the proxy's own is used). Addresses are compared in one
  * spelling (`sameAddress`): `::ffff:10.0.0.1` is `10.0.0.1`, `2001:DB8::1` is `2001:db8::1`.
- * The caller keys it by network (readerNetwork), the same for a peer and a forwarded entry. It
+ * The caller keys it by network (clientNetwork), the same for a peer and a forwarded entry. It
  * only ever goes into the day's hash; it is never stored.
  */
 function clientAddress(req: IncomingMessage): string {
@@ -109,24 +110,6 @@ function clientAddress(req: IncomingMessage): string {
     return isIP(hops[i]!) !== 0 ? hops[i]! : peer;
   }
   return hops[0] !== undefined && isIP(hops[0]) !== 0 ? hops[0] : peer;
-}
-
-/**
- * One spelling of an address, to compare two: an IPv4-mapped IPv6 address as its IPv4 address,
- * an IPv6 address as WHATWG URLs write it (lower case, shortest form); anything else as it came.
- */
-function sameAddress(address: string): string {
-  if (isIP(address) !== 6 || address.includes('%')) return address;
-  let host: string;
-  try {
-    host = new URL(`http://[${address}]/`).hostname.slice(1, -1);
-  } catch {
-    return address;
-  }
-  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(host);
-  if (!mapped) return host;
-  const [hi, lo] = [parseInt(mapped[1]!, 16), parseInt(mapped[2]!, 16)];
-  return `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
 }
 
 let trusted: Set<string> | undefined;

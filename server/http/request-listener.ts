@@ -15,7 +15,7 @@ import { maskIds, requestRoute } from './route-template';
 import { sendFailure } from './errors';
 import { serveMetricsWithToken } from './metrics-endpoint';
 import { serveReaderBeacon } from './reader-beacon';
-import { READER_BEACON_PREFIX, routedPath } from '../content/urls';
+import { DOT_SEGMENT, READER_BEACON_PREFIX, routedPath, withoutDotSegments } from '../content/urls';
 import { READER_EVENTS_PATH, serveReaderEvents } from './reader-events';
 import { OPERATOR_OPENAPI_PATH } from '../api/openapi/operator';
 import { OPERATOR_DOCUMENT, serveOpenApiDocument } from './openapi-documents';
@@ -106,11 +106,7 @@ async function route(
  * path gets a 308 to the path it resolves to (query kept) that no cache stores, or a 404
  * (`no-store`) when it resolves to no path of this host (`/x/..//evil.example` is another
  * host's to a browser). The REST surface answers these forms 400 itself (api-path.ts), before this.
- */
-const DOT = /^(?:\.|%2e)$/i;
-const DOT_DOT = /^(?:\.|%2e){2}$/i;
-
-/**
+ *
  * The location a request target with dot segments redirects to (`null`: none, answer 404), or
  * undefined when its path has none. A `#` is never part of a request target: to the WHATWG
  * parser what follows it is a fragment (`/#/..` is `/`), to a cache reading the raw text it is
@@ -121,20 +117,10 @@ export function dotSegmentTarget(url: string): string | null | undefined {
   const target = hash === -1 ? url : url.slice(0, hash);
   const mark = target.indexOf('?');
   const path = mark === -1 ? target : target.slice(0, mark);
-  const segments = path.split(/[\\/]/);
-  if (hash === -1 && !segments.some((s) => DOT.test(s) || DOT_DOT.test(s))) return undefined;
+  if (hash === -1 && !path.split(/[\\/]/).some((segment) => DOT_SEGMENT.test(segment))) return undefined;
   // Not a path (absolute form), or one starting `//` or `/\`: another host's to the WHATWG parser.
   if (!path.startsWith('/') || /^.[\\/]/.test(path)) return null;
-  const kept: string[] = [];
-  for (let i = 1; i < segments.length; i++) {
-    const segment = segments[i]!;
-    const last = i === segments.length - 1;
-    if (DOT_DOT.test(segment)) kept.pop();
-    if (DOT.test(segment) || DOT_DOT.test(segment)) {
-      if (last) kept.push('');
-    } else kept.push(segment);
-  }
-  const location = `/${kept.join('/')}${mark === -1 ? '' : target.slice(mark)}`;
+  const location = `${withoutDotSegments(path.replace(/\\/g, '/'))}${mark === -1 ? '' : target.slice(mark)}`;
   return location.startsWith('//') || !/^[\x21-\x7e]+$/.test(location) ? null : location;
 }
 

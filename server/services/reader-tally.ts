@@ -1,5 +1,4 @@
 import { createHmac, hash, randomBytes } from 'node:crypto';
-import { isIP } from 'node:net';
 
 /**
  * What readers' browsers loaded, held in memory until the next flush (reader-counts.ts writes
@@ -17,91 +16,20 @@ import { isIP } from 'node:net';
  *   memory either).
  * Once the day's salt is deleted, nothing links a hash to an address any more.
  *
- * "Address" here is the client's network (`readerNetwork`), not the exact address it used: an
+ * "Address" here is the client's network (`clientNetwork`, foundation/client-network.ts), not the exact address it used: an
  * IPv4 address as such, an IPv6 address by the prefix a client controls (a /64 by default), so
  * that one client does not count as many readers by using many of its own addresses.
  */
 export type ReaderKind = 'open' | 'read' | 'complete';
 
 export interface Beacon {
-  /** The reader's network: `readerNetwork(address)` of the address the beacon came from. */
+  /** The reader's network: `clientNetwork(address)` of the address the beacon came from. */
   address: string;
   userAgent: string;
   publicId: string;
   kind: ReaderKind;
   /** Epoch milliseconds of arrival; its UTC day is the day counted. */
   at: number;
-}
-
-/** The one key every loopback spelling (127.0.0.0/8, `::1`, `::ffff:127.0.0.1`) stands for. */
-export const LOOPBACK_NETWORK = 'loopback';
-
-/**
- * The network a client address stands for in reader counting: what one client controls, so
- * every address it can send from is one reader source.
- * - IPv4: the address itself (one address is often a household or an office behind NAT).
- * - IPv4 written as IPv6 (`::ffff:a.b.c.d`, and the NAT64 well-known prefix `64:ff9b::/96`
- *   through which an IPv6-only front end sees IPv4 clients): that IPv4 address.
- * - Loopback (127.0.0.0/8, `::1`, in any spelling): this machine, one key.
- * - Any other IPv6 address: its first `ipv6Prefix` bits (READER_IPV6_PREFIX, 64 by default: a
- *   client is normally handed a whole /64 and may use any address in it).
- * A zone (`fe80::1%eth0`) is dropped. Anything that is not an IP address is returned as it
- * came, so a network key given again is itself (`readerNetwork(readerNetwork(a)) === readerNetwork(a)`).
- */
-export function readerNetwork(address: string, ipv6Prefix = 64): string {
-  const text = address.trim();
-  const zone = text.indexOf('%');
-  const bare = zone === -1 ? text : text.slice(0, zone);
-  const family = isIP(bare);
-  if (family === 4) return ipv4Network(bare.split('.').map(Number));
-  if (family !== 6) return address;
-  const groups = ipv6Groups(bare);
-  if (groups === null) return address;
-  const embedded = embeddedIPv4(groups);
-  if (embedded !== null) return ipv4Network(embedded);
-  if (groups.every((g, i) => g === (i === 7 ? 1 : 0))) return LOOPBACK_NETWORK;
-  const bits = Math.min(128, Math.max(0, Math.trunc(ipv6Prefix)));
-  const masked = groups.map((g, i) => {
-    const kept = Math.min(16, Math.max(0, bits - i * 16));
-    return kept === 0 ? 0 : g & (0xffff << (16 - kept)) & 0xffff;
-  });
-  return `${masked.map((g) => g.toString(16)).join(':')}/${bits}`;
-}
-
-function ipv4Network(octets: number[]): string {
-  return octets[0] === 127 ? LOOPBACK_NETWORK : octets.join('.');
-}
-
-/** The eight 16-bit groups of a valid IPv6 address (WHATWG serialises it: no dotted tail, one `::` at most). */
-function ipv6Groups(address: string): number[] | null {
-  let host: string;
-  try {
-    host = new URL(`http://[${address}]/`).hostname;
-  } catch {
-    return null;
-  }
-  const inner = host.slice(1, -1);
-  const gap = inner.indexOf('::');
-  const head = (gap === -1 ? inner : inner.slice(0, gap)).split(':').filter(Boolean);
-  const tail =
-    gap === -1
-      ? []
-      : inner
-          .slice(gap + 2)
-          .split(':')
-          .filter(Boolean);
-  const groups = [...head, ...Array<string>(8 - head.length - tail.length).fill('0'), ...tail].map((g) =>
-    parseInt(g, 16),
-  );
-  return groups.length === 8 && groups.every((g) => g >= 0 && g <= 0xffff) ? groups : null;
-}
-
-/** The IPv4 address of an IPv4-mapped (`::ffff:0:0/96`) or NAT64 well-known (`64:ff9b::/96`) address. */
-function embeddedIPv4(g: number[]): number[] | null {
-  const mapped = g[0] === 0 && g[1] === 0 && g[2] === 0 && g[3] === 0 && g[4] === 0 && g[5] === 0xffff;
-  const nat64 = g[0] === 0x64 && g[1] === 0xff9b && g[2] === 0 && g[3] === 0 && g[4] === 0 && g[5] === 0;
-  if (!mapped && !nat64) return null;
-  return [g[6]! >> 8, g[6]! & 0xff, g[7]! >> 8, g[7]! & 0xff];
 }
 
 /** `YYYY-MM-DD` of `ms` in UTC. */
@@ -208,7 +136,7 @@ export type RecordOutcome = 'pending' | 'duplicate' | 'limited' | 'dropped';
 export interface TallyLimits {
   /** Entries held at once (hashed and waiting for a salt); past it new beacons are dropped. */
   capacity: number;
-  /** Readers one address (one network: readerNetwork) adds to one article's counter of one kind per UTC day. */
+  /** Readers one address (one network: clientNetwork) adds to one article's counter of one kind per UTC day. */
   readersPerAddress: number;
   /** Entries one address may hold between two flushes, over all articles (made-up ids included). */
   pendingPerAddress: number;
