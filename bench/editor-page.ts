@@ -7,9 +7,13 @@
  * A probe measures that from outside, in a thread of its own (so reading the big page here does
  * not delay it): a reader beacon (answered from memory, no database) sent every 5 ms during each
  * page load; the slowest probe's latency, less an idle probe's, is the longest stretch the loop
- * was blocked (a probe that arrives at its start waits all of it). Reported: that block, the
- * page's response time and bytes, median of RUNS, beside a short article's editor page loaded in
- * the same runs (the control: what any console page costs on this machine at that moment).
+ * was blocked (a probe that arrives at its start waits all of it). Beside it, `/api/health`
+ * polled every 20 ms as a load balancer would: its slowest answer, PostgreSQL's round trip
+ * included. Each shape is loaded alone (the page; the Markdown it loads afterwards; the preview
+ * frame of the saved version) and as a browser loads them (the page, then the other two at
+ * once). Reported: the block, the slowest health answer, the response time and bytes, median of
+ * RUNS, beside a short article's loaded in the same runs (the control: what any console page
+ * costs on this machine at that moment).
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
@@ -62,37 +66,45 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 /** The prober's code: beacons every 5 ms until told to stop, then the slowest latency (ms). */
 const PROBER = `
 const { parentPort, workerData } = require('node:worker_threads');
-let running = false, worst = 0, idle = [];
-async function probe() {
+let running = false, worst = 0, worstHealth = 0, idle = [];
+async function probe(path) {
   const started = performance.now();
-  const res = await fetch(workerData + '/api/reader/abcdefghij/open.gif', { headers: { 'user-agent': 'Mozilla/5.0 probe' } });
+  const res = await fetch(workerData + path, { headers: { 'user-agent': 'Mozilla/5.0 probe' } });
   await res.arrayBuffer();
   return performance.now() - started;
 }
+const beacon = () => probe('/api/reader/abcdefghij/open.gif');
 parentPort.on('message', async (m) => {
   if (m === 'idle') {
-    for (let k = 0; k < 20; k++) idle.push(await probe());
+    for (let k = 0; k < 20; k++) idle.push(await beacon());
     idle.sort((a, b) => a - b);
     parentPort.postMessage(idle[10]);
   } else if (m === 'start') {
-    running = true; worst = 0;
+    running = true; worst = 0; worstHealth = 0;
     const inFlight = [];
+    // The health check as a load balancer polls it, every 20 ms (it asks PostgreSQL too).
+    const health = (async () => {
+      while (running) {
+        worstHealth = Math.max(worstHealth, await probe('/api/health'));
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
     while (running) {
-      inFlight.push(probe().then((ms) => { worst = Math.max(worst, ms); }));
+      inFlight.push(beacon().then((ms) => { worst = Math.max(worst, ms); }));
       await new Promise((r) => setTimeout(r, 5));
     }
-    await Promise.all(inFlight);
-    parentPort.postMessage(worst);
+    await Promise.all([...inFlight, health]);
+    parentPort.postMessage({ worst, worstHealth });
   } else if (m === 'stop') running = false;
 });`;
 
 function prober(base: string) {
   const worker = new Worker(PROBER, { eval: true, workerData: base });
-  const answer = () => new Promise<number>((resolve) => worker.once('message', resolve));
+  const answer = <T>() => new Promise<T>((resolve) => worker.once('message', resolve));
   return {
-    idle: () => (worker.postMessage('idle'), answer()),
+    idle: () => (worker.postMessage('idle'), answer<number>()),
     start: () => {
-      const worst = answer();
+      const worst = answer<{ worst: number; worstHealth: number }>();
       worker.postMessage('start');
       return { stop: () => (worker.postMessage('stop'), worst) };
     },
@@ -126,38 +138,63 @@ runBench(async () => {
 
     const probes = prober(base);
     const baseline = await probes.idle();
-    const results = {
-      large: { blocks: [] as number[], times: [] as number[], bytes: 0 },
-      small: { blocks: [] as number[], times: [] as number[], bytes: 0 },
+    // What a browser loads for the editor page: the page, then the deferred Markdown and the
+    // preview frame of the saved version together; and each of the three alone.
+    const loads = (id: string) => ({
+      page: [`/console/articles/${id}`],
+      markdown: [`/console/articles/${id}/markdown`],
+      preview: [`/console/preview/${id}?version=working`],
+      'whole load': [
+        `/console/articles/${id}`,
+        `/console/articles/${id}/markdown`,
+        `/console/preview/${id}?version=working`,
+      ],
+    });
+    type Result = { blocks: number[]; health: number[]; times: number[]; bytes: number };
+    const results = new Map<string, Result>();
+    const fetchAll = async (paths: string[]) => {
+      const bodies = await Promise.all(
+        paths.map(async (path) => {
+          const answer = await fetch(`${base}${path}`, { headers: { cookie: `dp_console=${cookie}` } });
+          const body = await answer.text();
+          if (answer.status !== 200) throw new Error(`${path}: ${answer.status}`);
+          return Buffer.byteLength(body);
+        }),
+      );
+      return bodies.reduce((a, b) => a + b, 0);
     };
-    // Interleaved: each run loads both pages, so the machine's load hits them alike.
+    // Interleaved: each run loads every shape of both articles, so the machine's load hits them alike.
     for (let run = 0; run < RUNS + 1; run++) {
-      for (const [name, id] of [
-        ['large', large],
-        ['small', small],
+      for (const [article, id] of [
+        ['maximum-size article', large],
+        ['short article (control)', small],
       ] as const) {
-        const probing = probes.start();
-        const started = performance.now();
-        const answer = await fetch(`${base}/console/articles/${id}`, { headers: { cookie: `dp_console=${cookie}` } });
-        const body = await answer.text();
-        const elapsed = performance.now() - started;
-        const worst = await probing.stop();
-        if (answer.status !== 200) throw new Error(`page: ${answer.status}`);
-        if (run === 0) continue; // the first render warms Next's caches
-        results[name].blocks.push(worst - baseline);
-        results[name].times.push(elapsed);
-        results[name].bytes = Buffer.byteLength(body);
+        for (const [shape, paths] of Object.entries(loads(id))) {
+          const probing = probes.start();
+          const started = performance.now();
+          const bytes = await fetchAll(paths);
+          const elapsed = performance.now() - started;
+          const worst = await probing.stop();
+          if (run === 0) continue; // the first render warms Next's caches
+          const key = `${article}: ${shape}`;
+          const r = results.get(key) ?? { blocks: [], health: [], times: [], bytes: 0 };
+          r.blocks.push(worst.worst - baseline);
+          r.health.push(worst.worstHealth);
+          r.times.push(elapsed);
+          r.bytes = bytes;
+          results.set(key, r);
+        }
       }
     }
     await probes.close();
     console.log(`Markdown: ${markdown.length.toLocaleString('en')} characters; idle probe ${baseline.toFixed(1)} ms`);
     console.log(
-      '| editor page (median of runs) | longest event-loop block | response time | bytes (HTML and React payload) |',
+      '| editor page (median of runs) | longest event-loop block | slowest /api/health (every 20 ms) | response time | bytes |',
     );
-    console.log('| --- | --- | --- | --- |');
-    for (const [name, r] of Object.entries(results))
+    console.log('| --- | --- | --- | --- | --- |');
+    for (const [name, r] of results)
       console.log(
-        `| ${name === 'large' ? 'maximum-size article' : 'short article (control)'} | ${median(r.blocks).toFixed(0)} ms (max ${Math.max(...r.blocks).toFixed(0)} ms) | ${median(r.times).toFixed(0)} ms | ${r.bytes.toLocaleString('en')} |`,
+        `| ${name} | ${median(r.blocks).toFixed(0)} ms (max ${Math.max(...r.blocks).toFixed(0)} ms) | ${median(r.health).toFixed(0)} ms (max ${Math.max(...r.health).toFixed(0)} ms) | ${median(r.times).toFixed(0)} ms | ${r.bytes.toLocaleString('en')} |`,
       );
   } finally {
     await bench.stop();

@@ -34,3 +34,11 @@ export function normalizeLineEndings(text: string): string {
  * event loop for long (bench/editor-page.ts). Shorter texts come with the page, ready to type in.
  */
 export const DEFERRED_MARKDOWN_CHARS = 200_000;
+
+/**
+ * The longest Markdown the live preview converts: far above any real article, low enough that a
+ * preview cannot tie up a conversion worker. The editor does not post a longer text at all
+ * (reading a 2 MB form would hold the server's event loop on every pause in typing); its saved
+ * version is still previewed once saved.
+ */
+export const LIVE_PREVIEW_MAX_CHARS = 1_000_000;

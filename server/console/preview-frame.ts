@@ -1,6 +1,7 @@
 import type { AppParts } from '../runtime/parts';
 import { previewHeaders } from '../public/article-document';
 import { consoleParts, currentSession } from './context';
+import { textBody } from './piecewise-body';
 import { messageDocument } from './preview-messages';
 import { describeProblem } from './problems';
 import type { ConsoleSession } from './session-store';
@@ -31,7 +32,7 @@ export async function answerPreviewFrame(
     });
   try {
     const { status, html } = await render(session, consoleParts());
-    return new Response(html, { status, headers: previewHeaders() });
+    return new Response(textBody(html), { status, headers: previewHeaders() });
   } catch (err) {
     return new Response(messageDocument(describeProblem(err)), { status: 503, headers: previewHeaders() });
   }

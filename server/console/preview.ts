@@ -24,15 +24,13 @@ export async function findPreview(
   version: PreviewVersion,
 ): Promise<ArticleView | null> {
   if (!UUID_PATTERN.test(id)) return null;
-  const post = await readPreviewRow(db, id);
+  const post = await readPreviewRow(db, id, version);
   if (!post) return null;
   const own = post.account_id === session.auth.account.id;
-  if (version === 'submitted') {
-    if (!own && !(session.auth.account.isAdmin && post.status === 'pending_moderation')) return null;
-    return post.submitted_version ?? null;
-  }
-  if (!own) return null;
-  return version === 'working' ? post.working : (post.published_version ?? null);
+  if (version === 'submitted' && !own && !(session.auth.account.isAdmin && post.status === 'pending_moderation'))
+    return null;
+  if (version !== 'submitted' && !own) return null;
+  return post.version;
 }
 
 /** The saved cover of the author's article (the live preview shows it above the text being edited). */

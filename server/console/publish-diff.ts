@@ -31,16 +31,16 @@ export interface PublishDiff {
   changed: boolean;
 }
 
-function tagText(view: ArticleView): string {
+function tagText(view: Omit<ArticleView, 'html'>): string {
   return view.tags.map((t) => t.name).join(', ');
 }
 
-function coverText(view: ArticleView): string {
+function coverText(view: Omit<ArticleView, 'html'>): string {
   return view.cover ? `${view.cover.url} (${view.cover.width}×${view.cover.height})` : '';
 }
 
 /** The fields around the body compared as text: cheap, no body diff (the editor page shows these). */
-export function fieldChanges(published: ArticleView, working: ArticleView): FieldChange[] {
+export function fieldChanges(published: Omit<ArticleView, 'html'>, working: Omit<ArticleView, 'html'>): FieldChange[] {
   const fields: FieldChange[] = [];
   const compare = (field: FieldChange['field'], before: string, after: string) => {
     if (before !== after) fields.push({ field, before, after });

@@ -1,5 +1,11 @@
 import type { StatementRunner } from '../../db/statements';
-import { admittedPostPage, admittedPostRow, readEditingRow } from '../data/posts/reads';
+import {
+  admittedPostPage,
+  admittedPostRow,
+  readEditingRow,
+  readEditorPageRow,
+  readMarkdownRow,
+} from '../data/posts/reads';
 import type { PostRow, PostStatus, PostVersion } from '../data/posts/rows';
 import { invalid, notFound } from '../foundation/errors';
 import { cursorSignedFor, encodeCursor, parseCursor, type ParsedCursor } from './cursor';
@@ -97,4 +103,47 @@ export async function getPostForEditing(
     submittedVersion: row.submitted_version,
     moderationNote: row.moderation_note,
   };
+}
+
+/**
+ * What the console's editor page shows of an article: the article (no html), its `etag`, its
+ * Markdown when it has at most `markdownUpTo` characters (null: the editor loads it after the
+ * page shows, from `getMarkdownForEditor`), the published version's fields (not its html),
+ * whether a version waits for moderation, and the moderator's note.
+ */
+export async function getEditorPage(
+  db: StatementRunner,
+  accountId: string,
+  id: string,
+  markdownUpTo: number,
+): Promise<{
+  post: AuthorPostJson;
+  etag: string;
+  markdown: string | null;
+  publishedFields: Omit<PostVersion, 'html'> | null;
+  hasSubmitted: boolean;
+  moderationNote: string | null;
+}> {
+  const row = await readEditorPageRow(db, accountId, id, markdownUpTo);
+  if (!row) throw notFound('Article not found');
+  const post = authorPostFromRow(row);
+  return {
+    post,
+    etag: postEtag(post),
+    markdown: row.markdown,
+    publishedFields: row.published_fields,
+    hasSubmitted: row.has_submitted,
+    moderationNote: row.moderation_note,
+  };
+}
+
+/** The saved Markdown of an article alone, and the `etag` of the version it belongs to. */
+export async function getMarkdownForEditor(
+  db: StatementRunner,
+  accountId: string,
+  id: string,
+): Promise<{ etag: string; markdown: string }> {
+  const row = await readMarkdownRow(db, accountId, id);
+  if (!row) throw notFound('Article not found');
+  return { etag: postEtag(authorPostFromRow(row)), markdown: row.markdown };
 }

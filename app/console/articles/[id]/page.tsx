@@ -9,7 +9,7 @@ import type { MediaRecord } from '@/server/console/records';
 import { describeProblem } from '@/server/console/problems';
 import { UUID_PATTERN } from '@/server/foundation/uuid';
 import { isDomainError } from '@/server/foundation/errors';
-import { getPostForEditing } from '@/server/services/post-reads';
+import { getEditorPage } from '@/server/services/post-reads';
 import { listRevisions, REVISIONS_KEPT, type RevisionSummary } from '@/server/services/revisions';
 import { canonicalPath } from '@/server/services/post-view';
 import type { ArticleView } from '@/server/public/article-document';
@@ -36,14 +36,14 @@ export default async function ArticlePage({ params }: { params: Params }) {
   const session = await requireSession();
   if (!UUID_PATTERN.test(id)) notFound();
   const { db } = consoleParts();
-  let data: Awaited<ReturnType<typeof getPostForEditing>>;
+  let data: Awaited<ReturnType<typeof getEditorPage>>;
   let library: MediaRecord[];
   let quotaUsed: number;
   let revisions: RevisionSummary[];
   try {
     // One read, like GET /posts/{id}; the preview frames this page embeds are part of it.
     await spend(db, session.auth, 'read');
-    data = await getPostForEditing(db, session.auth.account.id, id);
+    data = await getEditorPage(db, session.auth.account.id, id, DEFERRED_MARKDOWN_CHARS);
     library = await recentMedia(db, session.auth.account.id);
     quotaUsed = await dailyMediaBytesUsed(db, session.auth.account.id);
     revisions = await listRevisions(db, session.auth.account.id, id);
@@ -51,13 +51,14 @@ export default async function ArticlePage({ params }: { params: Params }) {
     if (isDomainError(err, 'not_found')) notFound();
     return <Problem title="Article" message={describeProblem(err)} />;
   }
-  const { post, etag, markdown, publishedVersion, submittedVersion, moderationNote } = data;
+  const { post, etag, markdown, publishedFields, hasSubmitted, moderationNote } = data;
   const fields = { id: post.id, csrf: session.csrfToken };
-  const publicPath = publishedVersion ? canonicalPath(publishedVersion.slug, post.public_id) : null;
-  // A large article's text is loaded by the editor after the page shows (DEFERRED_MARKDOWN_CHARS).
-  const deferMarkdown = markdown.length > DEFERRED_MARKDOWN_CHARS;
+  const publicPath = publishedFields ? canonicalPath(publishedFields.slug, post.public_id) : null;
+  // A large article's text is not read here: the editor loads it after the page shows
+  // (DEFERRED_MARKDOWN_CHARS), and its html only ever goes to the preview frames.
+  const deferMarkdown = markdown === null;
   const showPublished =
-    Boolean(publishedVersion) && (post.has_unpublished_changes || post.status === 'pending_moderation');
+    Boolean(publishedFields) && (post.has_unpublished_changes || post.status === 'pending_moderation');
 
   return (
     <>
@@ -102,7 +103,7 @@ export default async function ArticlePage({ params }: { params: Params }) {
               session.auth.account.isModerated
                 ? 'Your account is moderated: this version goes to a moderator first and becomes public once approved.'
                 : 'Readers will see the working version at the public address.'
-            }${showPublished ? ` ${publishSummary(fieldChanges(publishedVersion!, workingView(post)))}` : ''}`}
+            }${showPublished ? ` ${publishSummary(fieldChanges(publishedFields!, workingFields(post)))}` : ''}`}
             changesLink={showPublished ? '#publish-changes-heading' : undefined}
           />
           <ConfirmAction
@@ -132,7 +133,7 @@ export default async function ArticlePage({ params }: { params: Params }) {
       {post.status === 'pending_moderation' && (
         <p className="notice" role="status">
           This version waits for a moderator.{' '}
-          {publishedVersion ? 'Readers still see the last approved version.' : 'Nothing is public yet.'}
+          {publishedFields ? 'Readers still see the last approved version.' : 'Nothing is public yet.'}
         </p>
       )}
       {moderationNote && (
@@ -150,7 +151,7 @@ export default async function ArticlePage({ params }: { params: Params }) {
           subtitle: post.subtitle ?? '',
           slug: post.slug,
           tags: post.tags.map((t) => t.name).join(', '),
-          markdown: deferMarkdown ? '' : markdown,
+          markdown: markdown ?? '',
         }}
         markdownSource={deferMarkdown ? `/console/articles/${post.id}/markdown` : undefined}
         library={library.map((m) => ({
@@ -166,7 +167,7 @@ export default async function ArticlePage({ params }: { params: Params }) {
         revisionsKept={REVISIONS_KEPT}
       />
 
-      {showPublished && publishedVersion && (
+      {showPublished && publishedFields && (
         <section className="compare publish-changes" aria-labelledby="publish-changes-heading">
           <h2 id="publish-changes-heading">What changes on publish</h2>
           <p className="muted">
@@ -174,7 +175,7 @@ export default async function ArticlePage({ params }: { params: Params }) {
             get them, side by side in one frame that scrolls both together, then the working version with what
             publishing adds and removes marked.
           </p>
-          <PublishedFieldChanges changes={fieldChanges(publishedVersion, workingView(post))} />
+          <PublishedFieldChanges changes={fieldChanges(publishedFields, workingFields(post))} />
           <ReaderWidths>
             <PreviewFrame
               title="Published and working versions, side by side"
@@ -195,7 +196,7 @@ export default async function ArticlePage({ params }: { params: Params }) {
           </ReaderWidths>
         </section>
       )}
-      {submittedVersion && (
+      {hasSubmitted && (
         <section className="compare" aria-labelledby="submitted-heading">
           <h2 id="submitted-heading">Submitted for moderation</h2>
           <ReaderWidths>
@@ -242,12 +243,11 @@ function PublishedFieldChanges({ changes }: { changes: FieldChange[] }) {
   );
 }
 
-/** The saved working version in the shape the readers' renderer takes. */
-function workingView(post: Awaited<ReturnType<typeof getPostForEditing>>['post']): ArticleView {
+/** The saved working version's fields, as the publish diff compares them with the published ones. */
+function workingFields(post: Awaited<ReturnType<typeof getEditorPage>>['post']): Omit<ArticleView, 'html'> {
   return {
     title: post.title,
     subtitle: post.subtitle,
-    html: post.html ?? '',
     tags: post.tags,
     cover:
       post.cover_url && post.cover_width && post.cover_height

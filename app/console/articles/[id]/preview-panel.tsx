@@ -9,6 +9,7 @@ const LABELS = {
   saved: 'Preview of the saved working version',
   pending: 'Updating preview…',
   live: 'Live preview of your unsaved text',
+  'too-long': 'Preview of the saved working version (the text is too long to preview while typing: save to see it)',
 } as const;
 
 /**

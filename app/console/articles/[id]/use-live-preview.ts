@@ -2,11 +2,11 @@
 
 import { useEffect, useState } from 'react';
 import { nearText, PREVIEW_CURSOR_ID } from '@/server/console/preview-cursor';
-import type { EditorFields } from '@/server/console/editor-fields';
+import { LIVE_PREVIEW_MAX_CHARS, type EditorFields } from '@/server/console/editor-fields';
 
 const PREVIEW_DELAY_MS = 600;
 
-export type PreviewState = 'saved' | 'pending' | 'live';
+export type PreviewState = 'saved' | 'pending' | 'live' | 'too-long';
 
 function nearKey(postId: string): string {
   return `console-preview-place:${postId}`;
@@ -54,6 +54,11 @@ export function useLivePreview({
   useEffect(() => {
     if (!dirty) return;
     const timer = setTimeout(() => {
+      // Too long to convert while typing: nothing is posted, the frame keeps the saved version.
+      if (fields.markdown.length > LIVE_PREVIEW_MAX_CHARS) {
+        setState('too-long');
+        return;
+      }
       const form = previewForm.current;
       if (!form) return;
       for (const name of ['title', 'subtitle', 'tags', 'markdown'] as const) {

@@ -6,17 +6,15 @@ import { previewDocument, previewHeaders } from '@/server/public/article-documen
 import { csrfMatches } from '@/server/console/session-store';
 import { isSameOrigin } from '@/server/console/same-origin';
 import { ContentRejectedError, ConversionBusyError } from '@/server/content';
-import { normalizeLineEndings, tagNamesFromField } from '@/server/console/editor-fields';
+import { LIVE_PREVIEW_MAX_CHARS, normalizeLineEndings, tagNamesFromField } from '@/server/console/editor-fields';
 import { markCursor, placeCursorAnchor } from '@/server/console/preview-cursor';
 import { savedCover } from '@/server/console/preview';
+import { textBody } from '@/server/console/piecewise-body';
 
 export const dynamic = 'force-dynamic';
 
-/** Far above any real article, low enough that a preview cannot tie up a conversion worker. */
-const MAX_MARKDOWN_CHARS = 1_000_000;
-
 /**
- * The whole form as sent: 1,000,000 characters of Markdown, form-encoded (a non-ASCII character
+ * The whole form as sent: LIVE_PREVIEW_MAX_CHARS (1,000,000) characters of Markdown, form-encoded (a non-ASCII character
  * can take 12 bytes as %XX escapes), plus the other fields. Checked on Content-Length before
  * anything is read, and on the bytes as they arrive (a body without a length, or a lying one).
  */
@@ -66,7 +64,7 @@ export async function POST(request: Request) {
   const title = text('title').trim() || 'Untitled';
   const markdown = normalizeLineEndings(text('markdown'));
   if (!markdown.trim()) return page('Write some Markdown to see the preview.', 200);
-  if (markdown.length > MAX_MARKDOWN_CHARS) return page(TOO_LONG, 413);
+  if (markdown.length > LIVE_PREVIEW_MAX_CHARS) return page(TOO_LONG, 413);
 
   try {
     const cursor = text('cursor') === '' ? NaN : Number(text('cursor'));
@@ -76,9 +74,11 @@ export async function POST(request: Request) {
     const tags = tagNamesFromField(text('tags')).map((name) => ({ name, slug: name }));
     const subtitle = text('subtitle').trim() || null;
     return new Response(
-      previewDocument(
-        { title, subtitle, html, tags, cover },
-        'Unsaved preview: external images are shown once saved and stored.',
+      textBody(
+        previewDocument(
+          { title, subtitle, html, tags, cover },
+          'Unsaved preview: external images are shown once saved and stored.',
+        ),
       ),
       {
         status: 200,
