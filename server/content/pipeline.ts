@@ -38,6 +38,7 @@ import rehypeNotEmpty from './plugins/not-empty';
 import rehypeH1 from './plugins/h1';
 import { serializeTree } from './serialize';
 import rehypeRawWhenWritten from './raw-html';
+import rehypeSchemeCase from './plugins/scheme-case';
 import remarkLiteralAutolinksWhereTheyMayBe from './literal-autolinks';
 import './micromark-edit-map';
 import type { BlockParseCache } from './block-parse';
@@ -107,6 +108,8 @@ const processor = unified()
   .use(remarkLiteralAutolinksWhereTheyMayBe)
   .use(remarkRehype, { allowDangerousHtml: true, handlers })
   .use(rehypeRawWhenWritten)
+  // `HTTP://` is `http://`: folded before anything compares schemes as written (scheme-case.ts).
+  .use(rehypeSchemeCase)
   // Before the sanitizer, which would drop most of them without a word (plugins/self-addresses.ts).
   .use(rehypeSelfAddresses)
   .use(rehypeSanitize, sanitizeSchema)

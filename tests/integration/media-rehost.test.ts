@@ -81,6 +81,19 @@ describe('rehost on POST /posts and PATCH /posts/{id}', () => {
     expect(srcs.slice(1)).toEqual([broken, missing]);
   });
 
+  it('takes a scheme in any case as the same URL: rehosted, or reported in rehost_failed as written', async () => {
+    const { token } = await newAccount();
+    const upper = files.url('/a.png').replace(/^http:/, 'HTTP:');
+    const mixed = files.url('/nothing-here.png').replace(/^http:/, 'Http:');
+    const res = await create(token, { markdown: `![upper](${upper})\n\n<img src="${mixed}" alt="mixed">` });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.rehost_failed).toEqual([mixed]);
+    const srcs = imgSrcs(await html(token, res.body.id));
+    expect(srcs).toHaveLength(2);
+    expect(srcs[0]).toMatch(/^\/api\/media\/[0-9a-f-]{36}$/);
+    expect(srcs[1]).toBe(files.url('/nothing-here.png'));
+  });
+
   it('refuses animated GIFs in the body (the external src stays) with a hint towards the GIF island', async () => {
     const { token } = await newAccount();
     const gif = files.url('/anim.gif');
