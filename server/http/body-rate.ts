@@ -11,8 +11,9 @@
  * Such a body is also exempt from the server's whole-request deadline (REQUEST_TIMEOUT_MS, Node's
  * `requestTimeout`): while a Node request's body is read under a floor, its socket is listed
  * here, and the launcher's `clientError` handler lets Node's request timeout pass for it
- * (`isUnderRateFloor`). The floor is what bounds it instead. A body read from a fetch `Request`
- * (the console's upload, through Next) keeps the server's request timeout.
+ * (`isUnderRateFloor`). The floor is what bounds it instead. The console's upload reaches its
+ * handler through Next, which buffers the body first: its floor is counted on the connection
+ * (`watchConnectionRate`, started by the request listener).
  */
 import { env } from '../foundation/env';
 
@@ -58,7 +59,13 @@ export function isUnderRateFloor(socket: object): boolean {
  * the last window's bytes fall under the floor. `socket`, when given, is the Node request's
  * connection: exempt from the server's request timeout until `stop`.
  */
-export function watchRate(floor: RateFloor, onTooSlow: (slow: TooSlow) => void, socket?: object): RateWatch {
+export function watchRate(
+  floor: RateFloor,
+  onTooSlow: (slow: TooSlow) => void,
+  socket?: object,
+  /** Where the count comes from when not from `count` calls: read at each step (a connection's bytes). */
+  bytesSoFar?: () => number,
+): RateWatch {
   if (floor.minBytesPerSecond <= 0) return { count: () => undefined, stop: () => undefined };
   const stepMs = Math.max(10, Math.round(floor.windowMs / STEPS_PER_WINDOW));
   const needed = Math.ceil((floor.minBytesPerSecond * stepMs * STEPS_PER_WINDOW) / 1000);
@@ -73,6 +80,7 @@ export function watchRate(floor: RateFloor, onTooSlow: (slow: TooSlow) => void, 
     if (socket) underFloor.delete(socket);
   };
   const timer = setInterval(() => {
+    if (bytesSoFar) total = bytesSoFar();
     marks.push(total);
     if (marks.length > STEPS_PER_WINDOW + 1) marks.shift();
     if (marks.length < STEPS_PER_WINDOW + 1) return; // the grace period: the first whole window
@@ -88,4 +96,31 @@ export function watchRate(floor: RateFloor, onTooSlow: (slow: TooSlow) => void, 
     },
     stop,
   };
+}
+
+/** What a body under its floor is told (multipart-file.ts puts the field's name first). */
+export function tooSlowMessage(slow: TooSlow): string {
+  return `the upload is too slow (${slow.received} bytes in the last ${slow.windowSeconds} s, at least ${slow.needed} needed); send it again`;
+}
+
+/** The console's upload route (a route handler behind Next). */
+export const CONSOLE_UPLOAD_PATH = '/console/media/upload';
+
+/**
+ * The upload floor for a body that another reader takes whole before anyone sees it: Next
+ * buffers the console upload's body for proxy.ts before the route handler reads it, so the
+ * handler's own floor (multipart-file.ts) sees nothing until the last byte is in, and a trickle
+ * was bounded only by REQUEST_TIMEOUT_MS. Counted from the connection's bytes as they arrive
+ * instead, until the body has ended or the answer is done; the connection is exempt from the
+ * request timeout meanwhile (a slow but steady upload goes on). `onTooSlow` answers.
+ */
+export function watchConnectionRate(
+  request: { socket: { bytesRead: number }; once(event: 'end', listener: () => void): unknown },
+  response: { once(event: 'close', listener: () => void): unknown },
+  onTooSlow: (slow: TooSlow) => void,
+): void {
+  const start = request.socket.bytesRead;
+  const watch = watchRate(uploadRateFloor(), onTooSlow, request.socket, () => request.socket.bytesRead - start);
+  request.once('end', watch.stop);
+  response.once('close', watch.stop);
 }

@@ -19,7 +19,7 @@ import { Readable } from 'node:stream';
 import { Busboy, type BusboyFileStream } from '@fastify/busboy';
 import { env } from '../foundation/env';
 import { DomainError, invalid } from '../foundation/errors';
-import { uploadRateFloor, watchRate, type RateFloor, type TooSlow } from './body-rate';
+import { tooSlowMessage, uploadRateFloor, watchRate, type RateFloor, type TooSlow } from './body-rate';
 
 export interface MultipartFileOptions {
   field: string;
@@ -105,12 +105,7 @@ export async function readMultipartFile(
     // goes on): a body no longer wanted that still trickles is cut there.
     const tooSlow = (slow: TooSlow) => {
       if (settled) return void body.destroy();
-      fail(
-        new UploadStalledError(
-          `${field}: the upload is too slow (${slow.received} bytes in the last ${slow.windowSeconds} s, at least ${slow.needed} needed); send it again`,
-        ),
-        true,
-      );
+      fail(new UploadStalledError(`${field}: ${tooSlowMessage(slow)}`), true);
     };
     const rate = watchRate(rateFloor, tooSlow, socket);
     idle = setTimeout(stall, idleTimeoutMs);

@@ -11,6 +11,7 @@ import { handleRestRequest } from './rest-api';
 import { isApiPath } from './api-path';
 import { isDisguisedConsolePath } from './console-path';
 import { neverStoreRedirectsOrErrors } from './next-responses';
+import { CONSOLE_UPLOAD_PATH, tooSlowMessage, watchConnectionRate, type TooSlow } from './body-rate';
 import { maskIds, requestRoute } from './route-template';
 import { sendFailure } from './errors';
 import { serveMetricsWithToken } from './metrics-endpoint';
@@ -95,7 +96,23 @@ async function route(
     return;
   }
   neverStoreRedirectsOrErrors(res);
+  if (method === 'POST' && pathname === CONSOLE_UPLOAD_PATH)
+    watchConnectionRate(req, res, (slow) => tooSlow(res, slow));
   return next(req, res);
+}
+
+/** A console upload under its rate floor: the console's JSON answer in words, then the connection closed. */
+function tooSlow(res: ServerResponse, slow: TooSlow): void {
+  if (!res.headersSent) {
+    res.statusCode = 400;
+    res.setHeader('content-type', 'application/json; charset=utf-8');
+    res.setHeader('cache-control', 'no-store');
+    res.setHeader('connection', 'close');
+    const text = tooSlowMessage(slow);
+    res.end(JSON.stringify({ ok: false, error: `${text[0]!.toUpperCase()}${text.slice(1)}.` }), () =>
+      res.socket?.destroy(),
+    );
+  } else res.socket?.destroy();
 }
 
 /**

@@ -5,11 +5,14 @@
  * refused once its first 30 s window falls under UPLOAD_MIN_BYTES_PER_SECOND, well within 60 s.
  * With short settings (an extra service): the same refusal in about a second, a slow but steady
  * upload that outlasts REQUEST_TIMEOUT_MS still stored (the rate floor replaces the whole-request
- * deadline for uploads), and a JSON body that trickles still cut by that deadline.
+ * deadline for uploads), the same two for the console's upload (through Next, which buffers its
+ * body: the floor is counted on the connection), and a JSON body that trickles still cut by
+ * that deadline.
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, newAccount } from '../support/api';
+import { openConsoleSession } from './console-session';
 import { noisePng, startExtraService, type ExtraService } from './media-helpers';
 
 interface Exchange {
@@ -115,11 +118,31 @@ describe('slow clients, with the default settings', () => {
   }, 90_000);
 });
 
+/** The console's upload (a route handler behind Next), from the console's own origin. */
+function consoleUploadHead(base: string, session: { cookie: string; csrf: string }, contentLength: number): string {
+  const { host, origin } = new URL(base);
+  return [
+    'POST /console/media/upload HTTP/1.1',
+    `Host: ${host}`,
+    `Origin: ${origin}`,
+    `Cookie: ${session.cookie}`,
+    `X-CSRF-Token: ${session.csrf}`,
+    `Content-Type: multipart/form-data; boundary=${BOUNDARY}`,
+    `Content-Length: ${contentLength}`,
+    'Connection: close',
+    '',
+    '',
+  ].join('\r\n');
+}
+
+const SESSION_SECRET = 'slow-clients-test-session-secret-0123456789';
+
 describe('slow clients, with short settings', () => {
   const REQUEST_TIMEOUT_MS = 3_000;
   let extra: ExtraService;
   beforeAll(async () => {
     extra = await startExtraService({
+      SESSION_SECRET,
       UPLOAD_RATE_WINDOW_MS: '1000',
       REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
       HEADERS_TIMEOUT_MS: '2000',
@@ -165,6 +188,40 @@ describe('slow clients, with short settings', () => {
     expect(upload.elapsedMs).toBeGreaterThan(REQUEST_TIMEOUT_MS + 1_500);
     const { json } = parsed(upload.answer);
     expect(json).toMatchObject({ kind: 'image', status: 'ready' });
+  }, 60_000);
+
+  it("stores a slow but steady console upload too, and refuses the console's 10 B/s one", async () => {
+    const account = await newAccount();
+    const session = await openConsoleSession(SESSION_SECRET, account.id);
+    const png = await noisePng(0.045);
+    const body = Buffer.concat([PART_HEAD, png, PART_TAIL]);
+    let at = 0;
+    const base = extra.service.baseUrl;
+    const [steady, trickled] = await Promise.all([
+      trickle(
+        base,
+        consoleUploadHead(base, session, body.length),
+        () => {
+          if (at >= body.length) return null;
+          const piece = body.subarray(at, at + 2048);
+          at += 2048;
+          return piece;
+        },
+        300,
+      ).catch((err: unknown) => ({ answer: `failed: ${String(err)}`, elapsedMs: NaN })),
+      (() => {
+        let sent = 0;
+        const head = consoleUploadHead(base, session, 50 * 1024 * 1024) + PART_HEAD.toString('latin1');
+        return trickle(base, head, () => (sent++ < 100_000 ? 'x' : null), 100);
+      })(),
+    ]);
+    expect(steady.answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(steady.elapsedMs).toBeGreaterThan(REQUEST_TIMEOUT_MS + 1_500);
+    expect(parsed(steady.answer).json).toMatchObject({ ok: true, media: { kind: 'image' } });
+    // The console's words for the same floor, well before the request timeout would have come.
+    expect(trickled.answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(parsed(trickled.answer).json).toEqual({ ok: false, error: expect.stringMatching(/too slow/) });
+    expect(trickled.elapsedMs).toBeLessThan(REQUEST_TIMEOUT_MS);
   }, 60_000);
 
   it('still cuts a trickled JSON body at REQUEST_TIMEOUT_MS (408): only uploads have a floor instead', async () => {
