@@ -24,17 +24,17 @@ export function takeMediaRequest(
 ): boolean {
   const method = (req.method ?? 'GET').toUpperCase();
   if (method !== 'GET' && method !== 'HEAD') return false;
-  const pathname = (req.url ?? '/').split('?')[0]!;
+  const [pathname, query] = (req.url ?? '/').split('?', 2) as [string, string | undefined];
   const match = MEDIA_PATH.exec(pathname);
   if (!match) return false;
-  void answer(parts, req, res, match[1]!);
+  void answer(parts, req, res, match[1]!, query !== undefined);
   return true;
 }
 
 /**
  * A stored file has one address, `/api/media/<uuid in lower case>`: that is what a purge names.
- * Another spelling of it (upper case, percent-escapes) is redirected there and kept by shared
- * caches for seconds only, never answered with the file's year-long `immutable` copy, which a
+ * Another spelling of it (upper case, percent-escapes, a query string, which changes nothing of
+ * the file) is redirected there and kept by shared caches for seconds only, never answered with the file's year-long `immutable` copy, which a
  * purge of the canonical path would not reach after the owner's account is deleted.
  */
 const REDIRECT_CACHE_CONTROL = 'public, max-age=0, s-maxage=10';
@@ -44,6 +44,7 @@ async function answer(
   req: IncomingMessage,
   res: ServerResponse,
   rawId: string,
+  queried: boolean,
 ): Promise<void> {
   let id: string;
   try {
@@ -51,7 +52,7 @@ async function answer(
   } catch {
     id = ''; // malformed escapes: an unknown id (404)
   }
-  if (isUuid(id) && rawId !== id.toLowerCase()) {
+  if (isUuid(id) && (rawId !== id.toLowerCase() || queried)) {
     res.statusCode = 308;
     res.setHeader('location', localMediaPath(id.toLowerCase()));
     res.setHeader('cache-control', REDIRECT_CACHE_CONTROL);

@@ -95,7 +95,7 @@ async function route(
     sendFailure(res, notFound());
     return;
   }
-  neverStoreRedirectsOrErrors(res);
+  neverStoreRedirectsOrErrors(res, { queried: (req.url ?? '').includes('?') });
   if (method === 'POST' && pathname === CONSOLE_UPLOAD_PATH)
     watchConnectionRate(req, res, (slow) => tooSlow(res, slow));
   return next(req, res);

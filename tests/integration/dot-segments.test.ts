@@ -2,7 +2,7 @@
  * A path with dot segments (`.`, `..`, `%2e` spellings, after a `\`), or a target with a `#`
  * (never part of a request target), is another spelling of the path it resolves to: it answers
  * a 308 there that no shared cache stores, or a 404 with `no-store`, never the page it resolves
- * to under a key no purge names. Requests go out with node:http exactly as written (fetch
+ * to under a key no purge names. Nor does a query string on a page or asset that reads none. Requests go out with node:http exactly as written (fetch
  * would resolve the dot segments first).
  */
 import http from 'node:http';
@@ -94,6 +94,16 @@ describe('dot-segment paths', () => {
     // Not dot segments: read as they are, as before.
     const home = await raw('/');
     expect(home.status).toBe(200);
+    // Another query on a page or asset that reads none is not another page to keep for a year.
+    expect(sharedLifetime(home.headers['cache-control'])).toBeGreaterThan(60);
+    const asset = /\/_next\/static\/[^"?]+\.(?:js|css)/.exec(await (await fetch(`${baseUrl()}/`)).text())?.[0];
+    expect(asset, 'the home page links a static asset').toBeDefined();
+    expect(sharedLifetime((await raw(asset!)).headers['cache-control'])).toBeGreaterThan(60);
+    for (const target of ['/?anything', '/?a=1&b=2', `${asset}?v=2`, '/favicon.ico?x']) {
+      const res = await raw(target);
+      expect(res.status, target).toBe(200);
+      expect(sharedLifetime(res.headers['cache-control']), target).toBe(0);
+    }
     expect((await raw('/x/..x')).headers['cache-control']).toBe('no-store');
     expect((await raw('/api/v1/author/posts/..')).status).toBe(400);
   });
