@@ -31,11 +31,12 @@ function bearerSecret(headers: RequestHeaders): string {
   if (!header) throw unauthenticated('Authorization: send "Bearer <API token>"');
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
   if (!match) throw unauthenticated('Authorization: send "Bearer <API token>"');
-  if (!match[1]!.startsWith('dp_live_')) throw unauthenticated('Authorization: only dp_live_ API tokens are accepted');
+  if (!match[1]!.startsWith('dp_live_'))
+    throw unauthenticated('Authorization: only dp_live_ API tokens are accepted', { tokenRefused: true });
   return match[1]!;
 }
 
-const unknownToken = () => unauthenticated('Authorization: the token is unknown or revoked');
+const unknownToken = () => unauthenticated('Authorization: the token is unknown or revoked', { tokenRefused: true });
 
 /**
  * The caller's account, before anything else of the request is read: used for requests with

@@ -42,21 +42,24 @@ export interface LimitWindow {
 export class DomainError extends Error {
   /** For `rate_limited`: the limit that was hit. */
   readonly window?: LimitWindow;
+  /** For `unauthenticated`: a token was presented and refused (unknown, revoked, not an API token), not merely absent. */
+  readonly tokenRefused?: boolean;
 
   constructor(
     readonly kind: ErrorKind,
     message: string,
-    options: { window?: LimitWindow; cause?: unknown } = {},
+    options: { window?: LimitWindow; cause?: unknown; tokenRefused?: boolean } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'DomainError';
     if (options.window) this.window = options.window;
+    if (options.tokenRefused) this.tokenRefused = true;
   }
 }
 
 export const invalid = (message: string) => new DomainError('invalid', message);
-export const unauthenticated = (message = 'Missing or invalid API token') =>
-  new DomainError('unauthenticated', message);
+export const unauthenticated = (message = 'Missing or invalid API token', options: { tokenRefused?: boolean } = {}) =>
+  new DomainError('unauthenticated', message, options);
 export const notFound = (message = 'Not found') => new DomainError('not_found', message);
 export const conflict = (message: string) => new DomainError('conflict', message);
 export const stale = (message: string) => new DomainError('stale', message);

@@ -11,8 +11,9 @@ import type { ServerResponse } from 'node:http';
 import type { ZodError } from 'zod';
 import { isDatabaseUnavailable } from '../../db/errors';
 import { DomainError, type ErrorKind, type LimitWindow } from '../foundation/errors';
+import type { ErrorCode } from '../api/common.schema';
 
-const HTTP_OF_KIND: Record<ErrorKind, { status: number; code?: string }> = {
+const HTTP_OF_KIND: Record<ErrorKind, { status: number; code?: ErrorCode }> = {
   invalid: { status: 400 },
   unauthenticated: { status: 401, code: 'unauthorized' },
   not_found: { status: 404, code: 'not_found' },
@@ -29,7 +30,7 @@ export interface HttpFailure {
   status: number;
   /** Absent for 304. */
   body?: { error: string; code?: string };
-  /** RateLimit-* and Retry-After of a rate_limited failure. */
+  /** RateLimit-* and Retry-After of a rate_limited failure; WWW-Authenticate of a 401. */
   headers: Record<string, string>;
 }
 
@@ -44,8 +45,18 @@ export function httpFailure(error: unknown): HttpFailure {
   if (!domain) return INTERNAL;
   const { status, code } = HTTP_OF_KIND[domain.kind];
   const headers = domain.window ? rateLimitHeaders(domain.window, true) : {};
+  if (status === 401) headers['WWW-Authenticate'] = bearerChallenge(domain);
   if (status === 304) return { status, headers };
   return { status, body: code ? { error: domain.message, code } : { error: domain.message }, headers };
+}
+
+/**
+ * A 401 names the scheme that would be accepted (RFC 9110 §11.6.1 requires the challenge; RFC 6750
+ * §3 gives Bearer's). A token that was sent and refused adds `error="invalid_token"`; a request
+ * without one (no header, another scheme) gets the bare challenge, as RFC 6750 §3.1 asks.
+ */
+function bearerChallenge(error: DomainError): string {
+  return error.tokenRefused ? 'Bearer error="invalid_token"' : 'Bearer';
 }
 
 function unavailableOf(error: unknown): DomainError | undefined {
@@ -77,7 +88,8 @@ export function rateLimitHeaders(window: LimitWindow, refused: boolean): Record<
   return headers;
 }
 
-const JSON_UTF8 = 'application/json; charset=utf-8';
+/** The one Content-Type of every JSON answer of the REST API, success or failure. */
+export const JSON_UTF8 = 'application/json; charset=utf-8';
 
 /**
  * Writes `error` on a Node response, after `headers` (those the request had gathered: the

@@ -34,7 +34,9 @@ export async function readJsonBody(
 ): Promise<unknown> {
   const declared = Number(req.headers['content-length'] ?? '0');
   if (declared > maxBytes) throw tooLarge(maxBytes);
-  const text = (await readWithin(req, res, maxBytes, timeouts)).toString('utf8');
+  // One leading UTF-8 byte order mark is dropped: some encoders write one (RFC 8259 §8.1 lets a
+  // parser ignore it), and JSON.parse would refuse the whole body for it.
+  const text = (await readWithin(req, res, maxBytes, timeouts)).toString('utf8').replace(/^\uFEFF/, '');
   // Bodyless POSTs are normal here: publish and unpublish take no body.
   if (text.trim() === '') return {};
   const type = (req.headers['content-type'] ?? '').toLowerCase();

@@ -15,7 +15,7 @@ import type { AppParts } from '../runtime/parts';
 import { mediaDepsOf } from '../runtime/request-contexts';
 import { readMultipartFile, UploadStalledError } from './multipart-file';
 import { nodeHeaderView } from './node-headers';
-import { rateLimitHeaders, sendFailure } from './errors';
+import { JSON_UTF8, rateLimitHeaders, sendFailure } from './errors';
 
 export async function handleMediaUpload(parts: AppParts, req: IncomingMessage, res: ServerResponse): Promise<void> {
   let window: LimitWindow | undefined;
@@ -25,7 +25,7 @@ export async function handleMediaUpload(parts: AppParts, req: IncomingMessage, r
     const bytes = await readMultipartFile(req, { field: 'file', maxBytes: MAX_IMAGE_BYTES });
     const media = await storeUpload(mediaDepsOf(parts), admitted.auth.account, bytes);
     for (const [name, value] of Object.entries(rateLimitHeaders(window, false))) res.setHeader(name, value);
-    res.setHeader('content-type', 'application/json; charset=utf-8');
+    res.setHeader('content-type', JSON_UTF8);
     res.setHeader('cache-control', 'no-store');
     res.statusCode = 200;
     res.end(JSON.stringify(media));

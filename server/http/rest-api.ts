@@ -24,7 +24,7 @@ import type { AppParts } from '../runtime/parts';
 import { invalid, notFound } from '../foundation/errors';
 import type { Authenticated } from '../model/account';
 import { logLine } from '../foundation/log';
-import { sendFailure } from './errors';
+import { JSON_UTF8, sendFailure } from './errors';
 import { handleMediaUpload } from './media-upload';
 import { AUTHOR_DOCUMENT, serveOpenApiDocument } from './openapi-documents';
 import { nodeHeaderView } from './node-headers';
@@ -130,6 +130,7 @@ function settle(res: ServerResponse, outcome: ProcedureOutcome): void {
     res.end();
     return;
   }
-  res.setHeader('content-type', 'application/json');
+  // The type of the error answers too (errors.ts): one JSON type for the whole API.
+  res.setHeader('content-type', JSON_UTF8);
   res.end(outcome.body);
 }

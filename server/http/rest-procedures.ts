@@ -10,9 +10,10 @@
  * start-up, into what defines it, and a request runs just that:
  * - the route (method, path template, rate class, success status): its meta (api/routes.ts),
  *   matched once by `matchApiRoute` (api-path.ts) in rest-api.ts, which hands the match here;
- * - the input: the procedure's own zod input schema, coerced as trpc-to-openapi coerces it, fed
- *   what trpc-to-openapi's adapter would feed it (see `rawInput`), so the OpenAPI document it
- *   generates describes exactly what is accepted;
+ * - the input: the procedure's own zod input schema, fed what trpc-to-openapi's adapter would
+ *   feed it (see `rawInput`), so the OpenAPI document it generates describes exactly what is
+ *   accepted; a number in a query string is read only from its plain decimal spelling (see
+ *   `integerQueryValue`), where the adapter's coercion would read whatever `Number()` reads;
  * - the context: the procedure's `.use()` middlewares, run for real and as tRPC runs them,
  *   around the input's parse and the handler (`authorProcedure`'s admits and charges the caller
  *   before the input is parsed, so a refused input is a charged 400 with RateLimit-*;
@@ -27,7 +28,7 @@
  * stops the server at start-up: there is no second path to fall back to. trpc-to-openapi still
  * reads the same procedures for the OpenAPI document (api/openapi/).
  */
-import { coerceSchema, instanceofZodTypeObject, unwrapZodType } from 'trpc-to-openapi';
+import { instanceofZodTypeObject, unwrapZodType } from 'trpc-to-openapi';
 import type { z } from 'zod';
 import { appRouter } from '../api/root';
 import { API_ROUTES, type ApiRoute } from '../api/routes';
@@ -75,6 +76,8 @@ interface CompiledProcedure {
   takesInput: boolean;
   /** Fields the query string fills as arrays: a single value is wrapped, as the adapter does. */
   arrayFields: readonly string[];
+  /** Number fields the query string fills: read from their decimal spelling only (`integerQueryValue`). */
+  numberFields: readonly string[];
   /** The procedure's middlewares run around `last`, which gets the context they built. */
   call: (ctx: ApiContext, last: (ctx: AuthorContext) => Promise<unknown>) => Promise<unknown>;
   resolve: (opts: { ctx: AuthorContext; input: unknown }) => Promise<unknown>;
@@ -144,14 +147,20 @@ function compileProcedure(procedure: string, route: ApiRoute): CompiledProcedure
   if (parts.middlewares.length === 0) return refuse(procedure, 'not an authorProcedure: nothing admits the caller');
   const input = parts.inputs[0];
   const arrayFields: string[] = [];
+  const numberFields: string[] = [];
   const unwrapped = input && unwrapZodType(input, true);
+  // Only a query carries text where the schema wants another type; a JSON body has its own types.
+  const readsQuery = route.method === 'GET' || route.method === 'DELETE';
   if (unwrapped && instanceofZodTypeObject(unwrapped)) {
-    // The adapter marks number, boolean, bigint and date fields for coercion on every request
-    // (query strings carry only text); once is enough, the mark stays on the schema.
-    coerceSchema(unwrapped as never);
     const shape = (unwrapped as unknown as z.ZodObject).shape as Record<string, z.ZodType>;
-    for (const [key, field] of Object.entries(shape))
-      if (kindOf(unwrapOptional(field)) === 'array') arrayFields.push(key);
+    for (const [key, field] of Object.entries(shape)) {
+      const kind = kindOf(unwrapOptional(field));
+      if (kind === 'array') arrayFields.push(key);
+      else if (readsQuery && kind === 'number') numberFields.push(key);
+      // The adapter would coerce these from query text as well; this path reads numbers only.
+      else if (readsQuery && ['boolean', 'bigint', 'date'].includes(kind))
+        return refuse(procedure, `query field ${key} is a ${kind}: only number fields are read from a query`);
+    }
   }
   let serialize: CompiledProcedure['serialize'];
   if (isVoid(parts.output)) serialize = nothing;
@@ -166,6 +175,7 @@ function compileProcedure(procedure: string, route: ApiRoute): CompiledProcedure
     input,
     takesInput: input !== undefined && !isVoid(input),
     arrayFields,
+    numberFields,
     call: middlewareChain(parts),
     resolve: parts.resolver as CompiledProcedure['resolve'],
     serialize,
@@ -208,7 +218,18 @@ function rawInput(proc: CompiledProcedure, call: ProcedureCall): unknown {
   if (method !== 'GET' && method !== 'DELETE') return { ...(call.body as object), ...call.matched.params };
   const raw = queryOf(call.query);
   for (const key of proc.arrayFields) if (raw[key] !== undefined && !Array.isArray(raw[key])) raw[key] = [raw[key]];
+  for (const key of proc.numberFields) if (raw[key] !== undefined) raw[key] = integerQueryValue(raw[key]);
   return Object.assign(raw, call.matched.params);
+}
+
+/**
+ * A number in a query string is a plain decimal integer (`limit=20`): what the document's
+ * `type: integer` says on the wire. The adapter's coercion is `Number()`, which also reads
+ * `1e1` (10), `0x10` (16), `5.0`, `+5` and ` 5`; those, and a leading zero, stay text here, so
+ * the field's own schema refuses them with its own message, as it refuses `abc`.
+ */
+function integerQueryValue(value: unknown): unknown {
+  return typeof value === 'string' && /^(0|[1-9][0-9]*)$/.test(value) ? Number(value) : value;
 }
 
 /** tRPC's parse: synchronous unless the schema has asynchronous checks. */

@@ -39,19 +39,29 @@ export interface MediaDeps {
 }
 
 /**
- * The daily media quota is used up (rate_limited). Its window describes the quota (bytes, what is
- * left, the next UTC midnight) rather than the minute window, so that the limit actually hit is the
- * one a client is told about.
+ * The daily media quota refuses a file (rate_limited): it is used up, or the file (`bytes`, what it
+ * would store) does not fit in what is left. Its window describes the quota (bytes, what is left,
+ * the next UTC midnight) rather than the minute window, so that the limit actually hit is the one
+ * a client is told about; when the file does not fit, what is left is more than 0 and the message
+ * says why the request was refused all the same.
  */
 export class DailyQuotaExceededError extends DomainError {
-  constructor(quota: number, used: number, /** Unix time (seconds) of the next UTC midnight. */ reset: number) {
+  constructor(
+    quota: number,
+    used: number,
+    /** Unix time (seconds) of the next UTC midnight. */ reset: number,
+    bytes?: number,
+  ) {
+    const left = Math.max(0, quota - used);
     super(
       'rate_limited',
-      `daily media quota of ${quota} bytes reached (${used} used today); it resets at midnight UTC`,
+      bytes === undefined || left === 0
+        ? `daily media quota of ${quota} bytes reached (${used} used today); it resets at midnight UTC`
+        : `daily media quota: the file's ${bytes} bytes do not fit in the ${left} bytes left today (${used} of ${quota} used); it resets at midnight UTC`,
       {
         window: {
           limit: quota,
-          remaining: Math.max(0, quota - used),
+          remaining: left,
           reset,
           retryAfter: Math.max(1, reset - Math.floor(Date.now() / 1000)),
         },
@@ -65,9 +75,10 @@ function nextUtcMidnight(now = new Date()): number {
   return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) / 1000;
 }
 
-async function quotaError(db: StatementRunner, account: MediaAccount): Promise<DailyQuotaExceededError> {
+/** The refusal of a charge of `bytes` that did not fit, with today's usage as it is now. */
+async function quotaError(db: StatementRunner, account: MediaAccount, bytes: number): Promise<DailyQuotaExceededError> {
   const used = await mediaBytesToday(db, account.id).catch(() => account.dailyMediaBytes);
-  return new DailyQuotaExceededError(account.dailyMediaBytes, used, nextUtcMidnight());
+  return new DailyQuotaExceededError(account.dailyMediaBytes, used, nextUtcMidnight(), bytes);
 }
 
 /** Cheap check before any download or decode: refuses once nothing is left today. */
@@ -101,7 +112,8 @@ const sha256 = (buffer: Buffer) => createHash('sha256').update(buffer).digest('h
 async function commit(deps: MediaDeps, account: MediaAccount, files: PendingFile[], origin: FileOrigin): Promise<void> {
   const { db, storage } = deps;
   const total = files.reduce((sum, f) => sum + f.buffer.length, 0);
-  if (!(await addMediaBytesWithin(db, account.id, total, account.dailyMediaBytes))) throw await quotaError(db, account);
+  if (!(await addMediaBytesWithin(db, account.id, total, account.dailyMediaBytes)))
+    throw await quotaError(db, account, total);
 
   const attempted: string[] = [];
   try {

@@ -30,7 +30,7 @@ export function postFound(rows: readonly (PostRow & { html: string })[]): Author
   return post;
 }
 
-const LIST_DEFAULT = 20;
+export const LIST_DEFAULT = 20;
 export const LIST_MAX = 50;
 
 const notOurCursor = () => invalid('cursor: not a cursor returned by this API (pass next_cursor unchanged)');

@@ -94,13 +94,15 @@ export const updateFields = {
 type WriteBody = { cover_asset_id?: unknown; cover_url?: unknown };
 
 /**
- * The body's own rules. "Not both" whatever the values: `{"cover_asset_id": null, "cover_url":
- * "https://…"}` would otherwise clear the cover and drop the URL without a word. An edit sends
- * at least one field (`keys`: the fields counted, so PATCH's path `id` is not one).
+ * The body's own rules. "Not both" unless both are null: `{"cover_asset_id": null, "cover_url":
+ * "https://…"}` would otherwise clear the cover and drop the URL without a word, while two nulls
+ * say one thing, no cover (on an edit: remove it, as one null does). An edit sends at least one
+ * field (`keys`: the fields counted, so PATCH's path `id` is not one).
  */
 export function bodyRules(keys: readonly string[]) {
   return (body: WriteBody, ctx: z.RefinementCtx) => {
-    if (body.cover_asset_id !== undefined && body.cover_url !== undefined)
+    const bothSent = body.cover_asset_id !== undefined && body.cover_url !== undefined;
+    if (bothSent && (body.cover_asset_id !== null || body.cover_url !== null))
       ctx.addIssue({ code: 'custom', message: 'send one of them, not both', path: ['cover_asset_id and cover_url'] });
     if (keys.length > 0 && keys.every((k) => (body as Record<string, unknown>)[k] === undefined))
       ctx.addIssue({ code: 'custom', message: RULE_TEXT.noFields, path: [] });

@@ -164,13 +164,13 @@ describe('bodies and fields', () => {
     expect(res.status).toBe(401);
   });
 
-  it('cover_asset_id and cover_url together are 400 whatever their values', async () => {
+  it('cover_asset_id and cover_url together are 400 unless both are null', async () => {
     const { token } = await newAccount();
     const post = await createPost(token);
     const cases = [
       { cover_asset_id: null, cover_url: 'https://images.example/cover.png' },
       { cover_asset_id: UNKNOWN_ID, cover_url: null },
-      { cover_asset_id: null, cover_url: null },
+      { cover_asset_id: UNKNOWN_ID, cover_url: 'https://images.example/cover.png' },
     ];
     for (const cover of cases) {
       const patched = await api('PATCH', `/posts/${post.id}`, { token, json: cover });

@@ -6,6 +6,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres } from '../../db/embedded-postgres';
 import { api, baseUrl, createPost, newAccount } from '../support/api';
+import { startExtraService } from './media-helpers';
 import {
   buildChecker,
   checkAgainst,
@@ -87,6 +88,38 @@ describe('the served OpenAPI document', () => {
     expect(doc.servers).toEqual([expect.objectContaining({ url: '/api/v1/author' })]);
   });
 
+  it('names its absolute URL in servers when PUBLIC_ORIGIN is set, so a client needs no base URL by hand', async () => {
+    const extra = await startExtraService({ PUBLIC_ORIGIN: 'https://blog.example' });
+    try {
+      const served = (await (await fetch(`${extra.service.baseUrl}${DOCUMENT_PATH}`)).json()) as Json;
+      expect(served.servers).toEqual([expect.objectContaining({ url: 'https://blog.example/api/v1/author' })]);
+      await SwaggerParser.validate(structuredClone(served) as never);
+    } finally {
+      await extra.stop();
+    }
+  });
+
+  it('states on every error what headers it carries: WWW-Authenticate on 401, RateLimit-* where the request was counted', () => {
+    for (const { key, op: o } of operations()) {
+      for (const [status, response] of Object.entries<Json>(o.responses)) {
+        if (Number(status) < 400) continue;
+        const headers = response.headers as Json;
+        expect(headers['X-Request-Id'], `${key} ${status}`).toEqual({ $ref: '#/components/headers/X-Request-Id' });
+        if (status === '401') {
+          expect(headers['WWW-Authenticate'], key).toEqual({ $ref: '#/components/headers/WWW-Authenticate' });
+          expect(headers, key).not.toHaveProperty('RateLimit-Limit');
+        } else if (status !== '429') {
+          for (const name of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'])
+            expect(headers[name], `${key} ${status} ${name}`).toMatchObject({
+              required: false,
+              schema: { type: 'integer' },
+            });
+        }
+      }
+    }
+    expect(doc.components.headers['WWW-Authenticate']).toMatchObject({ required: true, schema: { type: 'string' } });
+  });
+
   it('lists only the author routes; the operator route is in a document of its own, also valid OpenAPI 3.1', async () => {
     expect(Object.keys(doc.paths).every((p) => p === '/me' || p.startsWith('/posts') || p.startsWith('/media'))).toBe(
       true,
@@ -120,18 +153,44 @@ describe('the served OpenAPI document', () => {
       expect(o.responses).not.toHaveProperty('200.content.application/json.schema.not');
   });
 
-  it('gives every error status the shared Error schema {error, code?}', () => {
-    expect(doc.components.schemas.Error).toMatchObject({
+  it('gives every error status the shared ApiError schema {error, code?}, each code its own status, ErrorCode as one union', () => {
+    expect(doc.components.schemas.ApiError).toMatchObject({
       type: 'object',
-      properties: { error: { type: 'string' }, code: { type: 'string' } },
+      properties: { error: { type: 'string' }, code: { $ref: '#/components/schemas/ErrorCode' } },
       required: ['error'],
     });
+    expect(doc.components.schemas.ErrorCode.enum).toEqual([
+      'unauthorized',
+      'not_found',
+      'precondition_failed',
+      'animated_image',
+      'rate_limited',
+      'service_unavailable',
+    ]);
+    // No schema named Error: generated clients would shadow the global Error with it.
+    expect(doc.components.schemas).not.toHaveProperty('Error');
+    const codeOf: Record<string, string | undefined> = {
+      400: undefined,
+      401: 'unauthorized',
+      404: 'not_found',
+      409: undefined,
+      412: 'precondition_failed',
+      422: 'animated_image',
+      429: 'rate_limited',
+      503: 'service_unavailable',
+    };
     for (const { key, op: o } of operations()) {
       for (const [status, response] of Object.entries<Json>(o.responses)) {
         if (Number(status) < 400) continue;
-        expect(response.content['application/json'].schema, `${key} ${status}`).toEqual({
-          $ref: '#/components/schemas/Error',
-        });
+        const schema = response.content['application/json'].schema;
+        const code = codeOf[status];
+        if (code === undefined) expect(schema, `${key} ${status}`).toEqual({ $ref: '#/components/schemas/ApiError' });
+        else
+          expect(schema, `${key} ${status}`).toEqual({
+            allOf: [{ $ref: '#/components/schemas/ApiError' }],
+            properties: { code: { const: code } },
+            required: ['error', 'code'],
+          });
       }
     }
     expect(Object.keys(doc.components.schemas).filter((n) => n.startsWith('error.'))).toEqual([]);

@@ -218,7 +218,7 @@ export function checkAgainst(c: Checker, res: ReceivedResponse, { recordPair = t
     // Probes of routes the service does not have: still the contract's error shape, nothing else.
     if (recordPair) record(`undocumented ${label} ${res.status}`);
     if (res.status < 400) fail('a route the document does not declare answered with success');
-    checkJsonBody(c, res, pointer('components', 'schemas', 'Error'), fail);
+    checkJsonBody(c, res, pointer('components', 'schemas', 'ApiError'), fail);
     return;
   }
   const declared = route.operation.responses?.[String(res.status)];

@@ -19,7 +19,7 @@ export const mediaRouter = router({
         tags,
         summary: 'Store one external image',
         description:
-          'Downloads one image from an http(s) URL and stores it. Local and internal addresses, `/api/media/{uuid}` paths and direct video files are refused with 400. An animated GIF is stored as a muted MP4 (`kind: gif`, `poster_url` its first frame) for the GIF island; other animated images get 422 `animated_image`.',
+          'Downloads one image from an http(s) URL and stores it. Local and internal addresses, `/api/media/{uuid}` paths and direct video files are refused with 400. An animated GIF is stored as a muted MP4 (`kind: gif`, `poster_url` its first frame) for the GIF island; other animated images get 422 `animated_image`. A body field other than `url` is refused with 400.',
         // 422 animated_image too: from-url turns only animated GIFs into video; other animated formats are refused.
         rate: 'media',
         errors: [400, 401, 422, 429, 503],

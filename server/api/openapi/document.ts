@@ -8,6 +8,7 @@ import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { appRouter } from '../root';
 import { API_ROUTES } from '../routes';
 import { ErrorSchema } from '../common.schema';
+import { env } from '../../foundation/env';
 import { postProcess, SECURITY_SCHEME } from './post-process';
 import type { JsonObject } from './types';
 
@@ -21,10 +22,14 @@ function generateRawDocument(): JsonObject {
     baseUrl: '/api/v1/author',
     securitySchemes: { [SECURITY_SCHEME]: { type: 'http', scheme: 'bearer' } },
     // Not referenced by any zod output: registered so the shared error body comes from zod too.
-    defs: { Error: ErrorSchema },
+    defs: { ApiError: ErrorSchema },
   }) as JsonObject;
 }
 
-export const openApiDocument: JsonObject = postProcess(generateRawDocument(), API_ROUTES);
+// With PUBLIC_ORIGIN set, `servers` names the API's absolute URL, so a client generated from the
+// document needs no base URL by hand; without it, the path alone (relative to where it was read).
+export const openApiDocument: JsonObject = postProcess(generateRawDocument(), API_ROUTES, {
+  publicOrigin: env.PUBLIC_ORIGIN,
+});
 export const openApiJson = JSON.stringify(openApiDocument);
 export const openApiEtag = `"${createHash('sha256').update(openApiJson).digest('base64url').slice(0, 27)}"`;

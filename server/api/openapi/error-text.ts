@@ -5,6 +5,7 @@
  */
 import { RATE_CLASS_NAMES, RATE_CLASSES, type RateClass, type RateClassEntry } from '../../model/rate-classes';
 import type { ErrorStatus } from '../route-meta';
+import type { ErrorCode } from '../common.schema';
 
 const requests = (n: number) => `${n} request${n === 1 ? '' : 's'} per minute`;
 
@@ -20,7 +21,7 @@ export const RATE_CLASS_TEXT = Object.fromEntries(
 ) as Record<RateClass, string>;
 
 /** When each error status happens and its fixed `code`, if any (docs/api.md "Errors"). */
-export const ERROR_TEXT: Record<ErrorStatus, { description: string; code?: string; example: string }> = {
+export const ERROR_TEXT: Record<ErrorStatus, { description: string; code?: ErrorCode; example: string }> = {
   400: {
     description:
       'Bad request: invalid JSON, a missing or invalid field, a bad query parameter, a non-UUID path id, a bad cursor or an empty document. `code` is omitted.',

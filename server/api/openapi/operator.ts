@@ -24,12 +24,12 @@ const jsonSchema = (schema: z.ZodType) => {
 /** The shared error body, as the author document has it (its zod schema carries an id, so it comes back as `$defs`). */
 const errorBodySchema = (): JsonObject => {
   const generated = jsonSchema(ErrorSchema);
-  return generated.$defs?.Error ?? generated;
+  return generated.$defs?.ApiError ?? generated;
 };
 
 const error = (description: string) => ({
   description,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ApiError' } } },
 });
 
 function operatorDocument(version: string): JsonObject {
@@ -53,7 +53,7 @@ function operatorDocument(version: string): JsonObject {
             'READER_EVENTS_TOKEN, the operator secret set in the service environment (never an author token).',
         },
       },
-      schemas: { Error: errorBodySchema() },
+      schemas: { ApiError: errorBodySchema() },
     },
   };
   doc.paths['/reader-events'] = {

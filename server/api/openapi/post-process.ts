@@ -42,6 +42,12 @@ const HEADERS: JsonObject = {
     required: true,
     schema: { type: 'string' },
   },
+  'WWW-Authenticate': {
+    description:
+      'The scheme to authenticate with (RFC 6750): `Bearer`, with `error="invalid_token"` when the token sent is unknown, revoked or not an API token.',
+    required: true,
+    schema: { type: 'string', pattern: '^Bearer( |$)' },
+  },
   ETag: {
     description:
       "Strong entity tag of the article's working version and publication state (beyond the contract). Send it back in `If-Match` to change the article only if nobody else has since, or in `If-None-Match` to revalidate a GET.",
@@ -49,9 +55,27 @@ const HEADERS: JsonObject = {
     schema: { type: 'string', pattern: '^"[^"]*"$' },
   },
 };
-const SUCCESS_HEADERS = ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
-const LIMITED_HEADERS = ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
-const ERROR_HEADERS = ['X-Request-Id'];
+const RATE_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+const SUCCESS_HEADERS = ['X-Request-Id', ...RATE_HEADERS];
+const LIMITED_HEADERS = ['X-Request-Id', 'Retry-After', ...RATE_HEADERS];
+
+/**
+ * The headers of an error answer: X-Request-Id always; on a 401, how to authenticate; and the
+ * RateLimit-* three whenever the request was admitted (counted in its window) before it failed,
+ * which a 400 found before admission (invalid JSON, a body too large) or a 503 is not: stated as
+ * optional, so a client reads them where they are.
+ */
+function errorHeaders(status: number): JsonObject {
+  const headers: JsonObject = headerRefs(status === 401 ? ['X-Request-Id', 'WWW-Authenticate'] : ['X-Request-Id']);
+  if (status === 401) return headers;
+  for (const name of RATE_HEADERS)
+    headers[name] = {
+      ...HEADERS[name],
+      required: false,
+      description: `${HEADERS[name].description} Present when the request was counted in its window before it failed.`,
+    };
+  return headers;
+}
 
 /** Conditional request headers (beyond the contract, opt-in): without them every route behaves as the contract says. */
 const IF_MATCH_PARAMETER: JsonObject = {
@@ -85,10 +109,18 @@ const API_DESCRIPTION = [
 ].join('\n');
 
 /** `routes`: every REST route with its facts (../routes.ts), in router order. */
-export function postProcess(generated: JsonObject, routes: readonly ApiRoute[]): JsonObject {
+export function postProcess(
+  generated: JsonObject,
+  routes: readonly ApiRoute[],
+  { publicOrigin }: { publicOrigin?: string } = {},
+): JsonObject {
   const doc: JsonObject = structuredClone(generated);
   doc.info = { ...doc.info, description: API_DESCRIPTION };
-  doc.servers = [{ url: '/api/v1/author', description: 'This service' }];
+  doc.servers = [
+    publicOrigin
+      ? { url: `${publicOrigin}/api/v1/author`, description: 'This service (PUBLIC_ORIGIN)' }
+      : { url: '/api/v1/author', description: 'This service' },
+  ];
   doc.tags = [
     { name: 'account', description: 'The token owner' },
     { name: 'posts', description: 'Articles' },
@@ -107,12 +139,11 @@ export function postProcess(generated: JsonObject, routes: readonly ApiRoute[]):
   };
   doc.components.headers = { ...doc.components.headers, ...HEADERS };
   const schemas: JsonObject = (doc.components.schemas ??= {});
-  schemas.Error ??= {
-    type: 'object',
-    properties: { error: { type: 'string' }, code: { type: 'string' } },
-    required: ['error'],
-    additionalProperties: false,
-  };
+  // The codes under a name of their own, so a generated client has one union to switch over.
+  const codes = schemas.ApiError?.properties?.code;
+  if (!codes?.enum) throw new Error('OpenAPI: ApiError must list its codes (common.schema.ts ERROR_CODES)');
+  schemas.ErrorCode = { ...codes, description: 'Stable machine code of an error (absent for 400 and 409).' };
+  schemas.ApiError.properties.code = ref('schemas', 'ErrorCode');
 
   doc.paths ??= {};
   addMediaRoutes(doc);
@@ -155,10 +186,17 @@ function shapeOperation(operation: JsonObject, route: ApiRoute) {
   operation.security = [{ [SECURITY_SCHEME]: [] }];
   operation.description = [operation.description, RATE_CLASS_TEXT[route.rate]].filter(Boolean).join('\n\n');
   if (Array.isArray(operation.parameters) && operation.parameters.length === 0) delete operation.parameters;
+  const body = operation.requestBody?.content?.['application/json']?.schema;
   // PATCH: every field is optional, but an empty object is refused with 400 (nothing to change).
-  if (route.method === 'PATCH') {
-    const schema = operation.requestBody?.content?.['application/json']?.schema;
-    if (schema && schema.type === 'object') schema.minProperties = 1;
+  if (route.method === 'PATCH' && body?.type === 'object') body.minProperties = 1;
+  // A cover is one of two things: both given (neither null) is refused with 400.
+  if (body?.properties?.cover_asset_id && body.properties.cover_url) {
+    body.not = {
+      description:
+        'Not both covers: send cover_asset_id or cover_url. Null means none: one of them null beside the other, or both null (no cover), is accepted.',
+      required: ['cover_asset_id', 'cover_url'],
+      properties: { cover_asset_id: { type: 'string' }, cover_url: { type: 'string' } },
+    };
   }
 
   const generatedSuccess = operation.responses?.['200'] ?? {};
@@ -195,13 +233,20 @@ function successDescription(route: ApiRoute, generated?: string): string {
   return 'OK';
 }
 
+/**
+ * One error status of a route: its body is an ApiError whose `code`, when the status has one, is
+ * that one code (`const`), so the union of a route's documented codes is its responses'.
+ */
 function errorResponse(status: keyof typeof ERROR_TEXT): JsonObject {
   const text = ERROR_TEXT[status];
   const example = text.code ? { error: text.example, code: text.code } : { error: text.example };
+  const schema = text.code
+    ? { allOf: [ref('schemas', 'ApiError')], properties: { code: { const: text.code } }, required: ['error', 'code'] }
+    : ref('schemas', 'ApiError');
   return {
     description: text.code ? `${text.description} \`code\`: \`${text.code}\`.` : text.description,
-    headers: headerRefs(status === 429 ? LIMITED_HEADERS : ERROR_HEADERS),
-    content: { 'application/json': { schema: ref('schemas', 'Error'), example } },
+    headers: status === 429 ? headerRefs(LIMITED_HEADERS) : errorHeaders(status),
+    content: { 'application/json': { schema, example } },
   };
 }
 
@@ -212,6 +257,6 @@ function replaceGeneratedErrors(operation: JsonObject) {
       operation.responses[status] =
         code in ERROR_TEXT
           ? errorResponse(code as keyof typeof ERROR_TEXT)
-          : { description: 'Error', content: { 'application/json': { schema: ref('schemas', 'Error') } } };
+          : { description: 'Error', content: { 'application/json': { schema: ref('schemas', 'ApiError') } } };
   }
 }

@@ -98,6 +98,6 @@ describe('operator routes', () => {
       expect.arrayContaining(['unopen', 'unread', 'uncomplete', 'unimpression']),
     );
     expect(body.properties.batch_id).toMatchObject({ minLength: 1, maxLength: 100 });
-    expect(doc.components.schemas.Error).toBeDefined();
+    expect(doc.components.schemas.ApiError).toBeDefined();
   });
 });

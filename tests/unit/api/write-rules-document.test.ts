@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { openApiDocument } from '../../../server/api/openapi/document';
 import { parsePostWrite } from '../../../server/services/post-rules';
 
@@ -55,5 +56,23 @@ describe('write rules in the OpenAPI document', () => {
       { numRuns: 500 },
     );
     expect(ran).toBeGreaterThanOrEqual(500);
+  });
+
+  it('states the one-cover rule: both covers given is refused, either alone or both null is not', () => {
+    for (const [path, method] of [
+      ['/posts', 'post'],
+      ['/posts/{id}', 'patch'],
+    ] as const) {
+      const ajv = new Ajv2020({ strict: false });
+      const validate = ajv.compile({ ...bodyOf(path, method), $defs: undefined });
+      const base = { title: 'T', markdown: 'M' };
+      const asset = '00000000-0000-4000-8000-000000000000';
+      const url = 'https://example.com/c.png';
+      expect(validate({ ...base, cover_asset_id: asset, cover_url: url }), `${method} both`).toBe(false);
+      expect(validate({ ...base, cover_asset_id: asset }), `${method} asset`).toBe(true);
+      expect(validate({ ...base, cover_url: url }), `${method} url`).toBe(true);
+      expect(validate({ ...base, cover_asset_id: null, cover_url: null }), `${method} both null`).toBe(true);
+      expect(validate({ ...base, cover_asset_id: asset, cover_url: null }), `${method} asset and null`).toBe(true);
+    }
   });
 });
