@@ -1,8 +1,9 @@
 /**
- * A typed client for the Author Publishing API in a few lines: types generated from the
- * served OpenAPI document with openapi-typescript, calls made with openapi-fetch.
+ * A typed client for the Author Publishing API in a few lines, without the client package
+ * (clients/typescript): types generated from the served OpenAPI document with
+ * openapi-typescript (here the package's generated file), calls made with openapi-fetch.
  *
- *   npx openapi-typescript https://your-host/api/v1/author/openapi.json -o docs/author-api.d.ts
+ *   npx openapi-typescript https://your-host/api/v1/author/openapi.json -o author-api.d.ts
  *   AUTHOR_API_URL=https://your-host AUTHOR_API_TOKEN=dp_live_… npx tsx docs/typed-client-example.ts
  *
  * Run it from server-side code only: the token must never reach a browser.
@@ -10,7 +11,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import createClient from 'openapi-fetch';
-import type { paths } from './author-api';
+import type { paths } from '../clients/typescript/src/schema';
 
 export async function createPreviewAndPublish(opts: {
   baseUrl: string;

@@ -149,7 +149,7 @@ export interface paths {
         put?: never;
         /**
          * Store one external image
-         * @description Downloads one image from an http(s) URL and stores it. Local and internal addresses, `/api/media/{uuid}` paths and direct video files are refused with 400. An animated GIF is stored as a muted MP4 (`kind: gif`, `poster_url` its first frame) for the GIF island; other animated images get 422 `animated_image`.
+         * @description Downloads one image from an http(s) URL and stores it. Local and internal addresses, `/api/media/{uuid}` paths and direct video files are refused with 400. An animated GIF is stored as a muted MP4 (`kind: gif`, `poster_url` its first frame) for the GIF island; other animated images get 422 `animated_image`. A body field other than `url` is refused with 400.
          *
          *     Rate class: media (10 requests per minute and 200 MiB per UTC day by default).
          */
@@ -297,10 +297,15 @@ export interface components {
             poster_url: string | null;
         };
         /** @description Error body. `code` is omitted when there is no stable machine code (400, 409). */
-        Error: {
+        ApiError: {
             error: string;
-            code?: string;
+            code?: components["schemas"]["ErrorCode"];
         };
+        /**
+         * @description Stable machine code of an error (absent for 400 and 409).
+         * @enum {string}
+         */
+        ErrorCode: "unauthorized" | "not_found" | "precondition_failed" | "animated_image" | "rate_limited" | "service_unavailable";
     };
     responses: never;
     parameters: never;
@@ -316,6 +321,8 @@ export interface components {
         "Retry-After": number;
         /** @description Identifies the request in the service logs; a well-formed client-sent value is echoed. */
         "X-Request-Id": string;
+        /** @description The scheme to authenticate with (RFC 6750): `Bearer`, with `error="invalid_token"` when the token sent is unknown, revoked or not an API token. */
+        "WWW-Authenticate": string;
         /** @description Strong entity tag of the article's working version and publication state (beyond the contract). Send it back in `If-Match` to change the article only if nobody else has since, or in `If-None-Match` to revalidate a GET. */
         ETag: string;
     };
@@ -349,6 +356,7 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -358,7 +366,10 @@ export interface operations {
                      *       "code": "unauthorized"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "unauthorized";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
             /** @description Minute limit or daily media quota exhausted; see the headers for when to retry. `code`: `rate_limited`. */
@@ -378,13 +389,22 @@ export interface operations {
                      *       "code": "rate_limited"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "rate_limited";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
             /** @description An internal dependency (database, storage) is temporarily unavailable; retry shortly. `code`: `service_unavailable`. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (bytes left for the daily media quota). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. Present when the request was counted in its window before it failed. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -394,7 +414,10 @@ export interface operations {
                      *       "code": "service_unavailable"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "service_unavailable";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
         };
@@ -432,6 +455,12 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (bytes left for the daily media quota). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. Present when the request was counted in its window before it failed. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -440,13 +469,14 @@ export interface operations {
                      *       "error": "title: must not be empty"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description Missing, wrong or revoked token, deleted account, or a site JWT instead of a dp_live_ token. `code`: `unauthorized`. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -456,7 +486,10 @@ export interface operations {
                      *       "code": "unauthorized"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "unauthorized";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
             /** @description Minute limit or daily media quota exhausted; see the headers for when to retry. `code`: `rate_limited`. */
@@ -476,13 +509,22 @@ export interface operations {
                      *       "code": "rate_limited"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "rate_limited";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
             /** @description An internal dependency (database, storage) is temporarily unavailable; retry shortly. `code`: `service_unavailable`. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (bytes left for the daily media quota). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. Present when the request was counted in its window before it failed. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -492,7 +534,10 @@ export interface operations {
                      *       "code": "service_unavailable"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "service_unavailable";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
         };
@@ -536,6 +581,12 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (bytes left for the daily media quota). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. Present when the request was counted in its window before it failed. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -544,13 +595,14 @@ export interface operations {
                      *       "error": "title: must not be empty"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description Missing, wrong or revoked token, deleted account, or a site JWT instead of a dp_live_ token. `code`: `unauthorized`. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -560,13 +612,22 @@ export interface operations {
                      *       "code": "unauthorized"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "unauthorized";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
             /** @description The slug is already used by one of your articles. `code` is omitted. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (bytes left for the daily media quota). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. Present when the request was counted in its window before it failed. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -575,7 +636,7 @@ export interface operations {
                      *       "error": "slug: already used by another of your articles"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description Minute limit or daily media quota exhausted; see the headers for when to retry. `code`: `rate_limited`. */
@@ -595,13 +656,22 @@ export interface operations {
                      *       "code": "rate_limited"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "rate_limited";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
             /** @description An internal dependency (database, storage) is temporarily unavailable; retry shortly. `code`: `service_unavailable`. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (bytes left for the daily media quota). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. Present when the request was counted in its window before it failed. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -611,7 +681,10 @@ export interface operations {
                      *       "code": "service_unavailable"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "service_unavailable";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
         };
@@ -660,6 +733,12 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (bytes left for the daily media quota). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. Present when the request was counted in its window before it failed. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -668,13 +747,14 @@ export interface operations {
                      *       "error": "title: must not be empty"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description Missing, wrong or revoked token, deleted account, or a site JWT instead of a dp_live_ token. `code`: `unauthorized`. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -684,13 +764,22 @@ export interface operations {
                      *       "code": "unauthorized"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "unauthorized";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
             /** @description Not found: absent, deleted, or another author's article (they look the same). `code`: `not_found`. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (bytes left for the daily media quota). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. Present when the request was counted in its window before it failed. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -700,7 +789,10 @@ export interface operations {
                      *       "code": "not_found"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "not_found";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
             /** @description Minute limit or daily media quota exhausted; see the headers for when to retry. `code`: `rate_limited`. */
@@ -720,13 +812,22 @@ export interface operations {
                      *       "code": "rate_limited"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "rate_limited";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
             /** @description An internal dependency (database, storage) is temporarily unavailable; retry shortly. `code`: `service_unavailable`. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (bytes left for the daily media quota). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. Present when the request was counted in its window before it failed. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -736,7 +837,10 @@ export interface operations {
                      *       "code": "service_unavailable"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "service_unavailable";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
         };
@@ -770,6 +874,12 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (bytes left for the daily media quota). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. Present when the request was counted in its window before it failed. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -778,13 +888,14 @@ export interface operations {
                      *       "error": "title: must not be empty"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description Missing, wrong or revoked token, deleted account, or a site JWT instead of a dp_live_ token. `code`: `unauthorized`. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -794,13 +905,22 @@ export interface operations {
                      *       "code": "unauthorized"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "unauthorized";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
             /** @description Not found: absent, deleted, or another author's article (they look the same). `code`: `not_found`. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (bytes left for the daily media quota). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. Present when the request was counted in its window before it failed. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -810,13 +930,22 @@ export interface operations {
                      *       "code": "not_found"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "not_found";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
             /** @description Only with `If-Match` (beyond the contract): the article has changed since the version named there was read; nothing was changed. GET it again, reapply the change and send the new ETag. `code`: `precondition_failed`. */
             412: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (bytes left for the daily media quota). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. Present when the request was counted in its window before it failed. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -826,7 +955,10 @@ export interface operations {
                      *       "code": "precondition_failed"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "precondition_failed";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
             /** @description Minute limit or daily media quota exhausted; see the headers for when to retry. `code`: `rate_limited`. */
@@ -846,13 +978,22 @@ export interface operations {
                      *       "code": "rate_limited"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "rate_limited";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
             /** @description An internal dependency (database, storage) is temporarily unavailable; retry shortly. `code`: `service_unavailable`. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (bytes left for the daily media quota). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. Present when the request was counted in its window before it failed. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -862,7 +1003,10 @@ export interface operations {
                      *       "code": "service_unavailable"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "service_unavailable";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
         };
@@ -911,6 +1055,12 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (bytes left for the daily media quota). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. Present when the request was counted in its window before it failed. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -919,13 +1069,14 @@ export interface operations {
                      *       "error": "title: must not be empty"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description Missing, wrong or revoked token, deleted account, or a site JWT instead of a dp_live_ token. `code`: `unauthorized`. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -935,13 +1086,22 @@ export interface operations {
                      *       "code": "unauthorized"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "unauthorized";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
             /** @description Not found: absent, deleted, or another author's article (they look the same). `code`: `not_found`. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (bytes left for the daily media quota). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. Present when the request was counted in its window before it failed. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -951,13 +1111,22 @@ export interface operations {
                      *       "code": "not_found"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "not_found";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
             /** @description The slug is already used by one of your articles. `code` is omitted. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (bytes left for the daily media quota). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. Present when the request was counted in its window before it failed. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -966,13 +1135,19 @@ export interface operations {
                      *       "error": "slug: already used by another of your articles"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description Only with `If-Match` (beyond the contract): the article has changed since the version named there was read; nothing was changed. GET it again, reapply the change and send the new ETag. `code`: `precondition_failed`. */
             412: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (bytes left for the daily media quota). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. Present when the request was counted in its window before it failed. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -982,7 +1157,10 @@ export interface operations {
                      *       "code": "precondition_failed"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "precondition_failed";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
             /** @description Minute limit or daily media quota exhausted; see the headers for when to retry. `code`: `rate_limited`. */
@@ -1002,13 +1180,22 @@ export interface operations {
                      *       "code": "rate_limited"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "rate_limited";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
             /** @description An internal dependency (database, storage) is temporarily unavailable; retry shortly. `code`: `service_unavailable`. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (bytes left for the daily media quota). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. Present when the request was counted in its window before it failed. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1018,7 +1205,10 @@ export interface operations {
                      *       "code": "service_unavailable"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "service_unavailable";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
         };
@@ -1055,6 +1245,12 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (bytes left for the daily media quota). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. Present when the request was counted in its window before it failed. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1063,13 +1259,14 @@ export interface operations {
                      *       "error": "title: must not be empty"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description Missing, wrong or revoked token, deleted account, or a site JWT instead of a dp_live_ token. `code`: `unauthorized`. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1079,13 +1276,22 @@ export interface operations {
                      *       "code": "unauthorized"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "unauthorized";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
             /** @description Not found: absent, deleted, or another author's article (they look the same). `code`: `not_found`. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (bytes left for the daily media quota). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. Present when the request was counted in its window before it failed. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1095,13 +1301,22 @@ export interface operations {
                      *       "code": "not_found"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "not_found";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
             /** @description Only with `If-Match` (beyond the contract): the article has changed since the version named there was read; nothing was changed. GET it again, reapply the change and send the new ETag. `code`: `precondition_failed`. */
             412: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (bytes left for the daily media quota). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. Present when the request was counted in its window before it failed. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1111,7 +1326,10 @@ export interface operations {
                      *       "code": "precondition_failed"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "precondition_failed";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
             /** @description Minute limit or daily media quota exhausted; see the headers for when to retry. `code`: `rate_limited`. */
@@ -1131,13 +1349,22 @@ export interface operations {
                      *       "code": "rate_limited"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "rate_limited";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
             /** @description An internal dependency (database, storage) is temporarily unavailable; retry shortly. `code`: `service_unavailable`. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (bytes left for the daily media quota). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. Present when the request was counted in its window before it failed. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1147,7 +1374,10 @@ export interface operations {
                      *       "code": "service_unavailable"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "service_unavailable";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
         };
@@ -1182,6 +1412,12 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (bytes left for the daily media quota). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. Present when the request was counted in its window before it failed. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1190,13 +1426,14 @@ export interface operations {
                      *       "error": "title: must not be empty"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description Missing, wrong or revoked token, deleted account, or a site JWT instead of a dp_live_ token. `code`: `unauthorized`. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1206,13 +1443,22 @@ export interface operations {
                      *       "code": "unauthorized"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "unauthorized";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
             /** @description Not found: absent, deleted, or another author's article (they look the same). `code`: `not_found`. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (bytes left for the daily media quota). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. Present when the request was counted in its window before it failed. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1222,13 +1468,22 @@ export interface operations {
                      *       "code": "not_found"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "not_found";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
             /** @description Only with `If-Match` (beyond the contract): the article has changed since the version named there was read; nothing was changed. GET it again, reapply the change and send the new ETag. `code`: `precondition_failed`. */
             412: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (bytes left for the daily media quota). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. Present when the request was counted in its window before it failed. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1238,7 +1493,10 @@ export interface operations {
                      *       "code": "precondition_failed"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "precondition_failed";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
             /** @description Minute limit or daily media quota exhausted; see the headers for when to retry. `code`: `rate_limited`. */
@@ -1258,13 +1516,22 @@ export interface operations {
                      *       "code": "rate_limited"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "rate_limited";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
             /** @description An internal dependency (database, storage) is temporarily unavailable; retry shortly. `code`: `service_unavailable`. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (bytes left for the daily media quota). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. Present when the request was counted in its window before it failed. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1274,7 +1541,10 @@ export interface operations {
                      *       "code": "service_unavailable"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "service_unavailable";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
         };
@@ -1315,6 +1585,12 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (bytes left for the daily media quota). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. Present when the request was counted in its window before it failed. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1323,13 +1599,14 @@ export interface operations {
                      *       "error": "title: must not be empty"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description Missing, wrong or revoked token, deleted account, or a site JWT instead of a dp_live_ token. `code`: `unauthorized`. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1339,13 +1616,22 @@ export interface operations {
                      *       "code": "unauthorized"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "unauthorized";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
             /** @description The image is animated: `POST /media` accepts none, `POST /media/from-url` stores only animated GIFs (as video). `code`: `animated_image`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (bytes left for the daily media quota). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. Present when the request was counted in its window before it failed. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1355,7 +1641,10 @@ export interface operations {
                      *       "code": "animated_image"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "animated_image";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
             /** @description Minute limit or daily media quota exhausted; see the headers for when to retry. `code`: `rate_limited`. */
@@ -1375,13 +1664,22 @@ export interface operations {
                      *       "code": "rate_limited"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "rate_limited";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
             /** @description An internal dependency (database, storage) is temporarily unavailable; retry shortly. `code`: `service_unavailable`. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (bytes left for the daily media quota). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. Present when the request was counted in its window before it failed. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1391,7 +1689,10 @@ export interface operations {
                      *       "code": "service_unavailable"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "service_unavailable";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
         };
@@ -1428,6 +1729,12 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (bytes left for the daily media quota). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. Present when the request was counted in its window before it failed. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1436,13 +1743,14 @@ export interface operations {
                      *       "error": "title: must not be empty"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description Missing, wrong or revoked token, deleted account, or a site JWT instead of a dp_live_ token. `code`: `unauthorized`. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1452,13 +1760,22 @@ export interface operations {
                      *       "code": "unauthorized"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "unauthorized";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
             /** @description The image is animated: `POST /media` accepts none, `POST /media/from-url` stores only animated GIFs (as video). `code`: `animated_image`. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (bytes left for the daily media quota). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. Present when the request was counted in its window before it failed. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1468,7 +1785,10 @@ export interface operations {
                      *       "code": "animated_image"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "animated_image";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
             /** @description Minute limit or daily media quota exhausted; see the headers for when to retry. `code`: `rate_limited`. */
@@ -1488,13 +1808,22 @@ export interface operations {
                      *       "code": "rate_limited"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "rate_limited";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
             /** @description An internal dependency (database, storage) is temporarily unavailable; retry shortly. `code`: `service_unavailable`. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Size of the limit of this route's rate class in the current fixed 60-second window. On a 429 caused by the daily media quota, the RateLimit-* headers describe the quota instead (bytes, bytes left, next UTC midnight). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window (bytes left for the daily media quota). Present when the request was counted in its window before it failed. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds since 1970-01-01T00:00:00Z) at which the current window resets. An absolute time, not delta-seconds as in the IETF ratelimit-headers drafts. Present when the request was counted in its window before it failed. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1504,9 +1833,15 @@ export interface operations {
                      *       "code": "service_unavailable"
                      *     }
                      */
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @constant */
+                        code: "service_unavailable";
+                    } & WithRequired<components["schemas"]["ApiError"], "error" | "code">;
                 };
             };
         };
     };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};
