@@ -155,3 +155,31 @@ test('Publish with unsaved text refuses until it is saved, and then publishes th
   const published = await page.request.get(post.canonical_path);
   expect(await published.text()).toContain('Unsaved words.');
 });
+
+test('"Published" goes away once the text is edited or saved after it: no success message contradicts the page', async ({
+  page,
+}) => {
+  const token = tokenOf('author');
+  const post = await createPost(token, { title: 'Stale news', markdown: 'First words.' });
+  await signIn(page, token);
+  await openEditor(page, post.id);
+  const published = page.getByText('Published: readers now see this version.');
+
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Publish', exact: true }).click();
+  await expect(published).toBeVisible();
+
+  // An edit: readers do not see this text, so the message goes while the badge says so.
+  await page.getByLabel('Markdown').fill('Second words.');
+  await expect(published).toHaveCount(0);
+  // Saved with Ctrl+S: still not what readers see.
+  await page.keyboard.press('Control+s');
+  await expect(page.getByText('All changes saved', { exact: true })).toBeVisible();
+  await expect(page.getByText('Unpublished changes')).toBeVisible();
+  await expect(published).toHaveCount(0);
+
+  // Publishing again says it again.
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Publish', exact: true }).click();
+  await expect(published).toBeVisible();
+});

@@ -1,6 +1,6 @@
 'use client';
 
-import { useActionState, useEffect, useId, useRef } from 'react';
+import { useActionState, useEffect, useId, useRef, useState } from 'react';
 import { ActionResult } from './action-result';
 
 type Outcome = { ok: true; message: string; secret?: string } | { ok: false; error: string } | null;
@@ -21,6 +21,7 @@ export function ConfirmAction({
   unavailable,
   blocked,
   link,
+  pageState,
 }: {
   action: (prev: Outcome, formData: FormData) => Promise<Outcome>;
   fields: Record<string, string>;
@@ -37,6 +38,11 @@ export function ConfirmAction({
   blocked?: string;
   /** A place on the page that tells more (the publish diff): following it closes the dialog. */
   link?: { href: string; label: string };
+  /**
+   * The state of the page the success message speaks of: once it differs from what it was when
+   * the action answered, the message is no longer true and is not shown (an error still is).
+   */
+  pageState?: string;
 }) {
   const tone = danger ? 'danger' : caution ? 'caution' : 'primary';
   // A dialog that takes something away (delete, revoke, reissue, unpublish) or cannot be confirmed
@@ -45,6 +51,10 @@ export function ConfirmAction({
   const [state, formAction, pending] = useActionState(action, null);
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  // The page state each answer came in: a success is shown while the page is still in it.
+  const [answeredIn, setAnsweredIn] = useState<{ state: Outcome; pageState?: string }>({ state: null });
+  if (answeredIn.state !== state) setAnsweredIn({ state, pageState });
+  const shown = state?.ok && answeredIn.pageState !== pageState ? null : state;
   useEffect(() => {
     if (state) dialog.current?.close();
   }, [state]);
@@ -95,7 +105,7 @@ export function ConfirmAction({
           </div>
         </form>
       </dialog>
-      <ActionResult state={state} />
+      <ActionResult state={shown} />
     </div>
   );
 }

@@ -2,7 +2,7 @@
 
 import type { StateChangeOutcome } from '../../actions/articles';
 import { ConfirmAction } from '../../components/confirm-action';
-import { useUnsavedText } from './unsaved-state';
+import { useEditorChange, useUnsavedText } from './unsaved-state';
 
 /**
  * Publish publishes the saved working version. While the editor holds unsaved text, the dialog
@@ -17,11 +17,14 @@ export function PublishAction(props: {
   changesLink?: string;
 }) {
   const unsaved = useUnsavedText();
+  // "Published: readers now see this version" stops being true once the text is edited or saved.
+  const editorChange = useEditorChange();
   const { changesLink, ...rest } = props;
   return (
     <ConfirmAction
       {...rest}
       link={changesLink ? { href: changesLink, label: 'See what changes on publish' } : undefined}
+      pageState={editorChange}
       label="Publish"
       question="Publish the working version?"
       confirmLabel="Publish"

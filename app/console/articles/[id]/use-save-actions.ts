@@ -11,6 +11,7 @@ import {
 import type { RevisionSummary } from '@/server/services/revisions';
 import type { StoredVersion, useEditorFields } from './use-editor-fields';
 import type { useLivePreview } from './use-live-preview';
+import { noteSaved } from './unsaved-state';
 
 type Outcome = SaveOutcome | RestoreOutcome;
 
@@ -64,6 +65,7 @@ export function useSaveActions({
       if (result.ok) {
         text.markSaved(sent, result.version);
         preview.showSaved(result.updatedAt);
+        noteSaved();
       }
     });
   };
@@ -84,6 +86,7 @@ export function useSaveActions({
       if (result.ok) {
         text.takeStored({ version: result.version, fields: result.fields });
         preview.showSaved(result.updatedAt);
+        noteSaved();
       }
     });
   };
