@@ -27,7 +27,7 @@ const MISSING_CACHE_CONTROL = 'public, max-age=0, s-maxage=10';
  * reader beacons were added), so browsers and caches holding the old page get the new one
  * instead of a 304.
  */
-const PAGE_MARKUP_VERSION = 'main-landmark-focusable-pre-2';
+const PAGE_MARKUP_VERSION = 'figure-media-centred-3';
 
 /**
  * Redirects to the canonical path (another spelling of it, a stale slug) are kept by shared

@@ -102,6 +102,7 @@ const ARTICLE_CSS = `
 .dp-article hr{border:0;border-top:1px solid #d0d7de;margin:2rem 0}
 .dp-article figure{margin:1.5rem 0}
 .dp-article figure[data-layout=full]{margin-left:0;margin-right:0}
+.dp-article figure>img,.dp-article figure>a>img,.dp-article figure>video{display:block;margin-left:auto;margin-right:auto}
 .dp-article figcaption{font:14px/1.4 system-ui,sans-serif;color:#57606a;margin-top:.4rem;text-align:center}
 .dp-gallery__items{display:grid;grid-template-columns:repeat(auto-fit,minmax(10rem,1fr));gap:.5rem}
 .dp-gallery__items figure{margin:0}
