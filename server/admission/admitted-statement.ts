@@ -65,6 +65,12 @@ export interface AdmittedReadOf<Names extends string, Row> extends AdmittedState
 const ADMISSION_NAMES = [...MATCH_COLUMN_NAMES, ...ACCOUNT_COLUMN_NAMES];
 
 /**
+ * Each admission column's name and its `adm_` name in a row, spelled once: a key made anew per
+ * request (`adm_${n}`) is a string V8 must look up in its table of names at every read.
+ */
+const ADMISSION_COLUMNS = ADMISSION_NAMES.map((n) => [n, `adm_${n}`] as const);
+
+/**
  * Declares an admitted read. `read` writes the read with the parameters of `params` (name → SQL
  * type) and `ADMITTED_ACCOUNT`; `rows` names the parameter that says how many of its rows to
  * return. A request gives a value for every declared name; those the read does not use are
@@ -202,7 +208,7 @@ export async function runAdmitted(
     let admitted = out[i];
     if (admitted === null) {
       const match: Record<string, unknown> = {};
-      for (const n of ADMISSION_NAMES) match[n] = row[`adm_${n}`];
+      for (const [n, column] of ADMISSION_COLUMNS) match[n] = row[column];
       const auth = trusted(db, match as MatchRow, requests[i]!.digest);
       if (!auth) continue;
       admitted = out[i] = {
