@@ -16,6 +16,10 @@ const FLOORS = {
     may: ['server/runtime', 'server/http', 'db', 'server/foundation'],
     why: 'the launcher starts the process from the runtime, the HTTP server and the database',
   },
+  'server/console-thread.ts': {
+    may: ['server/runtime', 'server/foundation'],
+    why: 'the console thread builds its parts in the runtime and serves Next; it answers nothing itself',
+  },
   'server/runtime': {
     may: [
       'server/admission',

@@ -1,6 +1,7 @@
 // Compiles the server side that runs outside Next into dist/ with esbuild, so `npm start` and
 // the CLI run plain JavaScript with `node` (no TypeScript loader in production):
 // - dist/launcher.mjs: `npm start` (server/launcher.ts);
+// - dist/console-thread.mjs: the thread the launcher runs Next in (server/console-thread.ts);
 // - dist/cli.mjs: the operator CLI (server/cli/main.ts);
 // - dist/content-worker.mjs: the Markdown conversion worker the piscina pool loads.
 // The launcher and the CLI keep npm packages external (resolved from node_modules at run time,
@@ -26,7 +27,11 @@ const common = {
 await Promise.all([
   build({
     ...common,
-    entryPoints: { launcher: path.join(root, 'server/launcher.ts'), cli: path.join(root, 'server/cli/main.ts') },
+    entryPoints: {
+      launcher: path.join(root, 'server/launcher.ts'),
+      'console-thread': path.join(root, 'server/console-thread.ts'),
+      cli: path.join(root, 'server/cli/main.ts'),
+    },
     outdir: path.join(root, 'dist'),
     outExtension: { '.js': '.mjs' },
     packages: 'external',
@@ -37,4 +42,4 @@ await Promise.all([
     outfile: path.join(root, 'dist/content-worker.mjs'),
   }),
 ]);
-console.log('built dist/launcher.mjs, dist/cli.mjs, dist/content-worker.mjs');
+console.log('built dist/launcher.mjs, dist/console-thread.mjs, dist/cli.mjs, dist/content-worker.mjs');

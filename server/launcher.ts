@@ -3,14 +3,14 @@
  *
  * The Node server answers what needs no React itself (server/http/request-listener.ts: the
  * REST surface, stored files, health, metrics, public article pages) and hands the rest
- * (the console) to Next. PostgreSQL's lifecycle and signal handling are ours, not Next's:
+ * (the console) to Next, which runs in a thread of its own (runtime/console-thread-host.ts says
+ * why). PostgreSQL's lifecycle and signal handling are ours, not Next's:
  * SIGTERM or SIGINT stops accepting connections, lets in-flight requests finish (up to 15 s),
  * closes the pools and the conversion workers, then stops the embedded PostgreSQL.
  */
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import next from 'next';
 import { env } from './foundation/env';
 import { provideDatabase, untilDatabaseAnswers } from '../db/provide-database';
 import { statement } from '../db/statements';
@@ -21,7 +21,8 @@ import { openMetricsListener } from './http/metrics-endpoint';
 import { observeRuntimeGauges } from './runtime/runtime-gauges';
 import { appSecret } from './foundation/secrets';
 import { createApp, outboundAllowList, type App } from './runtime/create-app';
-import { handPartsToNext } from './runtime/next-bridge';
+import { startConsoleThread } from './runtime/console-thread-host';
+import { proxyToConsole } from './http/console-proxy';
 import { answerClientError, capConnectionsPerAddress } from './http/connection-guards';
 
 // The service never phones home: Next's anonymous telemetry is off unless asked for.
@@ -46,11 +47,23 @@ async function main() {
     (msg) => logLine({ level: 'notice', msg }),
   );
   stopDatabase = () => db.stop();
-  // The process's parts, built once; the console's copy of the modules (loaded by Next) takes
-  // them from the bridge, so it must be handed them before Next loads anything.
+  // The process's parts, built once; the console's thread builds its own and reaches this
+  // thread's conversion pool through a link.
   const parts = createApp({ databaseUrl: db.url, poolerMode: db.mode });
   built = parts;
-  handPartsToNext(parts);
+  const consoleThread = startConsoleThread({
+    entry: new URL(import.meta.url.endsWith('.ts') ? './console-thread.ts' : './console-thread.mjs', import.meta.url),
+    data: { databaseUrl: db.url, poolerMode: db.mode, root, dev },
+    content: parts.content,
+    log: logLine,
+  });
+  const toConsole = proxyToConsole(consoleThread.socketPath);
+  // After the listener has closed (no request left for it), before the parts close (its
+  // conversions use this thread's pool).
+  parts.lifecycle.onShutdown(async () => {
+    await consoleThread.close();
+    toConsole.close();
+  });
 
   let stopping = false;
   // Declared before the signal handlers that read it; assigned once the listener exists.
@@ -84,9 +97,7 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
-  const nextApp = next({ dev, dir: root, hostname: env.HOST, port: env.PORT });
-  const handle = nextApp.getRequestHandler();
-  await nextApp.prepare();
+  await consoleThread.ready;
   // Connect before the first request rather than during it (patiently: see provide-database.ts).
   await untilDatabaseAnswers(
     () => parts.db.run(FIRST_CONNECTION, []),
@@ -119,7 +130,7 @@ async function main() {
       requestTimeout: env.REQUEST_TIMEOUT_MS,
       connectionsCheckingInterval: TIMEOUT_CHECK_MS,
     },
-    createRequestListener(parts, (req, res) => handle(req, res)),
+    createRequestListener(parts, toConsole),
   );
   server.on('clientError', answerClientError);
   // Each open connection costs a descriptor and memory even when idle: past MAX_CONNECTIONS, new

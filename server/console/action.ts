@@ -2,7 +2,7 @@ import 'server-only';
 import { redirect, unstable_rethrow } from 'next/navigation';
 import { isDomainError } from '../foundation/errors';
 import type { RateClass } from '../model/rate-classes';
-import type { AppParts } from '../runtime/parts';
+import type { ConsoleParts } from '../runtime/parts';
 import { consoleParts, currentSession } from './context';
 import { spend } from './limits';
 import { describeProblem } from './problems';
@@ -20,7 +20,7 @@ export type ActionOutcome<T extends object = object> = ({ ok: true } & T) | Acti
 
 export interface ActionContext {
   /** The process's parts (`parts.db`: the one way to the data). */
-  parts: AppParts;
+  parts: ConsoleParts;
   session: ConsoleSession;
 }
 

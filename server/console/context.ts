@@ -2,8 +2,8 @@ import 'server-only';
 import { cache } from 'react';
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { partsFromLauncher } from '../runtime/next-bridge';
-import type { AppParts } from '../runtime/parts';
+import { partsFromConsoleThread } from '../runtime/next-bridge';
+import type { ConsoleParts } from '../runtime/parts';
 import { SESSION_COOKIE, SESSION_TTL_SECONDS, findSession, type ConsoleSession } from './session-store';
 import { REQUESTED_PATH_HEADER, signInPath } from './return-path';
 
@@ -14,12 +14,12 @@ import { REQUESTED_PATH_HEADER, signInPath } from './return-path';
  */
 
 /**
- * The process's parts (the statement pools, conversions, storage…), as the launcher built them:
- * this code is Next's own copy of the server modules, so it takes them from the bridge
- * (runtime/next-bridge.ts) rather than building its own.
+ * The console thread's parts (its statement pools and storage, the link to the conversion
+ * pool…), as that thread built them: this code is Next's own copy of the server modules, so it
+ * takes them from the bridge (runtime/next-bridge.ts) rather than building its own.
  */
-export function consoleParts(): AppParts {
-  return partsFromLauncher();
+export function consoleParts(): ConsoleParts {
+  return partsFromConsoleThread();
 }
 
 /** The signed-in session of this request, or null. Cached so layout and page share one lookup. */

@@ -1,4 +1,4 @@
-import type { AppParts } from '../runtime/parts';
+import type { ConsoleParts } from '../runtime/parts';
 import { previewHeaders } from '../public/article-document';
 import { consoleParts, currentSession } from './context';
 import { textBody } from './piecewise-body';
@@ -22,7 +22,7 @@ export const frameMessage = (status: FrameAnswer['status'], text: string): Frame
 });
 
 export async function answerPreviewFrame(
-  render: (session: ConsoleSession, parts: AppParts) => Promise<FrameAnswer>,
+  render: (session: ConsoleSession, parts: ConsoleParts) => Promise<FrameAnswer>,
 ): Promise<Response> {
   const session = await currentSession();
   if (!session)

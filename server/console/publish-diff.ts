@@ -1,6 +1,6 @@
 import { articleMarkup, escapeHtml, READER_STYLESHEET, type ArticleView } from '../public/article-document';
 import { diffArticleZones, type ArticleZones, type BlockChange, type ZonesDiff } from '../content/block-diff';
-import type { ContentPool } from '../content';
+import type { Conversions } from '../content';
 
 /**
  * What readers will see differently once the working version is published: the fields around
@@ -85,7 +85,7 @@ export function publishDiff(published: ArticleView, working: ArticleView): Publi
  * pool refuses with ConversionBusyError, as it does a conversion).
  */
 export async function publishDiffInPool(
-  content: ContentPool,
+  content: Conversions,
   published: ArticleView,
   working: ArticleView,
   owner: string,

@@ -122,10 +122,23 @@ export function contentPoolSettings(): ContentPoolSettings {
 }
 
 /**
- * The process's conversions off the event loop: built once by the composition root and handed
- * to whoever converts (two pools would each claim the cores). Worker threads start on demand.
+ * What converting code needs of the process's conversions: the pool itself in the REST thread,
+ * its link over a MessagePort in the console's thread (conversions-link.ts). `queueFull` may
+ * answer later there, so callers await it.
  */
-export class ContentPool {
+export interface Conversions {
+  render(input: RenderInput, owner?: string): Promise<RenderOutput>;
+  rewriteImageSources(html: string, rehosted: Record<string, string>, owner?: string): Promise<string>;
+  diffZones(before: ArticleZones, after: ArticleZones, owner?: string): Promise<ZonesDiff>;
+  queueFull(owner: string): boolean | Promise<boolean>;
+}
+
+/**
+ * The process's conversions off the event loop: built once by the composition root and handed
+ * to whoever converts (two pools would each claim the cores), the console's thread included
+ * (through conversions-link.ts). Worker threads start on demand.
+ */
+export class ContentPool implements Conversions {
   private readonly lanes: Partial<Record<Lane, Workers>> = {};
   private readonly queue: FairQueue;
 

@@ -14,6 +14,7 @@ import { neverStoreRedirectsOrErrors } from './next-responses';
 import { CONSOLE_UPLOAD_PATH, tooSlowMessage, watchConnectionRate, type TooSlow } from './body-rate';
 import { maskIds, requestRoute } from './route-template';
 import { sendFailure } from './errors';
+import type { ConsoleHandler } from './console-proxy';
 import { serveMetricsWithToken } from './metrics-endpoint';
 import { serveReaderBeacon } from './reader-beacon';
 import { DOT_SEGMENT, READER_BEACON_PREFIX, routedPath, withoutDotSegments } from '../content/urls';
@@ -25,13 +26,11 @@ import { OPERATOR_DOCUMENT, serveOpenApiDocument } from './openapi-documents';
  * Every HTTP request of the process starts here: a request id, one log line and the metrics
  * when it ends, then the route. What needs no React is answered by Node directly (the REST
  * surface, stored files, health, metrics, public article pages); the rest goes to Next
- * (the console and the home page).
+ * (the console and the home page), in the console's thread (console-proxy.ts).
  */
-export type NextHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
-
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export function createRequestListener(parts: AppParts, next: NextHandler) {
+export function createRequestListener(parts: AppParts, toConsole: ConsoleHandler) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const started = process.hrtime.bigint();
     const incoming = req.headers['x-request-id'];
@@ -55,7 +54,7 @@ export function createRequestListener(parts: AppParts, next: NextHandler) {
         request_id: requestId,
       });
     });
-    route(parts, req, res, pathname, next).catch((err) => {
+    route(parts, req, res, pathname, toConsole).catch((err) => {
       logLine({ level: 'error', msg: 'unhandled', error: String(err), request_id: requestId });
       if (res.headersSent) res.destroy();
       else sendFailure(res, err);
@@ -68,7 +67,7 @@ async function route(
   req: IncomingMessage,
   res: ServerResponse,
   pathname: string,
-  next: NextHandler,
+  toConsole: ConsoleHandler,
 ): Promise<void> {
   if (isApiPath(pathname)) return handleRestRequest(parts, req, res);
   // The beacons answer their canonical spelling only (reader-beacon.ts matches it exactly); any
@@ -98,7 +97,7 @@ async function route(
   neverStoreRedirectsOrErrors(res, { queried: (req.url ?? '').includes('?') });
   if (method === 'POST' && pathname === CONSOLE_UPLOAD_PATH)
     watchConnectionRate(req, res, (slow) => tooSlow(res, slow));
-  return next(req, res);
+  return toConsole(req, res);
 }
 
 /** A console upload under its rate floor: the console's JSON answer in words, then the connection closed. */

@@ -2,13 +2,16 @@
  * The composition root: the one place where the process's long-lived parts are built from the
  * validated env — the statement pools, the conversion pool, media storage, the outbound allow
  * list, the media work limits, the cache purges, the reader tally — and closed again. The
- * launcher builds them once (`createApp`) and hands them to the HTTP server and, through
- * next-bridge.ts, to the console; the CLI builds its own. Nothing else builds a part.
+ * launcher builds them once (`createApp`) and hands them to the HTTP server; the console's
+ * thread builds its own (`createConsoleParts`: pools, storage and purges of its own, the
+ * conversion pool through a link) and hands them to Next through next-bridge.ts; the CLI builds
+ * its own. Nothing else builds a part.
  */
 import type { PoolerMode } from '../../db/connection-mode';
 import { openStatementPool } from '../../db/statements';
 import { sweepOldWindows } from '../data/limits';
-import { ContentPool, contentPoolSettings } from '../content';
+import type { MessagePort } from 'node:worker_threads';
+import { ContentPool, contentPoolSettings, conversionsOverPort } from '../content';
 import { createPurgeQueue, type PurgeQueue } from './cache-purge';
 import { env } from '../foundation/env';
 import { logLine } from '../foundation/log';
@@ -21,7 +24,7 @@ import { flushReaderTally } from '../services/reader-counts';
 import { pruneReaderEventBatches } from '../services/reader-events';
 import { ReaderTally } from '../services/reader-tally';
 import { Lifecycle } from './lifecycle';
-import type { AppParts } from './parts';
+import type { AppParts, ConsoleParts } from './parts';
 
 export interface App extends AppParts {
   /** Sweeps and the reader flush, every few seconds or minutes, until `close`. */
@@ -62,10 +65,18 @@ const READER_FLUSH_MS = 5_000;
 /** Minute windows are useless after their minute; operator batches past their replay window. */
 const SWEEP_MS = 5 * 60_000;
 
-export function createApp(config: AppConfig): App {
+/**
+ * Connections of the console thread's statement pool (and as many again for its transactions):
+ * a maintainer's pages and actions, a handful at a time, need few; the REST thread keeps
+ * STATEMENT_POOL_SIZE.
+ */
+const CONSOLE_POOL_SIZE = 4;
+
+/** The parts each thread builds for itself: statement pools, media storage and work, cache purges. */
+function ownParts(config: AppConfig, poolSize: number) {
   const write = config.write ?? logLine;
   const statements = openStatementPool(config.databaseUrl, {
-    max: env.STATEMENT_POOL_SIZE,
+    max: poolSize,
     mode: config.poolerMode,
     onUnnamed: () =>
       write({
@@ -80,13 +91,42 @@ export function createApp(config: AppConfig): App {
     gifConversionsInFlight: env.GIF_CONVERSIONS_IN_FLIGHT,
     ffmpegPath: env.FFMPEG_PATH,
   });
-  const parts: AppParts = {
+  const parts = {
     db: statements.runner,
-    content: new ContentPool(contentPoolSettings()),
     storage: createMediaStorage(mediaStorageConfigFromEnv(env)),
     allowList: outboundAllowList(env),
     mediaWork,
     announce: publicChangeAnnouncer(purges ? (paths) => purges.purge(paths) : undefined),
+  };
+  return { parts, statements, purges, mediaWork, write };
+}
+
+/**
+ * The console thread's parts: pools, storage, media work and purges of its own, and the REST
+ * thread's conversion pool through `content` (a link: content/conversions-link.ts). `close`
+ * waits for its last purges and closes its pools.
+ */
+export function createConsoleParts(
+  config: AppConfig & { contentPort: MessagePort },
+): ConsoleParts & { close(opts?: { purgePatienceMs?: number }): Promise<void> } {
+  const { parts, statements, purges } = ownParts(config, CONSOLE_POOL_SIZE);
+  const content = conversionsOverPort(config.contentPort);
+  return {
+    ...parts,
+    content,
+    async close(opts = {}) {
+      await purges?.settled(opts.purgePatienceMs ?? 3000);
+      await statements.close();
+      content.close();
+    },
+  };
+}
+
+export function createApp(config: AppConfig): App {
+  const { parts: own, statements, purges, mediaWork, write } = ownParts(config, env.STATEMENT_POOL_SIZE);
+  const parts: AppParts = {
+    ...own,
+    content: new ContentPool(contentPoolSettings()),
     readers: new ReaderTally({ readersPerAddress: env.READERS_PER_ADDRESS }),
     lifecycle: new Lifecycle(),
     poolStats: () => statements.stats(),

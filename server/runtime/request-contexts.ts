@@ -4,7 +4,7 @@ import type { WriteContext } from '../services/post-writes';
 import { createRehoster } from '../services/rehost';
 import type { Authenticated } from '../model/account';
 import { logLine } from '../foundation/log';
-import type { AppParts } from './parts';
+import type { RequestParts } from './parts';
 
 /**
  * One request's dependencies, made of the process's parts: the REST procedures, the console and
@@ -12,12 +12,12 @@ import type { AppParts } from './parts';
  */
 
 /** What storing media needs. */
-export function mediaDepsOf(parts: AppParts): MediaDeps {
+export function mediaDepsOf(parts: RequestParts): MediaDeps {
   return { db: parts.db, storage: parts.storage, allowList: parts.allowList, work: parts.mediaWork };
 }
 
 /** What an article write needs: the author, their token, and a rehoster storing into their account. */
-export function writeContextOf(parts: AppParts, auth: Authenticated): WriteContext {
+export function writeContextOf(parts: RequestParts, auth: Authenticated): WriteContext {
   const rehoster = createRehoster(mediaDepsOf(parts), auth.account, {
     log: (line) => logLine({ ...line, level: 'error' }),
   });
@@ -25,6 +25,6 @@ export function writeContextOf(parts: AppParts, auth: Authenticated): WriteConte
 }
 
 /** What publishing, unpublishing, deleting and moderating need. */
-export function publishingOf(parts: AppParts): PublishingContext {
+export function publishingOf(parts: RequestParts): PublishingContext {
   return { db: parts.db, announce: parts.announce };
 }

@@ -19,7 +19,7 @@ import {
   type RehostMemory,
 } from '../data/posts/writes';
 import type { PostRow } from '../data/posts/rows';
-import { localMediaPath, type ContentPool } from '../content';
+import { localMediaPath, type Conversions } from '../content';
 import { conflict, notFound } from '../foundation/errors';
 import { assertIfMatch } from './post-etag';
 import type { PostCreate, PostUpdate, PostWrite } from './post-rules';
@@ -55,7 +55,7 @@ export interface WriteContext {
   /** The one way to the data (server/data/). */
   db: StatementRunner;
   /** The process's conversions (Markdown, rewriting image sources), off the event loop. */
-  content: ContentPool;
+  content: Conversions;
   accountId: string;
   rehoster?: Rehoster;
   /** The token the write came through, kept with the revision each save records (revisions.ts). */

@@ -2,7 +2,7 @@
 
 import { redirect } from 'next/navigation';
 import { revalidatePath } from 'next/cache';
-import type { AppParts } from '@/server/runtime/parts';
+import type { ConsoleParts } from '@/server/runtime/parts';
 import { createToken, findAccountToken, reissueToken, revokeToken } from '@/server/services/tokens';
 import { formString, runConsoleAction, type ActionOutcome } from '@/server/console/action';
 import { ConsoleProblem } from '@/server/console/problems';
@@ -15,7 +15,7 @@ import { ConsoleProblem } from '@/server/console/problems';
  */
 export type TokenOutcome = ActionOutcome<{ message: string; secret?: string; tokenId?: string }> | null;
 
-async function ownToken(db: AppParts['db'], accountId: string, formData: FormData) {
+async function ownToken(db: ConsoleParts['db'], accountId: string, formData: FormData) {
   const id = formString(formData, 'token_id');
   const token = await findAccountToken(db, accountId, id);
   if (!token) throw new ConsoleProblem('That token does not exist.');

@@ -34,7 +34,7 @@ export async function POST(request: Request) {
   if (!isSameOrigin(request.headers)) return page('Cross-site request refused.', 403);
   const { db, content } = consoleParts();
   // Nothing of the form is read while this account's conversions are already backed up.
-  if (content.queueFull(session.auth.account.id)) return page(BUSY, 503);
+  if (await content.queueFull(session.auth.account.id)) return page(BUSY, 503);
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > MAX_FORM_BYTES) return page(TOO_LONG, 413);
   let form: FormData;

@@ -20,7 +20,7 @@ export async function GET(_request: Request, { params }: { params: Promise<{ id:
   return answerPreviewFrame(async (session, { db, content }) => {
     const account = session.auth.account.id;
     // Nothing is loaded while this account's work in the pool is already backed up.
-    if (content.queueFull(account)) return frameMessage(503, BUSY);
+    if (await content.queueFull(account)) return frameMessage(503, BUSY);
     try {
       await spend(db, session.auth, 'write');
     } catch (err) {

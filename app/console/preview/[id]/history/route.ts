@@ -24,7 +24,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   return answerPreviewFrame(async (session, { db, content }) => {
     const account = session.auth.account.id;
     if (!UUID_PATTERN.test(id)) return frameMessage(404, 'That article does not exist.');
-    if (content.queueFull(account)) return frameMessage(503, BUSY);
+    if (await content.queueFull(account)) return frameMessage(503, BUSY);
     try {
       await spend(db, session.auth, 'write');
     } catch (err) {
