@@ -18,7 +18,13 @@ import path from 'node:path';
  */
 
 export interface EmbeddedDatabase {
+  /** TCP on 127.0.0.1: for anything that reads a URL (MikroORM, tools, tests). */
   url: string;
+  /**
+   * The same cluster through its Unix socket when it has one (see `socketDirFor`), else `url`:
+   * what the service's statement pools connect with.
+   */
+  localUrl: string;
   /** Stops the postmaster if this process started it. */
   stop(): Promise<void>;
 }
@@ -36,10 +42,11 @@ export async function startEmbeddedPostgres(
   fs.mkdirSync(dataDir, { recursive: true });
   const password = readOrCreatePassword(dataDir);
 
+  const socketDir = socketDirFor(clusterDir);
   const running = runningPostmasterPort(clusterDir);
   if (running) {
     log(`embedded PostgreSQL already running on port ${running}; connecting to it`);
-    return { url: urlFor(running, password), port: running, stop: async () => {} };
+    return { ...urlsFor(running, password, socketDirOf(clusterDir)), port: running, stop: async () => {} };
   }
 
   const asRoot = process.getuid?.() === 0;
@@ -63,7 +70,7 @@ export async function startEmbeddedPostgres(
         '-c',
         'max_connections=200',
         '-c',
-        'unix_socket_directories=',
+        `unix_socket_directories=${socketDir ?? ''}`,
       ],
       onLog: (m) => {
         output.push(String(m));
@@ -102,11 +109,10 @@ export async function startEmbeddedPostgres(
       );
     }
   }
-  const url = urlFor(port, password);
   await ensureDatabase(port, password);
-  log(`embedded PostgreSQL listening on 127.0.0.1:${port}`);
+  log(`embedded PostgreSQL listening on 127.0.0.1:${port}${socketDir ? ` and in ${socketDir}` : ''}`);
   return {
-    url,
+    ...urlsFor(port, password, socketDir),
     port,
     stop: async () => {
       await pg.stop();
@@ -133,8 +139,34 @@ async function loadEmbeddedPostgres() {
   return mod.default;
 }
 
-function urlFor(port: number, password: string) {
-  return `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
+function urlsFor(port: number, password: string, socketDir: string | null) {
+  const url = `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
+  const localUrl = socketDir ? `${url}?host=${encodeURIComponent(socketDir)}` : url;
+  return { url, localUrl };
+}
+
+/**
+ * The cluster's Unix socket lives in the cluster directory itself, which only the postgres user
+ * (and root) can enter, so the socket is as private as the password. A round trip through it
+ * costs both sides less CPU than one through loopback TCP (no TCP stack, no checksums, no
+ * acknowledgements): the service's statement pools use it, TCP stays open for everything else.
+ * A socket path longer than the kernel's `sun_path` (108 bytes with its NUL) cannot be bound,
+ * and PostgreSQL would refuse to start: such a cluster listens on TCP only.
+ */
+const SUN_PATH_MAX = 107;
+function socketDirFor(clusterDir: string): string | null {
+  const dir = path.resolve(clusterDir);
+  return Buffer.byteLength(path.join(dir, '.s.PGSQL.65535')) <= SUN_PATH_MAX ? dir : null;
+}
+
+/** The socket directory a running postmaster announced (postmaster.pid line 5), if it has one. */
+function socketDirOf(clusterDir: string): string | null {
+  try {
+    const dir = fs.readFileSync(path.join(clusterDir, 'postmaster.pid'), 'utf8').split('\n')[4]?.trim();
+    return dir && path.isAbsolute(dir) ? dir : null;
+  } catch {
+    return null; // gone since it was read: TCP, which reports the absence clearly
+  }
 }
 
 async function ensureDatabase(port: number, password: string) {

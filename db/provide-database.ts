@@ -9,13 +9,14 @@ import { migrate, ormOptions } from './migrate';
  * when set, otherwise the embedded cluster under DATA_DIR. Migrations are applied either way
  * (instances starting together take turns: orm.ts `migrate`). With DATABASE_URL, whether a
  * transaction-mode pooler sits in front is the setting's, or found out (connection-mode.ts).
+ * The `url` returned is the one the statement pools connect with.
  */
 export async function provideDatabase(
   where: { databaseUrl?: string; dataDir: string; pooler?: PoolerSetting },
   log: (msg: string) => void,
 ): Promise<{ url: string; mode: PoolerMode; stop(): Promise<void> }> {
   const db = where.databaseUrl
-    ? { url: where.databaseUrl, stop: async () => {} }
+    ? { url: where.databaseUrl, localUrl: where.databaseUrl, stop: async () => {} }
     : await startEmbeddedPostgres(where.dataDir, log);
   try {
     const mode = where.databaseUrl
@@ -34,7 +35,8 @@ export async function provideDatabase(
     } finally {
       await orm.close(true);
     }
-    return { url: db.url, mode, stop: () => db.stop() };
+    // The statement pools take the embedded cluster's Unix socket (embedded-postgres.ts).
+    return { url: db.localUrl, mode, stop: () => db.stop() };
   } catch (err) {
     await db.stop();
     throw err;
