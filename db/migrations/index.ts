@@ -7,6 +7,7 @@ import { Migration20261126000000_reader_sources } from './Migration2026112600000
 import { Migration20261126100000_post_revisions } from './Migration20261126100000_post_revisions';
 import { Migration20261126100100_article_search } from './Migration20261126100100_article_search';
 import { Migration20261126200000_submitted_markdown } from './Migration20261126200000_submitted_markdown';
+import { Migration20261128000000_publish_schedules } from './Migration20261128000000_publish_schedules';
 
 /** Explicit list: the server is bundled, and file discovery cannot see into a bundle. Append new ones. */
 export const migrationsList = [
@@ -19,4 +20,5 @@ export const migrationsList = [
   { name: 'Migration20261126100000_post_revisions', class: Migration20261126100000_post_revisions },
   { name: 'Migration20261126100100_article_search', class: Migration20261126100100_article_search },
   { name: 'Migration20261126200000_submitted_markdown', class: Migration20261126200000_submitted_markdown },
+  { name: 'Migration20261128000000_publish_schedules', class: Migration20261128000000_publish_schedules },
 ];

@@ -112,6 +112,14 @@ const EnvSchema = z.object({
   CONTENT_QUEUE_PER_ACCOUNT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(1000).default(32)),
   /** Documents of all accounts waiting for a conversion worker; more are refused with 503. */
   CONTENT_QUEUE_LIMIT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(10000).default(128)),
+  /**
+   * How often each instance looks for articles whose scheduled publication is due (the console's
+   * scheduling): an article is published within this long after its time.
+   */
+  SCHEDULED_PUBLISH_POLL_MS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int().min(50).max(600_000).default(5_000),
+  ),
   /** Image downloads (from-url and rehost) in flight in the process; more wait for a turn. */
   MEDIA_DOWNLOADS_IN_FLIGHT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(256).default(16)),
   /**

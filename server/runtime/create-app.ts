@@ -23,6 +23,7 @@ import { publicChangeAnnouncer } from '../services/public-changes';
 import { flushReaderTally } from '../services/reader-counts';
 import { pruneReaderEventBatches } from '../services/reader-events';
 import { ReaderTally } from '../services/reader-tally';
+import { publishDueArticles } from '../services/scheduled-publishing';
 import { Lifecycle } from './lifecycle';
 import type { AppParts, ConsoleParts } from './parts';
 
@@ -149,6 +150,20 @@ export function createApp(config: AppConfig): App {
     return flushing;
   };
 
+  /** The scheduled-publishing pass in progress, awaited by the next one and by `close`. */
+  let publishing: Promise<void> = Promise.resolve();
+  const publishDue = (): Promise<void> => {
+    publishing = publishing.then(async () => {
+      try {
+        for (const { postId, ...done } of await publishDueArticles(parts))
+          write({ level: 'notice', msg: 'scheduled publish', post_id: postId, ...done });
+      } catch (err) {
+        write({ level: 'error', msg: 'scheduled publishing failed', error: String(err) });
+      }
+    });
+    return publishing;
+  };
+
   return {
     ...parts,
     startBackgroundWork() {
@@ -166,7 +181,9 @@ export function createApp(config: AppConfig): App {
       // Loads today's salt at once, so the first readers are hashed on arrival.
       void flushReaderCounts();
       const flush = setInterval(() => void flushReaderCounts(), READER_FLUSH_MS);
-      for (const timer of [sweep, flush]) {
+      // Schedules are rows (services/scheduled-publishing.ts): any instance publishes a due one, once.
+      const scheduled = setInterval(() => void publishDue(), env.SCHEDULED_PUBLISH_POLL_MS);
+      for (const timer of [sweep, flush, scheduled]) {
         timer.unref();
         timers.push(timer);
       }
@@ -176,6 +193,7 @@ export function createApp(config: AppConfig): App {
       // The last beacons are written before the pools close (a crash loses at most one interval).
       if (parts.readers.size > 0) await flushReaderCounts();
       else await flushing;
+      await publishing;
       // Purges of the last changes go out before the process ends (bounded: a cache may be down).
       await purges?.settled(opts.purgePatienceMs ?? 3000);
       await Promise.allSettled([parts.content.close(), statements.close()]);

@@ -49,10 +49,10 @@ describe('admitted requests', () => {
   };
 
   /**
-   * Statements of the timers (reader counts, window sweep), and the token's once-a-minute
-   * `last_used_at`, sent after the answer: not on a request's path.
+   * Statements of the timers (reader counts, window sweep, scheduled publishing), and the token's
+   * once-a-minute `last_used_at`, sent after the answer: not on a request's path.
    */
-  const BACKGROUND = /^(reader_|windows_sweep$|touch_token$)/;
+  const BACKGROUND = /^(reader_|windows_sweep$|touch_token$|publish_schedule_)/;
 
   it('binds one statement per authenticated read: GET /me, GET /posts/{id}, GET /posts and its next page', async () => {
     const token = await account();
