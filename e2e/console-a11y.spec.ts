@@ -1,8 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Page, TestInfo } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { api, createPost, publish } from './support/api';
 import { expect, signIn, signOut, test, openEditor } from './support/console';
 import { tokenOf } from './support/state';
+import { scan } from './support/axe';
 
 /**
  * An axe-core scan of every console page, with content on it (an article with unpublished
@@ -10,29 +11,6 @@ import { tokenOf } from './support/state';
  * summary is printed and attached to the report. The article frames are separate sandboxed
  * documents (reader content, not console UI), so the scan stops at the frame element.
  */
-
-async function scan(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  await page.waitForLoadState('load');
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .exclude('iframe')
-    .analyze();
-  const byImpact: Record<string, number> = {};
-  for (const v of results.violations)
-    byImpact[v.impact ?? 'unknown'] = (byImpact[v.impact ?? 'unknown'] ?? 0) + v.nodes.length;
-  const summary = `axe ${name}: ${results.passes.length} rules passed, ${results.violations.length} violated (${
-    Object.entries(byImpact)
-      .map(([impact, n]) => `${impact}: ${n} node(s)`)
-      .join(', ') || 'none'
-  })${results.violations.map((v) => `\n  - [${v.impact}] ${v.id}: ${v.help} (${v.nodes.length})`).join('')}`;
-  console.log(summary);
-  await testInfo.attach(`axe-${name}`, { body: summary, contentType: 'text/plain' });
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`),
-    name,
-  ).toEqual([]);
-}
 
 test('every console page passes an axe scan without serious or critical violations', async ({ page }, testInfo) => {
   await page.goto('/console');

@@ -18,6 +18,7 @@ import { ChangesMarker, StatusBadge } from './components/status-badge';
 import { Problem } from './components/problem';
 import { formatDateTime } from './components/format';
 import { PopularityHelp } from './components/popularity-help';
+import { schedulesOf, type ScheduleView } from '@/server/services/scheduled-publishing';
 
 export const metadata: Metadata = { title: 'Articles' };
 
@@ -67,10 +68,16 @@ export default async function ConsoleHome({ searchParams }: { searchParams: Sear
   const { db } = consoleParts();
   let page: ArticlePage;
   let counts: Record<PostStatus, number>;
+  let schedules: Map<string, ScheduleView>;
   try {
     await spend(db, session.auth, 'read');
     page = await listArticles(db, session.auth.account.id, { q, sort, status, cursor });
     counts = await countByStatus(db, session.auth.account.id);
+    schedules = await schedulesOf(
+      db,
+      session.auth.account.id,
+      page.items.map((p) => p.id),
+    );
   } catch (err) {
     return <Problem title="Articles" message={describeProblem(err)} />;
   }
@@ -144,7 +151,7 @@ export default async function ConsoleHome({ searchParams }: { searchParams: Sear
         <>
           <ul className="article-list" aria-label="Articles">
             {page.items.map((post) => (
-              <ArticleRow key={post.id} post={post} />
+              <ArticleRow key={post.id} post={post} schedule={schedules.get(post.id)} />
             ))}
           </ul>
           <PopularityHelp id="popularity-help" />
@@ -174,7 +181,7 @@ const CURSOR_REFUSED = 'That page link was out of date or damaged, so the list s
 const SESSION_ENDED =
   'Your console session has ended: it expired, or the token it was opened with was revoked or reissued. Sign in again with a current token.';
 
-function ArticleRow({ post }: { post: ArticleListItem }) {
+function ArticleRow({ post, schedule }: { post: ArticleListItem; schedule?: ScheduleView }) {
   return (
     <li className="article-row">
       <div className="article-row__main">
@@ -184,6 +191,12 @@ function ArticleRow({ post }: { post: ArticleListItem }) {
         <div className="article-row__meta">
           <StatusBadge status={post.status} />
           {post.has_unpublished_changes && <ChangesMarker />}
+          {schedule && (
+            <span className={`badge ${schedule.failed || schedule.note ? 'badge--changes' : 'badge--scheduled'}`}>
+              {schedule.failed ? 'Schedule stopped' : 'Scheduled'}{' '}
+              <time dateTime={schedule.publishAt}>{formatDateTime(schedule.publishAt)}</time>
+            </span>
+          )}
           <span className="muted">
             Updated <time dateTime={post.updated_at}>{formatDateTime(post.updated_at)}</time>
           </span>

@@ -5,6 +5,7 @@ import {
   finishSchedule,
   holdSchedule,
   readSchedule,
+  readSchedules,
   setSchedule,
   type ScheduleRow,
 } from '../data/posts/schedules';
@@ -69,6 +70,15 @@ export async function schedulePublish(
 /** Cancels the schedule; false when the article had none. */
 export function cancelScheduledPublish(db: StatementRunner, accountId: string, postId: string): Promise<boolean> {
   return cancelSchedule(db, accountId, postId);
+}
+
+/** The schedules of these articles of the author, by article id (a page of the console's list). */
+export async function schedulesOf(
+  db: StatementRunner,
+  accountId: string,
+  postIds: string[],
+): Promise<Map<string, ScheduleView>> {
+  return new Map((await readSchedules(db, accountId, postIds)).map((row) => [row.post_id, viewOf(row)]));
 }
 
 export async function scheduleOf(db: StatementRunner, accountId: string, postId: string): Promise<ScheduleView | null> {

@@ -15,6 +15,8 @@ import { normalizeLineEndings, tagNamesFromField, type EditorFields } from '@/se
 import { removedMarkup, type RemovedMarkup } from '@/server/console/removed-markup';
 import { explainSave, type ExplainedWarning, type FailedImage } from '@/server/console/save-report';
 import { readRevision } from '@/server/services/revisions';
+import { cancelScheduledPublish, schedulePublish } from '@/server/services/scheduled-publishing';
+import { formatDateTime } from '../components/format';
 
 /**
  * Article mutations from the console: the same service calls, under the same limit classes,
@@ -185,6 +187,47 @@ export async function publishArticle(_prev: StateChangeOutcome, formData: FormDa
         post.status === 'published'
           ? 'Published: readers now see this version.'
           : 'Sent to moderation: readers will see this version once a moderator approves it.',
+    };
+  });
+}
+
+/**
+ * The time a schedule form sends: `publish_at` (an ISO instant) when the page's script wrote it,
+ * else the `datetime-local` field itself, which the form labels as UTC (as every time in the
+ * console is shown), so the form works before its script has loaded.
+ */
+function publishTimeOf(formData: FormData): Date {
+  const instant = formString(formData, 'publish_at');
+  if (instant) return new Date(instant);
+  const local = formString(formData, 'local');
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(local))
+    throw new ConsoleProblem('Choose the date and time to publish at.');
+  return new Date(`${local}${local.length === 16 ? ':00' : ''}Z`);
+}
+
+/**
+ * Schedules the working version's publication (server/services/scheduled-publishing.ts): at that
+ * time any instance publishes it as Publish would, moderation and publish limit included.
+ * Setting or cancelling a schedule spends one write, like a save.
+ */
+export async function scheduleArticle(_prev: StateChangeOutcome, formData: FormData): Promise<StateChangeOutcome> {
+  return runConsoleAction(formData, 'write', async ({ parts, session }) => {
+    const id = articleId(formData);
+    const schedule = await schedulePublish(parts.db, session.auth.account.id, id, publishTimeOf(formData));
+    revalidatePath(`/console/articles/${id}`);
+    return {
+      message: `Scheduled: the saved working version is published at ${formatDateTime(schedule.publishAt)}, as Publish would then.`,
+    };
+  });
+}
+
+export async function cancelSchedule(_prev: StateChangeOutcome, formData: FormData): Promise<StateChangeOutcome> {
+  return runConsoleAction(formData, 'write', async ({ parts, session }) => {
+    const id = articleId(formData);
+    const had = await cancelScheduledPublish(parts.db, session.auth.account.id, id);
+    revalidatePath(`/console/articles/${id}`);
+    return {
+      message: had ? 'Schedule cancelled: nothing is published unless you publish it.' : 'There was no schedule.',
     };
   });
 }

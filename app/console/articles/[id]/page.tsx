@@ -15,7 +15,14 @@ import { canonicalPath } from '@/server/services/post-view';
 import type { ArticleView } from '@/server/public/article-document';
 import { fieldChanges, type FieldChange } from '@/server/console/publish-diff';
 import { DEFERRED_MARKDOWN_CHARS } from '@/server/console/editor-fields';
-import { deleteArticle, publishArticle, unpublishArticle } from '../../actions/articles';
+import {
+  cancelSchedule,
+  deleteArticle,
+  publishArticle,
+  scheduleArticle,
+  unpublishArticle,
+} from '../../actions/articles';
+import { scheduleOf, type ScheduleView } from '@/server/services/scheduled-publishing';
 import { ConfirmAction } from '../../components/confirm-action';
 import { ChangesMarker, StatusBadge } from '../../components/status-badge';
 import { Problem } from '../../components/problem';
@@ -25,6 +32,7 @@ import { ReaderWidths } from '../../components/reader-widths';
 import { ReaderStats } from '../../components/reader-stats';
 import { ArticleEditor } from './editor';
 import { PublishAction } from './publish-action';
+import { ScheduleAction, ScheduleNote } from './schedule-action';
 import { fileNameOfAddress } from './island-snippets';
 
 export const metadata: Metadata = { title: 'Article' };
@@ -40,6 +48,7 @@ export default async function ArticlePage({ params }: { params: Params }) {
   let library: MediaRecord[];
   let quotaUsed: number;
   let revisions: RevisionSummary[];
+  let schedule: ScheduleView | null;
   try {
     // One read, like GET /posts/{id}; the preview frames this page embeds are part of it.
     await spend(db, session.auth, 'read');
@@ -47,6 +56,7 @@ export default async function ArticlePage({ params }: { params: Params }) {
     library = await recentMedia(db, session.auth.account.id);
     quotaUsed = await dailyMediaBytesUsed(db, session.auth.account.id);
     revisions = await listRevisions(db, session.auth.account.id, id);
+    schedule = await scheduleOf(db, session.auth.account.id, id);
   } catch (err) {
     if (isDomainError(err, 'not_found')) notFound();
     return <Problem title="Article" message={describeProblem(err)} />;
@@ -106,6 +116,17 @@ export default async function ArticlePage({ params }: { params: Params }) {
             }${showPublished ? ` ${publishSummary(fieldChanges(publishedFields!, workingFields(post)))}` : ''}`}
             changesLink={showPublished ? '#publish-changes-heading' : undefined}
           />
+          <ScheduleAction
+            schedule={schedule}
+            fields={fields}
+            scheduleAction={scheduleArticle}
+            cancelAction={cancelSchedule}
+            unavailable={
+              post.status === 'pending_moderation'
+                ? 'Waiting for moderation: schedule it once it is decided.'
+                : undefined
+            }
+          />
           <ConfirmAction
             action={unpublishArticle}
             unavailable={post.status === 'draft' ? 'A draft is not published.' : undefined}
@@ -130,6 +151,7 @@ export default async function ArticlePage({ params }: { params: Params }) {
 
       <ReaderStats post={post} accountId={session.auth.account.id} />
 
+      {schedule && <ScheduleNote schedule={schedule} />}
       {post.status === 'pending_moderation' && (
         <p className="notice" role="status">
           This version waits for a moderator.{' '}
