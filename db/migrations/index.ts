@@ -8,6 +8,7 @@ import { Migration20261126100000_post_revisions } from './Migration2026112610000
 import { Migration20261126100100_article_search } from './Migration20261126100100_article_search';
 import { Migration20261126200000_submitted_markdown } from './Migration20261126200000_submitted_markdown';
 import { Migration20261128000000_publish_schedules } from './Migration20261128000000_publish_schedules';
+import { Migration20261128050000_popularity_by_recency } from './Migration20261128050000_popularity_by_recency';
 
 /** Explicit list: the server is bundled, and file discovery cannot see into a bundle. Append new ones. */
 export const migrationsList = [
@@ -21,4 +22,5 @@ export const migrationsList = [
   { name: 'Migration20261126100100_article_search', class: Migration20261126100100_article_search },
   { name: 'Migration20261126200000_submitted_markdown', class: Migration20261126200000_submitted_markdown },
   { name: 'Migration20261128000000_publish_schedules', class: Migration20261128000000_publish_schedules },
+  { name: 'Migration20261128050000_popularity_by_recency', class: Migration20261128050000_popularity_by_recency },
 ];

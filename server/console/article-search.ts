@@ -3,7 +3,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { isoTimestamp, type StatementRunner } from '../../db/statements';
 import { derivedKey } from '../foundation/secrets';
 import { isUuid } from '../foundation/uuid';
-import { ARTICLE_SORTS, listPostRows, sortKeyOf, type ArticleSort, type ListPosition } from '../data/posts/reads';
+import { ARTICLE_SORTS, listPostRows, positionAfter, type ArticleSort, type ListPosition } from '../data/posts/reads';
 import type { PostRow, PostStatus } from '../data/posts/rows';
 
 /**
@@ -72,7 +72,7 @@ function searchQuery(q: string | undefined): string | null {
   return words.length ? words.map((w) => `${w}:*`).join(' & ') : null;
 }
 
-/** What a cursor carries: its sort, and the last row's sort key and id. */
+/** What a cursor carries: its sort, and the last row's sort key (with its tie key, popularity's) and id. */
 interface SignedPosition extends ListPosition {
   s: ArticleSort;
 }
@@ -124,7 +124,10 @@ function readCursor(
   }
   const position = parsed as Partial<SignedPosition> | null;
   if (!position || position.s !== sort || !isUuid(position.id) || !keyFits(sort, position.v)) return 'refused';
-  return { v: position.v!, id: position.id };
+  if (sort !== 'popularity') return { v: position.v!, id: position.id };
+  // Popularity ties go by creation time: its cursor carries that too (an older one does not page).
+  if (!keyFits('created', position.t)) return 'refused';
+  return { v: position.v!, t: position.t, id: position.id };
 }
 
 const PAGE = 20;
@@ -142,7 +145,7 @@ export async function listArticles(db: StatementRunner, accountId: string, query
   });
   const items = rows.slice(0, PAGE).map(listItem);
   const last = rows.length > PAGE ? rows[PAGE - 1]! : null;
-  const next = last ? writeCursor(accountId, { s: query.sort, v: sortKeyOf(last, query.sort), id: last.id }) : null;
+  const next = last ? writeCursor(accountId, { s: query.sort, ...positionAfter(last, query.sort) }) : null;
   return { items, next, cursorRefused: position === 'refused' };
 }
 

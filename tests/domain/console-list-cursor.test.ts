@@ -81,6 +81,29 @@ describe("the console list's cursor", () => {
     expect([...first.items, ...second.items].map((i) => i.title).sort()).toEqual(titles);
   });
 
+  it('breaks popularity ties newest first, on every page and in a search', async () => {
+    const byCreation = [
+      ...(await listArticles(parts.db(), author.id, { sort: 'created' })).items,
+      ...(
+        await listArticles(parts.db(), author.id, {
+          sort: 'created',
+          cursor: (await listArticles(parts.db(), author.id, { sort: 'created' })).next!,
+        })
+      ).items,
+    ].map((i) => i.id);
+    const first = await listArticles(parts.db(), author.id, { sort: 'popularity' });
+    const second = await listArticles(parts.db(), author.id, { sort: 'popularity', cursor: first.next! });
+    expect(first.items.every((i) => i.popularity === 0)).toBe(true);
+    expect([...first.items, ...second.items].map((i) => i.id)).toEqual(byCreation);
+    const searched = await listArticles(parts.db(), author.id, { sort: 'popularity', q: 'listed' });
+    const searchedNext = await listArticles(parts.db(), author.id, {
+      sort: 'popularity',
+      q: 'listed',
+      cursor: searched.next!,
+    });
+    expect([...searched.items, ...searchedNext.items].map((i) => i.id)).toEqual(byCreation);
+  });
+
   // The position's `v` (null) is sent to a statement whose `IS NULL` shape once never used it, and
   // PostgreSQL refused it ("could not determine data type of parameter $2").
   it('pages past the published articles in the published sort (a cursor with v = null)', async () => {

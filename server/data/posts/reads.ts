@@ -238,17 +238,25 @@ export type ArticleSort = (typeof ARTICLE_SORTS)[number];
  */
 const SEARCH_DOCUMENT = `to_tsvector('simple', title || ' ' || replace(slug, '-', ' ') || ' ' || jsonb_path_query_array(tags, '$[*].name')::text)`;
 
-/** Each sort's column; articles never published sort after the published ones. */
-const ORDER: Record<ArticleSort, { column: string; nullsLast: boolean }> = {
+/**
+ * Each sort's column; articles never published sort after the published ones. Popularity ties
+ * (every new article's score is 0) go newest first, by `created_at`: in id order they looked
+ * random.
+ */
+const ORDER: Record<ArticleSort, { column: string; nullsLast: boolean; tie?: string }> = {
   created: { column: 'created_at', nullsLast: false },
   updated: { column: 'updated_at', nullsLast: false },
   published: { column: 'published_at', nullsLast: true },
-  popularity: { column: 'popularity', nullsLast: false },
+  popularity: { column: 'popularity', nullsLast: false, tie: 'created_at' },
 };
 
-/** Where a page goes on: after the sort key `v` (null: a never-published article) and `id`. */
+/**
+ * Where a page goes on: after the sort key `v` (null: a never-published article), the tie
+ * key `t` of a sort that has one (popularity: the creation time), and `id`.
+ */
 export interface ListPosition {
   v: string | number | null;
+  t?: string;
   id: string;
 }
 
@@ -267,28 +275,33 @@ function listStatement(
   const name = `posts_list_${sort}_${status ? 's' : 'a'}_${search ? 'q' : 'n'}_${after}`;
   const known = listStatements.get(name);
   if (known) return known;
-  const { column, nullsLast } = ORDER[sort];
-  const order = (key: string) => `${key} DESC${nullsLast ? ' NULLS LAST' : ''}, id DESC`;
+  const { column, nullsLast, tie } = ORDER[sort];
+  const order = (key: string, tieKey = tie) =>
+    `${key} DESC${nullsLast ? ' NULLS LAST' : ''}, ${tieKey ? `${tieKey} DESC, ` : ''}id DESC`;
   const where = ['account_id = $1', 'deleted_at IS NULL'];
   let n = 2;
   if (status) where.push(`status = $${n++}`);
   let tsquery = '';
   if (search) tsquery = `$${n++}`;
-  const cursor = (key: string): string => {
+  // The position's parameters: its value, its tie key (a sort with one), its id.
+  const positionParams = tie ? 3 : 2;
+  const cursor = (key: string, tieKey = tie): string => {
     if (after === 'none') return 'true';
     // The position's value is sent (null) in this shape too, so it must have a type here.
     if (after === 'null') return `${key} IS NULL AND $${n}::text IS NULL AND id < $${n + 1}::uuid`;
     const cast = sort === 'popularity' ? '::int' : '::timestamptz';
+    // Every key descending: the row comparison is the order's own.
+    if (tieKey) return `(${key}, ${tieKey}, id) < ($${n}${cast}, $${n + 1}::timestamptz, $${n + 2}::uuid)`;
     return `(${key} < $${n}${cast} OR (${key} = $${n}${cast} AND id < $${n + 1}::uuid)${nullsLast ? ` OR ${key} IS NULL` : ''})`;
   };
-  const limit = after === 'none' ? `$${n}` : `$${n + 2}`;
+  const limit = after === 'none' ? `$${n}` : `$${n + positionParams}`;
   // A search finds its matches through the GIN index, with their sort key, and sorts only those
   // (MATERIALIZED: left to itself the planner may walk the sort's index and test every article's
   // words, a second for a word no article has); the page's rows are read last.
   const text = search
     ? `WITH found AS MATERIALIZED (
-         SELECT id, ${column} AS k FROM posts WHERE ${where.join(' AND ')} AND ${SEARCH_DOCUMENT} @@ to_tsquery('simple', ${tsquery})),
-       page AS (SELECT id FROM found WHERE ${cursor('k')} ORDER BY ${order('k')} LIMIT ${limit})
+         SELECT id, ${column} AS k${tie ? `, ${tie} AS k2` : ''} FROM posts WHERE ${where.join(' AND ')} AND ${SEARCH_DOCUMENT} @@ to_tsquery('simple', ${tsquery})),
+       page AS (SELECT id FROM found WHERE ${cursor('k', tie && 'k2')} ORDER BY ${order('k', tie && 'k2')} LIMIT ${limit})
        SELECT ${POST_SELECT} FROM posts JOIN page USING (id) ORDER BY ${order(column)}`
     : `SELECT ${POST_SELECT} FROM posts WHERE ${where.join(' AND ')} AND ${cursor(column)} ORDER BY ${order(column)} LIMIT ${limit}`;
   const st = statement(name, text);
@@ -307,13 +320,24 @@ export async function listPostRows(
   const values: unknown[] = [accountId];
   if (opts.status) values.push(opts.status);
   if (opts.tsquery !== undefined) values.push(opts.tsquery);
-  if (opts.position) values.push(opts.position.v, opts.position.id);
+  if (opts.position) {
+    values.push(opts.position.v);
+    if (ORDER[opts.sort].tie && opts.position.v !== null) values.push(opts.position.t);
+    values.push(opts.position.id);
+  }
   values.push(opts.count);
   return db.run<PostRow>(st, values);
 }
 
-/** The value a row sorts by, for the next page's position. */
-export function sortKeyOf(row: PostRow, sort: ArticleSort): string | number | null {
+/** Where the next page starts after `row`, in the sort's order. */
+export function positionAfter(row: PostRow, sort: ArticleSort): ListPosition {
+  const position: ListPosition = { v: sortKeyOf(row, sort), id: row.id };
+  if (ORDER[sort].tie) position.t = row.created_at;
+  return position;
+}
+
+/** The value a row sorts by. */
+function sortKeyOf(row: PostRow, sort: ArticleSort): string | number | null {
   switch (sort) {
     case 'created':
       return row.created_at;
