@@ -19,6 +19,8 @@ const ACCOUNTS: Record<string, string[]> = {
   leaky: HIGH_LIMITS,
   // Its own media library, so the editor's upload and insert-menu specs leave the media page's counts alone.
   illustrator: HIGH_LIMITS,
+  // Its own list, so the phone list spec leaves the other lists' counts alone.
+  pocket: HIGH_LIMITS,
   moderated: ['--moderated', ...HIGH_LIMITS],
   admin: ['--admin', ...HIGH_LIMITS],
   limited: ['--limit', 'read_per_min=3'],
