@@ -51,6 +51,8 @@ for (const width of [390, 1440]) {
       .getByRole('button', { name: /^Restore the version saved/ })
       .last()
       .click();
+    // Restore asks first (e2e/console-restore.spec.ts tells the dialog's details).
+    await page.getByRole('dialog').getByRole('button', { name: 'Restore', exact: true }).click();
     await expect(
       page.getByText(/^Restored the version saved .* it is the working version now, saved\.$/),
     ).toBeVisible();
@@ -88,6 +90,7 @@ test('restoring waits while the editor holds unsaved text, and a stale version i
     .getByRole('button', { name: /^Restore the version saved/ })
     .last()
     .click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Restore', exact: true }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'This article was changed elsewhere' })).toBeVisible();
   const stored = await api<{ html: string }>(token, 'GET', `/posts/${post.id}`);
   expect(stored.body.html).toContain('Changed through the API.');

@@ -9,6 +9,7 @@ import { Migration20261126100100_article_search } from './Migration2026112610010
 import { Migration20261126200000_submitted_markdown } from './Migration20261126200000_submitted_markdown';
 import { Migration20261128000000_publish_schedules } from './Migration20261128000000_publish_schedules';
 import { Migration20261128050000_popularity_by_recency } from './Migration20261128050000_popularity_by_recency';
+import { Migration20261128100000_restored_from } from './Migration20261128100000_restored_from';
 
 /** Explicit list: the server is bundled, and file discovery cannot see into a bundle. Append new ones. */
 export const migrationsList = [
@@ -23,4 +24,5 @@ export const migrationsList = [
   { name: 'Migration20261126200000_submitted_markdown', class: Migration20261126200000_submitted_markdown },
   { name: 'Migration20261128000000_publish_schedules', class: Migration20261128000000_publish_schedules },
   { name: 'Migration20261128050000_popularity_by_recency', class: Migration20261128050000_popularity_by_recency },
+  { name: 'Migration20261128100000_restored_from', class: Migration20261128100000_restored_from },
 ];

@@ -2,11 +2,15 @@ import type { StatementRunner } from '../../db/statements';
 import {
   CURRENT_REVISION,
   listRevisionRows,
+  markRestored,
   readRevisionRow,
   type RevisionRow,
   type RevisionSummaryRow,
 } from '../data/posts/revisions';
 import { notFound } from '../foundation/errors';
+import { parsePostWrite, type PostUpdate } from './post-rules';
+import type { AuthorPostJson } from './post-view';
+import { updatePost, type WriteContext, type WritePreconditions } from './post-writes';
 
 /**
  * The history of an article's working version: one revision per save that changed what a reader
@@ -18,7 +22,8 @@ import { notFound } from '../foundation/errors';
  * row included, so its history is bounded by REVISIONS_KEPT - 1 copies of its largest save
  * (Markdown and its HTML; PostgreSQL compresses both), and an article never edited has none.
  * Deleting an article drops its history. The REST contract does not show revisions; the console
- * lists, compares and restores them; a restore is an ordinary save (If-Match, same rules and report).
+ * lists, compares and restores them; a restore is an ordinary save (If-Match, same rules and report)
+ * whose revision says which version it restored (`restoredFrom`, until a later save replaces it).
  */
 
 /** How many revisions an article has at most (its newest saves, the current one included). */
@@ -43,4 +48,38 @@ export async function readRevision(
   const row = await readRevisionRow(db, accountId, postId, revisionId);
   if (!row) throw notFound('Revision not found');
   return row;
+}
+
+/**
+ * Restores a revision into the working version as an ordinary save: `updatePost` with the
+ * revision's title, subtitle, slug, tags and Markdown, as PATCH /posts/{id} would take them (the
+ * same rules, If-Match, limits and report). The version it replaces stays in the history, so a
+ * restore can itself be undone.
+ *
+ * Then the save is labelled with the time of the version it restored, in a statement of its own:
+ * `updatePost` is the REST write's and knows nothing of restores, and the label is not part of
+ * the contract. Between the two a save from elsewhere can come in (or the process stop): the
+ * restore then stands, unlabelled, and the other save is never labelled as one. The article's
+ * AuthorPost does not change: `post` is the save's, and the label moves no ETag.
+ */
+export async function restoreRevision(
+  ctx: WriteContext,
+  postId: string,
+  revisionId: string,
+  pre: WritePreconditions = {},
+): Promise<{ post: AuthorPostJson; revision: Revision; input: PostUpdate }> {
+  const revision = await readRevision(ctx.db, ctx.accountId, postId, revisionId);
+  const input = parsePostWrite(
+    {
+      title: revision.title,
+      subtitle: revision.subtitle,
+      slug: revision.slug,
+      tags: revision.tags.map((t) => t.name),
+      markdown: revision.markdown,
+    },
+    'update',
+  );
+  const post = await updatePost(ctx, postId, input, pre);
+  await markRestored(ctx.db, ctx.accountId, postId, post.updated_at, revision.savedAt);
+  return { post, revision, input };
 }

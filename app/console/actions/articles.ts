@@ -14,7 +14,7 @@ import { UUID_PATTERN } from '@/server/foundation/uuid';
 import { normalizeLineEndings, tagNamesFromField, type EditorFields } from '@/server/console/editor-fields';
 import { removedMarkup, type RemovedMarkup } from '@/server/console/removed-markup';
 import { explainSave, type ExplainedWarning, type FailedImage } from '@/server/console/save-report';
-import { readRevision } from '@/server/services/revisions';
+import { restoreRevision as restoreSavedRevision } from '@/server/services/revisions';
 import { cancelScheduledPublish, schedulePublish } from '@/server/services/scheduled-publishing';
 import { formatDateTime } from '../components/format';
 
@@ -99,28 +99,23 @@ export type RestoreOutcome = ActionOutcome<
 >;
 
 /**
- * Restores a revision (server/services/revisions.ts) into the working version as an ordinary
- * save: the same call as PATCH /posts/{id} with the revision's title, subtitle, slug, tags and
- * Markdown, If-Match the version the editor shows, the same rules, limits and report. The
- * version it replaces stays in the history, so a restore can itself be undone.
+ * Restores a revision into the working version as an ordinary save (server/services/revisions.ts
+ * `restoreRevision`: the same call as PATCH /posts/{id} with the revision's fields, If-Match the
+ * version the editor shows, the same rules, limits and report), labelled in the history as
+ * restored from that revision's time. The version it replaces stays in the history, so a restore
+ * can itself be undone.
  */
 export async function restoreRevision(formData: FormData): Promise<RestoreOutcome> {
   return runConsoleAction(formData, 'write', async ({ parts, session }) => {
     const id = articleId(formData);
     const accountId = session.auth.account.id;
-    const revision = await readRevision(parts.db, accountId, id, formString(formData, 'revision'));
-    const input = parsePostWrite(
-      {
-        title: revision.title,
-        subtitle: revision.subtitle,
-        slug: revision.slug,
-        tags: revision.tags.map((t) => t.name),
-        markdown: revision.markdown,
-      },
-      'update',
-    );
     const version = formString(formData, 'version');
-    const post = await updatePost(writeContextOf(parts, session.auth), id, input, { ifMatch: version || null });
+    const { post, revision, input } = await restoreSavedRevision(
+      writeContextOf(parts, session.auth),
+      id,
+      formString(formData, 'revision'),
+      { ifMatch: version || null },
+    );
     revalidatePath(`/console/articles/${id}`);
     const stored = await getPostForEditing(parts.db, accountId, id);
     return {

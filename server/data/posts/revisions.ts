@@ -4,7 +4,8 @@ import { LIVE_OWN } from './rows';
 /**
  * The history of saves (`post_revisions`, kept and pruned by the trigger of
  * Migration20261126100000_post_revisions; server/services/revisions.ts says what it is for).
- * The article's own row is its newest revision, `current`.
+ * The article's own row is its newest revision, `current`. `restored_from` (Migration20261128100000_
+ * restored_from) is the time of the version a restore saved again, on the row and on its copy.
  */
 export const CURRENT_REVISION = 'current';
 
@@ -15,17 +16,19 @@ export interface RevisionSummaryRow {
   tokenName: string | null;
   title: string;
   markdownLength: number;
+  /** ISO 8601: this save restored the version saved then; null for any other save. */
+  restoredFrom: string | null;
 }
 
 const LIST_REVISIONS = statement(
   'revisions_list',
-  `SELECT v.id, v.saved_at, t.name AS token_name, v.title, v.markdown_length
+  `SELECT v.id, v.saved_at, t.name AS token_name, v.title, v.markdown_length, v.restored_from
      FROM posts p
      CROSS JOIN LATERAL (
        SELECT '${CURRENT_REVISION}' AS id, p.updated_at AS saved_at, p.saved_by_token_id AS token_id, p.title,
-              length(p.markdown) AS markdown_length, 0 AS rank, 0::bigint AS seq
+              length(p.markdown) AS markdown_length, p.restored_from, 0 AS rank, 0::bigint AS seq
        UNION ALL
-       SELECT r.id::text, r.saved_at, r.token_id, r.title, length(r.markdown), 1, r.id
+       SELECT r.id::text, r.saved_at, r.token_id, r.title, length(r.markdown), r.restored_from, 1, r.id
          FROM post_revisions r WHERE r.post_id = p.id) v
      LEFT JOIN api_tokens t ON t.id = v.token_id
     WHERE p.id = $1 AND p.account_id = $2 AND p.deleted_at IS NULL
@@ -44,6 +47,7 @@ export async function listRevisionRows(
     token_name: string | null;
     title: string;
     markdown_length: number;
+    restored_from: string | null;
   }>(LIST_REVISIONS, [postId, accountId]);
   return rows.map((r) => ({
     id: r.id,
@@ -51,7 +55,32 @@ export async function listRevisionRows(
     tokenName: r.token_name,
     title: r.title,
     markdownLength: Number(r.markdown_length),
+    restoredFrom: r.restored_from === null ? null : isoTimestamp(r.restored_from),
   }));
+}
+
+/**
+ * Labels the article's working version as a restore of the version saved at `restoredFrom`, if
+ * it is still the version saved at `savedAt` (the restore's own save): a save that came in
+ * between made a version of its own, which must not carry the label. It does not move
+ * `updated_at`, so it is no save: no revision is recorded, and the ETag stays the restore's.
+ */
+const MARK_RESTORED = statement(
+  'revision_mark_restored',
+  `UPDATE posts SET restored_from = $4::timestamptz
+    WHERE ${LIVE_OWN} AND updated_at = $3::timestamptz
+   RETURNING id`,
+);
+
+/** Labels the restore's save (MARK_RESTORED); whether the row was still at it. */
+export async function markRestored(
+  db: StatementRunner,
+  accountId: string,
+  postId: string,
+  savedAt: string,
+  restoredFrom: string,
+): Promise<boolean> {
+  return (await db.runWrite(MARK_RESTORED, [postId, accountId, savedAt, restoredFrom])).length > 0;
 }
 
 export interface RevisionRow {

@@ -1,20 +1,52 @@
 'use client';
 
-import { useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { RevisionSummary } from '@/server/services/revisions';
 import { PreviewFrame } from '../../components/preview-frame';
 import { ReaderWidths } from '../../components/reader-widths';
 
 /**
- * The history of every save of the working version: when, through which token, and the title
- * it had. Any two can be compared in the publish diff's view (the newer one as readers get it,
- * what it added and removed against the older marked), and any older one restored: a restore is
- * an ordinary save of that version (If-Match, the same rules and report), so the version it
- * replaces stays in the history. Restoring waits while the editor holds unsaved text.
+ * The history of every save of the working version: when, through which token, the title it
+ * had, and for a restore which version it restored. Any two can be compared in the publish
+ * diff's view (the newer one as readers get it, what it added and removed against the older
+ * marked), and any older one restored: a restore is an ordinary save of that version (If-Match,
+ * the same rules and report), so the version it replaces stays in the history. Restoring asks
+ * first, and waits while the editor holds unsaved text.
  */
 /** To the second, in UTC: saves a few seconds apart must read apart. */
 function savedAt(iso: string): string {
   return `${iso.slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+/** A save as the compare menus name it: its time and its token. */
+const revisionLabel = (r: RevisionSummary) => `${savedAt(r.savedAt)}${r.tokenName ? ` (${r.tokenName})` : ''}`;
+
+/** One of the two menus that pick the saves to compare. */
+function RevisionSelect({
+  id,
+  label,
+  revisions,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  revisions: RevisionSummary[];
+  value: string;
+  onChange: (id: string) => void;
+}) {
+  return (
+    <div>
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
+        {revisions.map((r) => (
+          <option key={r.id} value={r.id}>
+            {revisionLabel(r)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
 }
 
 export function RevisionHistory({
@@ -38,7 +70,27 @@ export function RevisionHistory({
   const [to, setTo] = useState(revisions[0]?.id ?? '');
   const [shown, setShown] = useState<{ from: string; to: string } | null>(null);
   const savedAtOf = (id: string) => savedAt(revisions.find((r) => r.id === id)?.savedAt ?? '');
-  const label = (r: RevisionSummary) => `${savedAt(r.savedAt)}${r.tokenName ? ` (${r.tokenName})` : ''}`;
+  // The version a Restore asks about; the dialog is open while there is one.
+  const [asked, setAsked] = useState<RevisionSummary | null>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
+  const titleId = useId();
+  const blocked = unsaved || restoring;
+  useEffect(() => {
+    if (!asked || dialog.current?.open) return;
+    dialog.current?.showModal();
+    // A restore replaces the working text (as ConfirmAction's dialogs that take something away),
+    // so the dialog opens on Cancel: Enter or a hurried Space never confirms it. Focused here,
+    // not by autoFocus: the dialog opens long after its buttons were mounted.
+    cancel.current?.focus();
+  }, [asked]);
+  const confirmRestore = () => {
+    const revision = asked;
+    dialog.current?.close();
+    // The button's guard again: nothing can be typed behind a modal dialog, but a save can
+    // start meanwhile (Ctrl+S saves wherever the focus is).
+    if (revision && !blocked) onRestore(revision);
+  };
 
   return (
     <section className="history" aria-labelledby="history-heading">
@@ -71,6 +123,11 @@ export function RevisionHistory({
               <tr key={r.id}>
                 <td data-label="Saved">
                   <time dateTime={r.savedAt}>{savedAt(r.savedAt)}</time>
+                  {r.restoredFrom && (
+                    <div className="muted">
+                      Restored from <time dateTime={r.restoredFrom}>{savedAt(r.restoredFrom)}</time>
+                    </div>
+                  )}
                 </td>
                 <td data-label="Token">{r.tokenName ?? <span className="muted">unknown</span>}</td>
                 <td data-label="Title">{r.title}</td>
@@ -81,10 +138,12 @@ export function RevisionHistory({
                   ) : (
                     <button
                       type="button"
-                      aria-disabled={unsaved || restoring || undefined}
+                      aria-disabled={blocked || undefined}
                       aria-label={`Restore the version saved ${savedAt(r.savedAt)}`}
+                      aria-haspopup="dialog"
                       onClick={() => {
-                        if (!unsaved && !restoring) onRestore(r);
+                        // With unsaved text the dialog does not even open: the notice above says why.
+                        if (!blocked) setAsked(r);
                       }}
                     >
                       Restore
@@ -96,6 +155,34 @@ export function RevisionHistory({
           </tbody>
         </table>
       </div>
+      <dialog ref={dialog} aria-labelledby={titleId} className="dialog" onClose={() => setAsked(null)}>
+        {/* The heading is there while closed too, so aria-labelledby always names something. */}
+        <h2 id={titleId}>{asked ? `Restore the version saved ${savedAt(asked.savedAt)}?` : 'Restore a version?'}</h2>
+        {asked && (
+          <>
+            <p>
+              The version saved <time dateTime={asked.savedAt}>{savedAt(asked.savedAt)}</time> becomes the working
+              version: it replaces the text in the editor and is saved as a new entry of the history, &ldquo;Restored
+              from {savedAt(asked.savedAt)}&rdquo;.
+            </p>
+            {revisions[0] && (
+              <p>
+                The current working version, saved{' '}
+                <time dateTime={revisions[0].savedAt}>{savedAt(revisions[0].savedAt)}</time>, stays in the history, so
+                it can be restored in turn.
+              </p>
+            )}
+          </>
+        )}
+        <div className="dialog__buttons">
+          <button ref={cancel} type="button" onClick={() => dialog.current?.close()}>
+            Cancel
+          </button>
+          <button type="button" className="caution" onClick={confirmRestore}>
+            Restore
+          </button>
+        </div>
+      </dialog>
       {revisions.length >= 2 && (
         <form
           className="history__compare"
@@ -104,26 +191,8 @@ export function RevisionHistory({
             setShown({ from, to });
           }}
         >
-          <div>
-            <label htmlFor="history-from">Compare</label>
-            <select id="history-from" value={from} onChange={(e) => setFrom(e.target.value)}>
-              {revisions.map((r) => (
-                <option key={r.id} value={r.id}>
-                  {label(r)}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label htmlFor="history-to">with</label>
-            <select id="history-to" value={to} onChange={(e) => setTo(e.target.value)}>
-              {revisions.map((r) => (
-                <option key={r.id} value={r.id}>
-                  {label(r)}
-                </option>
-              ))}
-            </select>
-          </div>
+          <RevisionSelect id="history-from" label="Compare" revisions={revisions} value={from} onChange={setFrom} />
+          <RevisionSelect id="history-to" label="with" revisions={revisions} value={to} onChange={setTo} />
           <button type="submit">Show changes</button>
         </form>
       )}
