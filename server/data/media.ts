@@ -144,3 +144,34 @@ const RECENT_MEDIA = statement(
 export async function recentMediaRows(db: StatementRunner, accountId: string, limit: number): Promise<MediaRecord[]> {
   return (await db.run<MediaRow>(RECENT_MEDIA, [accountId, limit])).map(mediaOf);
 }
+
+/** The first stored copy of a file in an account's library, as the console's upload reuses it. */
+/** A library file found by its stored bytes: the one media row shape, with its GIF video's poster. */
+type StoredCopyRow = MediaRecord & { kind: 'image' | 'gif'; posterMediaId: string | null };
+
+/**
+ * The account's oldest file of `kind` whose stored bytes hash to `sha256`, among the files its
+ * library lists: a GIF video's poster is left out (the library never shows one, so reusing it
+ * would hand back an entry the maintainer cannot find), and so is a deleted account's file.
+ * No index covers `sha256`: the account's rows are read through `media_account`, which is as
+ * many rows as the account has files.
+ */
+const STORED_COPY = statement(
+  'media_stored_copy',
+  `SELECT ${MEDIA_COLUMNS}, m.poster_media_id
+     FROM media m JOIN accounts a ON a.id = m.account_id AND a.deleted_at IS NULL
+    WHERE m.account_id = $1 AND m.sha256 = $2 AND m.kind = $3
+      AND NOT EXISTS (SELECT 1 FROM media v WHERE v.poster_media_id = m.id)
+    ORDER BY m.created_at, m.id
+    LIMIT 1`,
+);
+
+export async function findStoredCopyRow(
+  db: StatementRunner,
+  accountId: string,
+  sha256: string,
+  kind: 'image' | 'gif',
+): Promise<StoredCopyRow | null> {
+  const [row] = await db.run<MediaRow & { poster_media_id: string | null }>(STORED_COPY, [accountId, sha256, kind]);
+  return row ? { ...mediaOf(row), kind, posterMediaId: row.poster_media_id } : null;
+}

@@ -13,7 +13,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { StatementRunner } from '../../db/statements';
-import { findServableMediaRow, insertMediaRows, type ServableMediaRow } from '../data/media';
+import { findServableMediaRow, findStoredCopyRow, insertMediaRows, type ServableMediaRow } from '../data/media';
 import { addMediaBytesWithin, mediaBytesToday, refundMediaBytes } from '../data/limits';
 import { DomainError, invalid } from '../foundation/errors';
 import type { AllowList } from '../media/address-policy';
@@ -220,34 +220,89 @@ export async function storeUpload(deps: MediaDeps, account: MediaAccount, bytes:
   return commitImage(deps, account, image);
 }
 
+/** What the console's upload stored, or the stored copy it used instead. */
+interface ConsoleUpload {
+  media: MediaJson;
+  /**
+   * When the file given was already in the account's library: the time (ISO 8601) and name of
+   * the copy used instead of storing a second one. Null when the file was stored now.
+   */
+  existing: { storedAt: string; fileName: string | null } | null;
+}
+
 /**
  * The console editor's upload of a file from the maintainer's computer: like POST /media, except
  * that an animated GIF is stored the way from-url stores one (a looping video and its first
  * frame, for the GIF island), since a local file has no address to store it from. The file's
  * name is kept for the console's labels.
+ *
+ * A file already in the account's library is not stored again: the entry it has is handed back
+ * (`existing`) and nothing is charged to the daily quota. Only the hash of the stored bytes is
+ * kept (`media.sha256`), so the file is compared after it is normalized: the encoders give the
+ * same bytes for the same input (sharp for every format, libx264 for the GIF's video, whatever
+ * the thread count), and two files that differ only in what normalizing removes (metadata, a
+ * stray trailer) are the same stored file. POST /media keeps storing every upload as it comes.
  */
 export async function storeUploadOrGifVideo(
   deps: MediaDeps,
   account: MediaAccount,
   bytes: Buffer,
   fileName: string | null,
-): Promise<MediaJson> {
+): Promise<ConsoleUpload> {
   await assertQuotaLeft(deps.db, account);
   let image: NormalizedImage;
   try {
     image = await inspectAndNormalizeImage(bytes, { field: 'file' });
   } catch (err) {
-    if (err instanceof ImageError && err.problem === 'animated' && err.format === 'gif')
-      return commitGifVideo(
-        deps,
-        account,
-        await animatedGifToMp4(bytes, { field: 'file', slots: deps.work.gifSlots, ffmpegPath: deps.work.ffmpeg.path }),
-        null,
-        fileName,
+    if (err instanceof ImageError && err.problem === 'animated' && err.format === 'gif') {
+      const video = await animatedGifToMp4(bytes, {
+        field: 'file',
+        slots: deps.work.gifSlots,
+        ffmpegPath: deps.work.ffmpeg.path,
+      });
+      return (
+        (await findStoredCopy(deps.db, account.id, 'gif', video.mp4)) ?? {
+          media: await commitGifVideo(deps, account, video, null, fileName),
+          existing: null,
+        }
       );
+    }
     throw err;
   }
-  return commitImage(deps, account, image, null, fileName);
+  return (
+    (await findStoredCopy(deps.db, account.id, 'image', image.buffer)) ?? {
+      media: await commitImage(deps, account, image, null, fileName),
+      existing: null,
+    }
+  );
+}
+
+/**
+ * The account's own stored file of `kind` with exactly these stored bytes, as the console's
+ * upload reuses it (the oldest, should two uploads of it have raced past this lookup).
+ */
+async function findStoredCopy(
+  db: StatementRunner,
+  accountId: string,
+  kind: 'image' | 'gif',
+  stored: Buffer,
+): Promise<ConsoleUpload | null> {
+  const row = await findStoredCopyRow(db, accountId, sha256(stored), kind);
+  if (!row) return null;
+  return {
+    media: {
+      id: row.id,
+      url: localMediaPath(row.id),
+      kind: row.kind,
+      mime_type: row.mimeType,
+      byte_size: row.byteSize,
+      width: row.width,
+      height: row.height,
+      status: 'ready',
+      poster_url: row.posterMediaId ? localMediaPath(row.posterMediaId) : null,
+    },
+    existing: { storedAt: row.createdAt, fileName: row.fileName },
+  };
 }
 
 const LOCAL_MEDIA = /^\/api\/media(\/|$)/i;

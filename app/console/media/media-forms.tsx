@@ -38,8 +38,13 @@ export function UploadBox({ csrf }: { csrf: string }) {
     xhr.onerror = () =>
       setState({ phase: 'failed', error: 'The upload did not reach the server. Check the connection and try again.' });
     xhr.onload = () => {
-      let result: { ok: boolean; error?: string; media?: { snippet: string; width: number; height: number } } | null =
-        null;
+      let result: {
+        ok: boolean;
+        error?: string;
+        media?: { snippet: string; width: number; height: number };
+        /** The same file was in the library already: its entry was used (the notice says so). */
+        reused?: { notice: string } | null;
+      } | null = null;
       try {
         result = JSON.parse(xhr.responseText);
       } catch {
@@ -49,7 +54,7 @@ export function UploadBox({ csrf }: { csrf: string }) {
         setState({
           phase: 'done',
           snippet: result.media.snippet,
-          message: `Stored ${file.name} (${result.media.width}×${result.media.height}).`,
+          message: result.reused?.notice ?? `Stored ${file.name} (${result.media.width}×${result.media.height}).`,
         });
         router.refresh();
       } else {

@@ -14,6 +14,11 @@ export interface Uploaded {
   byteSize: number;
   width: number;
   height: number;
+  /**
+   * The same file was already in the library: the route used that entry (the snippet names it)
+   * and stored and charged nothing. When it was stored, its name then, and the sentence to show.
+   */
+  reused: { storedAt: string; fileName: string | null; notice: string } | null;
 }
 
 /** Why this file will not be stored, in words, or null when it may be tried. */
@@ -67,6 +72,7 @@ export function uploadImage(
         ok?: boolean;
         error?: string;
         media?: { snippet: string; byte_size: number; width: number; height: number };
+        reused?: { stored_at: string; file_name: string | null; notice: string } | null;
       } | null = null;
       try {
         result = JSON.parse(xhr.responseText);
@@ -79,6 +85,9 @@ export function uploadImage(
           byteSize: result.media.byte_size,
           width: result.media.width,
           height: result.media.height,
+          reused: result.reused
+            ? { storedAt: result.reused.stored_at, fileName: result.reused.file_name, notice: result.reused.notice }
+            : null,
         });
       else reject(new Error(failure(result?.error ?? `The upload failed (HTTP ${xhr.status}).`)));
     };

@@ -17,7 +17,9 @@ export type AltPrompt = { file: File; alt: string };
  * Image files dropped, pasted or picked in the editor. An image first asks for the words readers
  * who cannot see it get, and only "Insert image" stores it (so "Do not insert" leaves no file
  * counting against the day's quota); a GIF becomes a looping video and is stored and inserted at
- * once. Keeps the quota left and the media library the insert menu offers up to date.
+ * once. Keeps the quota left and the media library the insert menu offers up to date. A file
+ * already in the library is not stored twice: the route answers with that entry, which is
+ * inserted, and the notice says so.
  */
 export function useImageUpload({
   csrf,
@@ -39,9 +41,25 @@ export function useImageUpload({
     setUpload({ phase: 'uploading', name: file.name, loaded: 0, total: file.size });
     uploadImage(file, csrf, (loaded, total) => setUpload({ phase: 'uploading', name: file.name, loaded, total }))
       .then((stored) => {
-        setQuotaLeft((q) => Math.max(0, q - stored.byteSize));
         const id = /\/api\/media\/([0-9a-f-]{36})/.exec(stored.snippet)?.[1];
         const kind = stored.snippet.includes('dp-gif') ? 'gif' : 'image';
+        if (stored.reused) {
+          // The library's own entry was used: nothing was charged, and the library keeps one
+          // entry for it (added, at the end, only when it is older than the newest the page listed).
+          const { storedAt, fileName, notice } = stored.reused;
+          if (id)
+            setMedia((m) =>
+              m.some((item) => item.id === id)
+                ? m
+                : [...m, { id, kind, width: stored.width, height: stored.height, name: fileName, storedAt }],
+            );
+          insertAtCursor(
+            kind === 'gif' ? stored.snippet : withAltText(stored.snippet, alt ?? altFromFileName(file.name)),
+          );
+          setUpload({ phase: 'done', message: `${notice} It was inserted.` });
+          return;
+        }
+        setQuotaLeft((q) => Math.max(0, q - stored.byteSize));
         if (id) setMedia((m) => [{ id, kind, width: stored.width, height: stored.height, name: file.name }, ...m]);
         if (kind === 'gif') {
           insertAtCursor(stored.snippet);

@@ -1,13 +1,12 @@
 import { consoleParts, currentSession } from '@/server/console/context';
 import { spend } from '@/server/console/limits';
-import { markdownSnippet } from '@/server/console/media';
+import { storeConsoleUpload } from '@/server/console/media';
 import { mediaDepsOf } from '@/server/runtime/request-contexts';
 import { describeProblem } from '@/server/console/problems';
 import { csrfMatches } from '@/server/console/session-store';
 import { isSameOrigin } from '@/server/console/same-origin';
 import { readMultipartFile } from '@/server/http/multipart-file';
 import { MAX_IMAGE_BYTES } from '@/server/media/image';
-import { storeUploadOrGifVideo } from '@/server/services/media';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
@@ -18,7 +17,9 @@ export const runtime = 'nodejs';
  * session cookie, the Origin, and the session's CSRF token in a header; then the same media
  * window as POST /media, and its service, except that an animated GIF is stored as a looping
  * video (as from-url stores one) instead of refused: a file on the maintainer's computer has no
- * address to store it from. Failures come back as a sentence for the page to show.
+ * address to store it from. A file already in the library is not stored again: the answer names
+ * the entry it has (`reused`, with the sentence to show). Failures come back as a sentence for
+ * the page to show.
  */
 export async function POST(request: Request) {
   const session = await currentSession();
@@ -31,13 +32,13 @@ export async function POST(request: Request) {
     const parts = consoleParts();
     await spend(parts.db, session.auth, 'media');
     const bytes = await readMultipartFile(request, { field: 'file', maxBytes: MAX_IMAGE_BYTES });
-    const media = await storeUploadOrGifVideo(
+    const stored = await storeConsoleUpload(
       mediaDepsOf(parts),
       session.auth.account,
       bytes,
       fileNameFrom(request.headers.get('x-file-name')),
     );
-    return answer({ ok: true, media: { ...media, snippet: markdownSnippet(media) } }, 200);
+    return answer({ ok: true, ...stored }, 200);
   } catch (err) {
     return answer({ ok: false, error: describeProblem(err) }, 400);
   }
