@@ -67,7 +67,7 @@ test('Tablet and Desktop widths are scaled to fit the panel, not cut off', async
   await screenshot(page, 'reader-widths-scaled');
 });
 
-test('the header stays put after Publish, and Publish and Unpublish are different colours', async ({ page }) => {
+test('Publish stays put after it publishes, and Publish and Unpublish are different colours', async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   const token = tokenOf('author');
   // A title long enough that the buttons wrap under it, where they used to drift to the middle.

@@ -34,7 +34,7 @@ import { publicPathOf, type AnnouncePublicChange } from './public-changes';
  */
 
 /** The farthest ahead a schedule may be set. */
-export const SCHEDULE_HORIZON_DAYS = 366;
+const SCHEDULE_HORIZON_DAYS = 366;
 
 export interface ScheduleView {
   publishAt: string;

@@ -1,6 +1,6 @@
 'use client';
 
-import { useActionState, useEffect, useId, useRef, useState } from 'react';
+import { useActionState, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { ActionResult } from './action-result';
 
 type Outcome = { ok: true; message: string; secret?: string } | { ok: false; error: string } | null;
@@ -20,8 +20,9 @@ export function ConfirmAction({
   caution = false,
   unavailable,
   blocked,
-  link,
   pageState,
+  also,
+  children,
 }: {
   action: (prev: Outcome, formData: FormData) => Promise<Outcome>;
   fields: Record<string, string>;
@@ -36,13 +37,15 @@ export function ConfirmAction({
   unavailable?: string;
   /** Why it cannot be confirmed yet (unsaved text, say): said in the dialog, whose confirm button is disabled. */
   blocked?: string;
-  /** A place on the page that tells more (the publish diff): following it closes the dialog. */
-  link?: { href: string; label: string };
   /**
    * The state of the page the success message speaks of: once it differs from what it was when
    * the action answered, the message is no longer true and is not shown (an error still is).
    */
   pageState?: string;
+  /** A second button opening the same dialog (Publish's "What changes"), after `onOpen` runs. */
+  also?: { label: string; onOpen: () => void };
+  /** More of the dialog, under its detail (Publish's diff). */
+  children?: ReactNode;
 }) {
   const tone = danger ? 'danger' : caution ? 'caution' : 'primary';
   // A dialog that takes something away (delete, revoke, reissue, unpublish) or cannot be confirmed
@@ -71,6 +74,18 @@ export function ConfirmAction({
       >
         {pending ? `${label}…` : label}
       </button>
+      {also && (
+        <button
+          type="button"
+          onClick={() => {
+            also.onOpen();
+            dialog.current?.showModal();
+          }}
+          disabled={pending || Boolean(unavailable)}
+        >
+          {also.label}
+        </button>
+      )}
       {unavailable && (
         <span id={`${titleId}-why`} className="visually-hidden">
           {unavailable}
@@ -83,13 +98,7 @@ export function ConfirmAction({
           ))}
           <h2 id={titleId}>{question}</h2>
           {detail && <p>{detail}</p>}
-          {link && (
-            <p>
-              <a href={link.href} onClick={() => dialog.current?.close()}>
-                {link.label}
-              </a>
-            </p>
-          )}
+          {children}
           {blocked && (
             <p className="warning-box" role="alert">
               {blocked}

@@ -1,6 +1,6 @@
 'use client';
 
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { EditorFields } from '@/server/console/editor-fields';
 import type { RestoreOutcome, SaveOutcome } from '../../actions/articles';
 import type { RevisionSummary } from '@/server/services/revisions';
@@ -27,6 +27,9 @@ import { useHydrated } from '../../components/use-hydrated';
  * editor then says so and offers to reload or to compare (conflict-report.tsx). Texts are
  * compared with \n line endings, so line endings alone are never a change.
  */
+/** The edit form's id, for the action bar's Save outside it. */
+const EDIT_FORM_ID = 'edit-article';
+
 export function ArticleEditor({
   postId,
   csrf,
@@ -37,6 +40,8 @@ export function ArticleEditor({
   revisions,
   revisionsKept,
   markdownSource,
+  savedAt,
+  publish,
 }: {
   postId: string;
   csrf: string;
@@ -51,6 +56,10 @@ export function ArticleEditor({
   revisionsKept: number;
   /** A large article's Markdown is not in the page: it is loaded from here after the page shows. */
   markdownSource?: string;
+  /** When the working version was last saved, as the page was rendered. */
+  savedAt: string;
+  /** Publish (and its "What changes"), in the action bar beside Save. */
+  publish?: ReactNode;
 }) {
   const editForm = useRef<HTMLFormElement>(null);
   const markdownField = useRef<HTMLTextAreaElement>(null);
@@ -97,6 +106,9 @@ export function ArticleEditor({
     setConflict,
   });
 
+  // The last save's time: the page's, then each save's (and a restore's) own.
+  const lastSaved = outcome?.ok && 'updatedAt' in outcome ? outcome.updatedAt : savedAt;
+
   const update = (name: keyof EditorFields) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
     setFields((f) => ({ ...f, [name]: e.target.value }));
     preview.markChanged();
@@ -129,6 +141,7 @@ export function ArticleEditor({
       {/* autoComplete off: the browser would restore the fields on reload on its own, racing the
           unsaved-draft restore (unsaved-draft.ts) before hydration and mixing the two texts. */}
       <form
+        id={EDIT_FORM_ID}
         ref={editForm}
         autoComplete="off"
         className="editor__form"
@@ -167,22 +180,6 @@ export function ArticleEditor({
           images={images}
           onInsert={insertAtCursor}
         />
-        <div className="editor__actions">
-          {/* Disabled until hydrated: before then Save (or Enter in a field) would submit the form
-              natively, as a GET carrying the text and the CSRF token in the address. */}
-          <button
-            type="submit"
-            className="primary"
-            disabled={!hydrated}
-            aria-disabled={saving || undefined}
-            title="Save (Ctrl+S)"
-          >
-            {saving ? 'Saving…' : 'Save'}
-          </button>
-          <span className="muted" aria-live="polite">
-            {dirty ? 'Unsaved changes' : outcome?.ok ? 'All changes saved' : ''}
-          </span>
-        </div>
         {text.restored && (
           <div className="notice" role="status">
             <p>Your unsaved changes from before the reload were restored from this browser tab.</p>
@@ -227,6 +224,27 @@ export function ArticleEditor({
           />
         )}
       </form>
+      {/* The action bar stays on screen at every width (fixed to the bottom of the window): the
+          save state, Save and Publish with what it changes, wherever the writer has scrolled.
+          Outside the edit form (Save names it): Publish's dialog has a form of its own, and a
+          form inside a form is dropped by the HTML parser. */}
+      <div className="editor__actions action-bar" role="group" aria-label="Save and publish">
+        {/* Disabled until hydrated: before then Save (or Enter in a field) would submit the form
+            natively, as a GET carrying the text and the CSRF token in the address. */}
+        <button
+          type="submit"
+          form={EDIT_FORM_ID}
+          className="primary"
+          disabled={!hydrated}
+          aria-disabled={saving || undefined}
+          title="Save (Ctrl+S)"
+        >
+          {saving ? 'Saving…' : 'Save'}
+        </button>
+        {/* Publish before the state, whose text changes: the buttons never move under the pointer. */}
+        {publish && <div className="action-bar__publish">{publish}</div>}
+        <SaveState dirty={dirty} saving={saving} savedAt={lastSaved} />
+      </div>
       <PreviewPanel
         postId={postId}
         csrf={csrf}
@@ -246,4 +264,49 @@ export function ArticleEditor({
       />
     </div>
   );
+}
+
+/** "Unsaved changes", "Saving…" or "All changes saved", with how long ago the last save was. */
+function SaveState({ dirty, saving, savedAt }: { dirty: boolean; saving: boolean; savedAt: string }) {
+  const now = useNow(5_000);
+  const ago = now === null ? null : agoText(now - new Date(savedAt).getTime());
+  return (
+    <span className="action-bar__state muted" aria-live="polite">
+      {saving ? (
+        'Saving…'
+      ) : dirty ? (
+        'Unsaved changes'
+      ) : (
+        <>
+          <span>All changes saved</span>
+          {ago && <span className="action-bar__ago"> · saved {ago}</span>}
+        </>
+      )}
+    </span>
+  );
+}
+
+/** The clock, read every `ms` in the browser only (null in the server's HTML, which cannot know it). */
+function useNow(ms: number): number | null {
+  const [now, setNow] = useState<number | null>(null);
+  useEffect(() => {
+    const tick = () => setNow(Date.now());
+    const first = setTimeout(tick, 0);
+    const timer = setInterval(tick, ms);
+    return () => {
+      clearTimeout(first);
+      clearInterval(timer);
+    };
+  }, [ms]);
+  return now;
+}
+
+function agoText(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 10) return 'just now';
+  if (s < 60) return `${s} s ago`;
+  const m = Math.round(s / 60);
+  if (m < 60) return `${m} min ago`;
+  const h = Math.round(m / 60);
+  return h < 48 ? `${h} h ago` : `${Math.round(h / 24)} days ago`;
 }

@@ -99,23 +99,6 @@ export default async function ArticlePage({ params }: { params: Params }) {
           )}
         </div>
         <div className="actions">
-          <PublishAction
-            action={publishArticle}
-            unavailable={
-              post.status === 'pending_moderation'
-                ? 'Waiting for moderation: publish again once it is decided.'
-                : post.status === 'published' && !post.has_unpublished_changes
-                  ? 'Nothing to publish: readers already see the saved working version.'
-                  : undefined
-            }
-            fields={fields}
-            detail={`${
-              session.auth.account.isModerated
-                ? 'Your account is moderated: this version goes to a moderator first and becomes public once approved.'
-                : 'Readers will see the working version at the public address.'
-            }${showPublished ? ` ${publishSummary(fieldChanges(publishedFields!, workingFields(post)))}` : ''}`}
-            changesLink={showPublished ? '#publish-changes-heading' : undefined}
-          />
           <ScheduleAction
             schedule={schedule}
             fields={fields}
@@ -187,6 +170,26 @@ export default async function ArticlePage({ params }: { params: Params }) {
         quotaLeft={Math.max(0, session.auth.account.dailyMediaBytes - quotaUsed)}
         revisions={revisions}
         revisionsKept={REVISIONS_KEPT}
+        savedAt={post.updated_at}
+        publish={
+          <PublishAction
+            action={publishArticle}
+            unavailable={
+              post.status === 'pending_moderation'
+                ? 'Waiting for moderation: publish again once it is decided.'
+                : post.status === 'published' && !post.has_unpublished_changes
+                  ? 'Nothing to publish: readers already see the saved working version.'
+                  : undefined
+            }
+            fields={fields}
+            detail={`${
+              session.auth.account.isModerated
+                ? 'Your account is moderated: this version goes to a moderator first and becomes public once approved.'
+                : 'Readers will see the working version at the public address.'
+            }${showPublished ? ` ${publishSummary(fieldChanges(publishedFields!, workingFields(post)))}` : ''}`}
+            changesSrc={showPublished ? `/console/preview/${post.id}/changes` : undefined}
+          />
+        }
       />
 
       {showPublished && publishedFields && (
