@@ -43,6 +43,7 @@ for (const width of [390, 1400]) {
       .getByLabel('Markdown')
       .fill('The lamp was lit at dusk.\n\nA ship passed at midnight.\n\nFog by morning.');
     await expect(page.getByText('Unsaved changes', { exact: true })).toBeVisible();
+    await expect(page.getByText('14 words · 1 min read', { exact: true })).toBeVisible();
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     await onScreen(page, save);
     await save.click();

@@ -1,14 +1,17 @@
 'use client';
 
-import { useRef } from 'react';
+import { useDeferredValue, useMemo, useRef } from 'react';
 import { formatBytes } from '../../components/format';
 import { InsertMenu } from './insert-menu';
 import { AltTextPrompt, UploadReport } from './upload-report';
 import type { useImageUpload } from './use-image-upload';
+import { textStats } from './text-stats';
 
 /**
  * The Markdown text box with its tools: "Add image from file…", the island menu, image files
- * dropped or pasted into it, today's media quota, and the upload's progress and questions.
+ * dropped or pasted into it, today's media quota, the upload's progress and questions, and the
+ * text's word count and reading time (counted after typing settles: React defers it, so a long
+ * article's keystrokes never wait for the count).
  */
 export function MarkdownField({
   value,
@@ -29,10 +32,15 @@ export function MarkdownField({
   onInsert: (snippet: string) => void;
 }) {
   const filePicker = useRef<HTMLInputElement>(null);
+  const settled = useDeferredValue(value);
+  const stats = useMemo(() => textStats(settled), [settled]);
   return (
     <>
       <div className="markdown-head">
         <label htmlFor="markdown">Markdown</label>
+        <span className="muted markdown-head__stats">
+          {stats.words.toLocaleString('en')} {stats.words === 1 ? 'word' : 'words'} · {stats.minutes} min read
+        </span>
         <div className="markdown-head__tools">
           <button type="button" onClick={() => filePicker.current?.click()}>
             Add image from file…
