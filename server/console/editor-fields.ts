@@ -10,6 +10,15 @@ export interface EditorFields {
   markdown: string;
 }
 
+/**
+ * The editor's fields with the article's cover: `cover_asset_id` is the id of one of the
+ * account's stored images, '' for none. Save sends it as PATCH's `cover_asset_id` ('' as null)
+ * when it changed. It is not among the texts kept in session storage: a reload keeps the saved cover.
+ */
+export interface ArticleFields extends EditorFields {
+  cover_asset_id: string;
+}
+
 /** The editor's tag field ("a, b, c") as tag names: the save and the live preview read it alike. */
 export function tagNamesFromField(text: string): string[] {
   return text

@@ -72,6 +72,8 @@ export async function saveArticle(formData: FormData): Promise<SaveOutcome> {
     const id = articleId(formData);
     const slug = sentField(formData, 'slug');
     const tags = sentField(formData, 'tags');
+    // The cover: one of the account's images by id, '' to remove it; absent: unchanged.
+    const cover = formData.has('cover_asset_id') ? formString(formData, 'cover_asset_id').trim() || null : undefined;
     const input = parsePostWrite(
       {
         title: sentField(formData, 'title'),
@@ -79,6 +81,7 @@ export async function saveArticle(formData: FormData): Promise<SaveOutcome> {
         slug: slug?.trim() || undefined, // empty: keep the current slug
         tags: tags === undefined ? undefined : tagNamesFromField(tags),
         markdown: sentField(formData, 'markdown'),
+        cover_asset_id: cover,
       },
       'update',
     );

@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import type { EditorFields } from '@/server/console/editor-fields';
+import type { ArticleFields, EditorFields } from '@/server/console/editor-fields';
 import type { RestoreOutcome, SaveOutcome } from '../../actions/articles';
 import type { RevisionSummary } from '@/server/services/revisions';
 import type { LibraryItem } from './island-snippets';
@@ -14,6 +14,7 @@ import { ConflictReport } from './conflict-report';
 import { lineOf, SaveReport } from './save-report';
 import { MarkdownField } from './markdown-field';
 import { PreviewPanel } from './preview-panel';
+import { CoverPicker, type SavedCover } from './cover-picker';
 import { RevisionHistory } from './revision-history';
 import { useSaveActions } from './use-save-actions';
 import { useHydrated } from '../../components/use-hydrated';
@@ -35,6 +36,7 @@ export function ArticleEditor({
   csrf,
   version: loadedVersion,
   initial: initialRaw,
+  savedCover,
   library,
   quotaLeft: initialQuotaLeft,
   revisions,
@@ -46,7 +48,9 @@ export function ArticleEditor({
   postId: string;
   csrf: string;
   version: string;
-  initial: EditorFields;
+  initial: ArticleFields;
+  /** The saved cover's image (`initial.cover_asset_id`), as the page read it. */
+  savedCover: SavedCover | null;
   /** The account's stored media, newest first, for the insert menu. */
   library: LibraryItem[];
   /** Bytes left of today's media quota when the page was rendered. */
@@ -179,6 +183,18 @@ export function ArticleEditor({
           field={markdownField}
           images={images}
           onInsert={insertAtCursor}
+        />
+        {/* Below the Markdown, whose top stays on the first screen (on a phone too). */}
+        <CoverPicker
+          value={fields.cover_asset_id}
+          saved={savedCover}
+          library={images.media}
+          csrf={csrf}
+          quotaLeft={images.quotaLeft}
+          onChange={(cover) => {
+            setFields((f) => ({ ...f, cover_asset_id: cover }));
+            preview.markChanged();
+          }}
         />
         {text.restored && (
           <div className="notice" role="status">

@@ -33,6 +33,9 @@ import { ReaderStats } from '../../components/reader-stats';
 import { ArticleEditor } from './editor';
 import { PublishAction } from './publish-action';
 import { ScheduleAction, ScheduleNote } from './schedule-action';
+import { socialCardFor } from '@/server/console/social-card-source';
+import type { SocialCardFields } from '@/server/console/social-card';
+import { SocialCard } from './social-card';
 import { fileNameOfAddress } from './island-snippets';
 
 export const metadata: Metadata = { title: 'Article' };
@@ -49,6 +52,7 @@ export default async function ArticlePage({ params }: { params: Params }) {
   let quotaUsed: number;
   let revisions: RevisionSummary[];
   let schedule: ScheduleView | null;
+  let card: SocialCardFields | null;
   try {
     // One read, like GET /posts/{id}; the preview frames this page embeds are part of it.
     await spend(db, session.auth, 'read');
@@ -57,6 +61,7 @@ export default async function ArticlePage({ params }: { params: Params }) {
     quotaUsed = await dailyMediaBytesUsed(db, session.auth.account.id);
     revisions = await listRevisions(db, session.auth.account.id, id);
     schedule = await scheduleOf(db, session.auth.account.id, id);
+    card = await socialCardFor(db, session.auth.account, data.post, data.publishedFields?.slug ?? null);
   } catch (err) {
     if (isDomainError(err, 'not_found')) notFound();
     return <Problem title="Article" message={describeProblem(err)} />;
@@ -157,7 +162,13 @@ export default async function ArticlePage({ params }: { params: Params }) {
           slug: post.slug,
           tags: post.tags.map((t) => t.name).join(', '),
           markdown: markdown ?? '',
+          cover_asset_id: post.cover_asset_id ?? '',
         }}
+        savedCover={
+          post.cover_asset_id && post.cover_width && post.cover_height
+            ? { id: post.cover_asset_id, width: post.cover_width, height: post.cover_height }
+            : null
+        }
         markdownSource={deferMarkdown ? `/console/articles/${post.id}/markdown` : undefined}
         library={library.map((m) => ({
           id: m.id,
@@ -191,6 +202,8 @@ export default async function ArticlePage({ params }: { params: Params }) {
           />
         }
       />
+
+      {card && <SocialCard {...card} />}
 
       {showPublished && publishedFields && (
         <section className="compare publish-changes" aria-labelledby="publish-changes-heading">

@@ -56,6 +56,7 @@ export function PreviewPanel({
         <input type="hidden" name="subtitle" />
         <input type="hidden" name="tags" />
         <input type="hidden" name="markdown" />
+        <input type="hidden" name="cover_asset_id" />
         <input ref={cursorRef} type="hidden" name="cursor" defaultValue="" />
       </form>
     </>

@@ -1,14 +1,18 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
-import type { EditorFields } from '@/server/console/editor-fields';
+import type { ArticleFields, EditorFields } from '@/server/console/editor-fields';
 import { clearDraft, readDraft, writeDraft } from './unsaved-draft';
 import { changedFields, keepMine as mergeKeepingMine, normalizedFields } from './field-changes';
 import { takeCreatedReport } from './created-report';
 import type { WriteReport } from '../../actions/articles';
 
-/** A version of the article as stored: its ETag and its editor fields. */
-export type StoredVersion = { version: string; fields: EditorFields };
+/**
+ * A version of the article as stored: its ETag and its editor fields. A version loaded to compare
+ * or restored carries only the texts: the cover is then the one the editor's text was based on
+ * (a restore keeps the cover; a version changed elsewhere is compared on its texts).
+ */
+export type StoredVersion = { version: string; fields: EditorFields & Partial<ArticleFields> };
 
 /** What creating the article reported, shown like a save's report until the next save. */
 export type CreatedReport = { ok: true; created: true } & WriteReport;
@@ -30,7 +34,7 @@ export function useEditorFields({
 }: {
   postId: string;
   loadedVersion: string;
-  initialRaw: EditorFields;
+  initialRaw: ArticleFields;
   /** Where a large article's Markdown is loaded from after the page shows (its `initialRaw.markdown` is empty). */
   markdownSource?: string;
   editForm: React.RefObject<HTMLFormElement | null>;
@@ -50,10 +54,11 @@ export function useEditorFields({
   const callbacks = useRef({ onAdopted, onCreatedReport });
 
   /** Unsaved text left in this tab before a reload comes back, with the version it was based on. */
-  const restoreDraft = (stored: EditorFields) => {
+  const restoreDraft = (stored: ArticleFields) => {
     const draft = readDraft(postId);
     if (draft && changedFields(draft.fields, stored).length > 0) {
-      setFields(draft.fields);
+      // A draft keeps the texts only: the cover is the stored one.
+      setFields({ ...draft.fields, cover_asset_id: stored.cover_asset_id });
       setVersion(draft.version);
       setRestored(true);
       callbacks.current.onAdopted();
@@ -88,7 +93,7 @@ export function useEditorFields({
     if (!form || markdownSource) return;
     const typed = { ...initial };
     let changed = false;
-    for (const name of Object.keys(initial) as (keyof EditorFields)[]) {
+    for (const name of ['title', 'subtitle', 'slug', 'tags', 'markdown'] as const) {
       const el = form.elements.namedItem(name);
       if ((el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) && el.value !== initial[name]) {
         typed[name] = el.value;
@@ -134,7 +139,7 @@ export function useEditorFields({
   }, [postId, dirty, version, fields]);
 
   /** The text as it is now is what is stored at `savedVersion` (a save or a restore succeeded). */
-  const markSaved = (saved: EditorFields, savedVersion: string) => {
+  const markSaved = (saved: ArticleFields, savedVersion: string) => {
     clearDraft(postId);
     setRestored(false);
     setBase(saved);
@@ -144,7 +149,7 @@ export function useEditorFields({
   /** Replaces the text and its base with a stored version (the current one, or a restored one). */
   const takeStored = (stored: StoredVersion) => {
     clearDraft(postId);
-    const storedFields = normalizedFields(stored.fields);
+    const storedFields = normalizedFields({ cover_asset_id: base.cover_asset_id, ...stored.fields });
     setFields(storedFields);
     setBase(storedFields);
     setVersion(stored.version);
@@ -157,7 +162,8 @@ export function useEditorFields({
    * the changed ones.
    */
   const keepMine = (theirs: StoredVersion) => {
-    const theirFields = normalizedFields(theirs.fields);
+    // A cover chosen here stays chosen (and is sent); the one it replaces is the one it was based on.
+    const theirFields = normalizedFields({ cover_asset_id: base.cover_asset_id, ...theirs.fields });
     setFields(mergeKeepingMine(fields, base, theirFields));
     setBase(theirFields);
     setVersion(theirs.version);

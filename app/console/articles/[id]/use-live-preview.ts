@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from 'react';
 import { nearText, PREVIEW_CURSOR_ID } from '@/server/console/preview-cursor';
-import { LIVE_PREVIEW_MAX_CHARS, type EditorFields } from '@/server/console/editor-fields';
+import { LIVE_PREVIEW_MAX_CHARS, type ArticleFields } from '@/server/console/editor-fields';
 
 const PREVIEW_DELAY_MS = 600;
 
@@ -29,7 +29,7 @@ export function useLivePreview({
 }: {
   postId: string;
   dirty: boolean;
-  fields: EditorFields;
+  fields: ArticleFields;
   markdownField: React.RefObject<HTMLTextAreaElement | null>;
   /** The hidden form that posts the unsaved fields into the frame, and its cursor field. */
   previewForm: React.RefObject<HTMLFormElement | null>;
@@ -61,7 +61,8 @@ export function useLivePreview({
       }
       const form = previewForm.current;
       if (!form) return;
-      for (const name of ['title', 'subtitle', 'tags', 'markdown'] as const) {
+      // The cover: the chosen image's id, '' for none; the route shows it (live-cover.ts).
+      for (const name of ['title', 'subtitle', 'tags', 'markdown', 'cover_asset_id'] as const) {
         const input = form.elements.namedItem(name);
         if (input instanceof HTMLInputElement) input.value = fields[name];
       }

@@ -8,7 +8,7 @@ import { isSameOrigin } from '@/server/console/same-origin';
 import { ContentRejectedError, ConversionBusyError } from '@/server/content';
 import { LIVE_PREVIEW_MAX_CHARS, normalizeLineEndings, tagNamesFromField } from '@/server/console/editor-fields';
 import { markCursor, placeCursorAnchor } from '@/server/console/preview-cursor';
-import { savedCover } from '@/server/console/preview';
+import { liveCover } from '@/server/console/live-cover';
 import { textBody } from '@/server/console/piecewise-body';
 
 export const dynamic = 'force-dynamic';
@@ -70,7 +70,8 @@ export async function POST(request: Request) {
     const cursor = text('cursor') === '' ? NaN : Number(text('cursor'));
     const rendered = await content.render({ markdown: markCursor(markdown, cursor), title }, session.auth.account.id);
     const html = placeCursorAnchor(rendered.html);
-    const cover = await savedCover(db, session, text('id'));
+    // The cover chosen in the editor (unsaved too), else the saved one.
+    const cover = await liveCover(db, session, text('id'), form.has('cover_asset_id') ? text('cover_asset_id') : null);
     const tags = tagNamesFromField(text('tags')).map((name) => ({ name, slug: name }));
     const subtitle = text('subtitle').trim() || null;
     return new Response(
