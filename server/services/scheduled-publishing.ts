@@ -1,5 +1,6 @@
 import type { StatementRunner } from '../../db/statements';
 import {
+  anyScheduleDue,
   cancelSchedule,
   claimDueSchedule,
   finishSchedule,
@@ -96,13 +97,18 @@ const minuteOf = (d: Date) => d.toISOString().slice(11, 16);
 
 /**
  * Publishes every schedule due now, one transaction each, until none is due (or `max` were
- * handled); what each came to, in order. Public changes are announced after each commit.
+ * handled); what each came to, in order. Public changes are announced after each commit. A
+ * pass that finds nothing due is one plain read: every instance makes one every few seconds,
+ * and a transaction each time held a pooler's server connection for nothing (and, through
+ * PgBouncer, kept an instance from recovering after PostgreSQL restarted under load:
+ * tests/deployment).
  */
 export async function publishDueArticles(
   ctx: { db: StatementRunner; announce: AnnouncePublicChange },
   max = 100,
 ): Promise<ScheduleOutcome[]> {
   const outcomes: ScheduleOutcome[] = [];
+  if (!(await anyScheduleDue(ctx.db))) return outcomes;
   while (outcomes.length < max) {
     const handled = await ctx.db.transaction(async (tx) => {
       const due = await claimDueSchedule(tx);

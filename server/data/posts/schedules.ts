@@ -72,6 +72,17 @@ export async function readSchedules(db: StatementRunner, accountId: string, post
   return db.run<ScheduleRow>(OF_ACCOUNT, [accountId, postIds]);
 }
 
+const ANY_DUE = statement(
+  'publish_schedule_any_due',
+  `SELECT EXISTS (SELECT 1 FROM publish_schedules WHERE attempt_at <= now() AND NOT failed) AS due`,
+);
+
+/** Whether any schedule is due: one plain read, so an instance with nothing to do opens no transaction. */
+export async function anyScheduleDue(db: StatementRunner): Promise<boolean> {
+  const [row] = await db.run<{ due: boolean }>(ANY_DUE, []);
+  return row?.due ?? false;
+}
+
 /** A due schedule, claimed, with its author as the publish rules need them. */
 export type DueSchedule = ScheduleRow & { account: AccountRow & { deleted: boolean } };
 
