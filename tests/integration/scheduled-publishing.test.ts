@@ -104,8 +104,10 @@ describe('scheduled publishing', () => {
       return body.status === 'published' ? body : undefined;
     });
     expect(new Date(published.published_at).getTime()).toBeGreaterThan(Date.now() - 20_000);
-    // Both instances kept looking for a while after: one publish, one charge, one log line.
-    await new Promise((r) => setTimeout(r, 600));
+    // Both instances kept looking for a while after: one publish, one charge, one log line (lines
+    // are written in batches, so the one expected is waited for, then the others given time).
+    await until(async () => (publishLines(postId).length > 0 ? true : undefined));
+    await new Promise((r) => setTimeout(r, 1000));
     expect(publishLines(postId)).toHaveLength(1);
     expect(publishLines(postId)[0]).toContain('"outcome":"published"');
     expect(await publishUnits(accountId)).toBe(1);
@@ -129,6 +131,8 @@ describe('scheduled publishing', () => {
     await until(async () =>
       (await call(second, token, 'GET', `/posts/${postId}`)).body.status === 'published' ? true : undefined,
     );
+    await until(async () => (publishLines(postId).length > 0 ? true : undefined));
+    await new Promise((r) => setTimeout(r, 500));
     expect(publishLines(postId)).toHaveLength(1);
   });
 
@@ -161,14 +165,18 @@ describe('scheduled publishing', () => {
     const { token, id: accountId } = await account({ publish_per_min: 100 }, ['--moderated']);
     const postId = await article(service, token);
     const deleted = await article(service, token);
-    await schedulePublish(pool.runner, accountId, postId, new Date(Date.now() + 600));
-    await schedulePublish(pool.runner, accountId, deleted, new Date(Date.now() + 600));
+    // Far enough ahead that the DELETE below is in before the time, on a busy machine too.
+    await schedulePublish(pool.runner, accountId, postId, new Date(Date.now() + 3000));
+    await schedulePublish(pool.runner, accountId, deleted, new Date(Date.now() + 3000));
     expect((await call(service, token, 'DELETE', `/posts/${deleted}`)).status).toBe(204);
     // A moderated account's article goes to a moderator, as POST /posts/{id}/publish sends it.
     await until(async () =>
       (await call(service, token, 'GET', `/posts/${postId}`)).body.status === 'pending_moderation' ? true : undefined,
     );
-    expect(publishLines(postId).join('')).toContain('"outcome":"sent_to_moderation"');
+    // The log line follows the commit (log lines are written in batches): waited for, not assumed.
+    await until(async () =>
+      publishLines(postId).join('').includes('"outcome":"sent_to_moderation"') ? true : undefined,
+    );
     const gone = await until(async () => {
       const s = await scheduleOf(pool.runner, accountId, deleted);
       return s?.failed ? s : undefined;
