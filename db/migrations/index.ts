@@ -10,6 +10,7 @@ import { Migration20261126200000_submitted_markdown } from './Migration202611262
 import { Migration20261128000000_publish_schedules } from './Migration20261128000000_publish_schedules';
 import { Migration20261128050000_popularity_by_recency } from './Migration20261128050000_popularity_by_recency';
 import { Migration20261128100000_restored_from } from './Migration20261128100000_restored_from';
+import { Migration20261128200000_autosave_runs } from './Migration20261128200000_autosave_runs';
 
 /** Explicit list: the server is bundled, and file discovery cannot see into a bundle. Append new ones. */
 export const migrationsList = [
@@ -25,4 +26,5 @@ export const migrationsList = [
   { name: 'Migration20261128000000_publish_schedules', class: Migration20261128000000_publish_schedules },
   { name: 'Migration20261128050000_popularity_by_recency', class: Migration20261128050000_popularity_by_recency },
   { name: 'Migration20261128100000_restored_from', class: Migration20261128100000_restored_from },
+  { name: 'Migration20261128200000_autosave_runs', class: Migration20261128200000_autosave_runs },
 ];

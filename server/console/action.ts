@@ -1,10 +1,9 @@
 import 'server-only';
 import { redirect, unstable_rethrow } from 'next/navigation';
 import { isDomainError } from '../foundation/errors';
-import type { RateClass } from '../model/rate-classes';
 import type { ConsoleParts } from '../runtime/parts';
 import { consoleParts, currentSession } from './context';
-import { spend } from './limits';
+import { AutosaveWaits, spend, type ConsoleCharge } from './limits';
 import { describeProblem } from './problems';
 import { csrfMatches, type ConsoleSession } from './session-store';
 
@@ -12,10 +11,15 @@ import { csrfMatches, type ConsoleSession } from './session-store';
  * The frame of every console Server Action. Each exported action is a public HTTP endpoint
  * (Next docs, "Data security"), so each one: finds the session itself, checks the form's
  * CSRF token against the session's (on top of Next's own Origin check for actions), spends
- * the account's limit for its class, and turns any failure into a sentence.
+ * the account's limit for its class (or an autosave's share of `write`: limits.ts), and turns any
+ * failure into a sentence.
  */
-/** `conflict`: the write was refused because the article changed since the form was loaded (412). */
-type ActionFailure = { ok: false; error: string; conflict?: true };
+/**
+ * `conflict`: the write was refused because the article changed since the form was loaded (412).
+ * `autosaveWaits`: an autosave found the minute's share for autosaves used and was neither
+ * charged nor saved; seconds until the window resets, when it can try again.
+ */
+type ActionFailure = { ok: false; error: string; conflict?: true; autosaveWaits?: number };
 export type ActionOutcome<T extends object = object> = ({ ok: true } & T) | ActionFailure;
 
 export interface ActionContext {
@@ -26,7 +30,7 @@ export interface ActionContext {
 
 export async function runConsoleAction<T extends object>(
   formData: FormData,
-  cls: RateClass | null,
+  cls: ConsoleCharge | null,
   fn: (ctx: ActionContext) => Promise<T>,
 ): Promise<ActionOutcome<T>> {
   const session = await currentSession();
@@ -41,7 +45,12 @@ export async function runConsoleAction<T extends object>(
   } catch (err) {
     unstable_rethrow(err); // redirect()/notFound() inside fn must keep working
     const conflict = isDomainError(err, 'stale');
-    return { ok: false, error: describeProblem(err), ...(conflict ? { conflict: true as const } : {}) };
+    return {
+      ok: false,
+      error: describeProblem(err),
+      ...(conflict ? { conflict: true as const } : {}),
+      ...(err instanceof AutosaveWaits ? { autosaveWaits: err.seconds } : {}),
+    };
   }
 }
 

@@ -67,6 +67,16 @@ export interface WritePreconditions {
   ifMatch?: string | null;
 }
 
+/** How an edit is made: its preconditions, and whether it is an autosave of the console editor. */
+export interface EditOptions extends WritePreconditions {
+  /**
+   * The editor visit whose autosave this edit is (the console's `saveArticle`); absent for every
+   * other write (REST never passes it), which ends that visit's run of autosaves. A run folds
+   * into one history entry (Migration20261128200000_autosave_runs).
+   */
+  autosaveVisit?: string | null;
+}
+
 const NO_OUTCOME: RehostOutcome = { stored: {}, failed: [], causes: {}, warnings: [] };
 
 interface Rendered {
@@ -211,6 +221,7 @@ interface Edit {
   id: string;
   input: PostWrite;
   ifMatch: string | null | undefined;
+  autosaveVisit: string | null;
   /** The row step 1 read, and the rehost memory with what this write stored. */
   read: EditedRow;
   memory: RehostMemory;
@@ -238,7 +249,7 @@ export async function updatePost(
   ctx: WriteContext,
   id: string,
   input: PostUpdate,
-  pre: WritePreconditions = {},
+  pre: EditOptions = {},
   found?: Found,
 ) {
   const { edit, outcome, coverPlan } = await prepareEdit(ctx, id, input, pre, found);
@@ -266,7 +277,7 @@ async function prepareEdit(
   ctx: WriteContext,
   id: string,
   input: PostUpdate,
-  pre: WritePreconditions,
+  pre: EditOptions,
   given: Found | undefined,
 ) {
   const tagNames = input.tags !== undefined ? normalizeTagNames(input.tags) : undefined;
@@ -296,6 +307,7 @@ async function prepareEdit(
     id,
     input,
     ifMatch: pre.ifMatch,
+    autosaveVisit: pre.autosaveVisit ?? null,
     read,
     memory: new Map([...Object.entries(outcome.stored), ...memory]),
     rendered,
@@ -319,6 +331,7 @@ function changesOn(ctx: WriteContext, edit: Edit, seen: PostRow, html: string | 
     cover: edit.cover,
     hasUnpublishedChanges: state.hasUnpublishedChanges,
     savedByTokenId: ctx.tokenId ?? null,
+    autosaveVisit: edit.autosaveVisit,
   };
 }
 

@@ -24,6 +24,11 @@ import { updatePost, type WriteContext, type WritePreconditions } from './post-w
  * Deleting an article drops its history. The REST contract does not show revisions; the console
  * lists, compares and restores them; a restore is an ordinary save (If-Match, same rules and report)
  * whose revision says which version it restored (`restoredFrom`, until a later save replaces it).
+ *
+ * The console editor's autosaves are saves too, but a run of them (one editor visit, until a
+ * manual save, a publication move, an API write or AUTOSAVE_RUN_MINUTES from its first autosave)
+ * leaves one revision, its newest autosave's, marked `autosaved`
+ * (Migration20261128200000_autosave_runs; `updatePost`'s `autosaveVisit`).
  */
 
 /** How many revisions an article has at most (its newest saves, the current one included). */

@@ -9,6 +9,7 @@ import { parsePostWrite } from '@/server/services/post-rules';
 import { postEtag } from '@/server/services/post-etag';
 import { publishingOf, writeContextOf } from '@/server/runtime/request-contexts';
 import { formString, runConsoleAction, type ActionOutcome } from '@/server/console/action';
+import { AUTOSAVE } from '@/server/console/limits';
 import { ConsoleProblem } from '@/server/console/problems';
 import { UUID_PATTERN } from '@/server/foundation/uuid';
 import { normalizeLineEndings, tagNamesFromField, type EditorFields } from '@/server/console/editor-fields';
@@ -61,15 +62,35 @@ function sentField(formData: FormData, name: string): string | undefined {
 }
 
 /**
+ * The editor visit of an autosave: the form's `autosave` field, a UUID the editor draws once per
+ * visit; undefined for a manual save (no such field). Anything else in the field is refused.
+ */
+function autosaveVisit(formData: FormData): string | undefined {
+  if (!formData.has('autosave')) return undefined;
+  const visit = formString(formData, 'autosave');
+  if (!UUID_PATTERN.test(visit))
+    throw new ConsoleProblem('This autosave could not be recognised (its editor visit is not a UUID). Save by hand.');
+  return visit;
+}
+
+/**
  * Saves the editor's fields exactly as PATCH /posts/{id} would: the domain applies the same write
  * rules and answers the same 400s. The editor sends only the fields the maintainer changed, so a
  * field changed elsewhere and not touched here is never reverted. The form carries the version
  * (ETag) the text is based on, sent as If-Match: when the article changed elsewhere since
  * (another tab, the API, a moderator), nothing is overwritten and the editor says so.
+ *
+ * An autosave is the same save with a field `autosave` holding the editor visit's UUID. It is
+ * charged to the `write` window only while autosaves leave the API at least half of the minute
+ * (server/console/limits.ts; past that nothing is charged or saved, and the outcome's
+ * `autosaveWaits` says in how many seconds it can try again), and a run of autosaves of one visit
+ * leaves one entry in the history (`updatePost`'s `autosaveVisit`). A form whose `autosave` field
+ * is not a UUID is charged as an autosave and refused.
  */
 export async function saveArticle(formData: FormData): Promise<SaveOutcome> {
-  return runConsoleAction(formData, 'write', async ({ parts, session }) => {
+  return runConsoleAction(formData, formData.has('autosave') ? AUTOSAVE : 'write', async ({ parts, session }) => {
     const id = articleId(formData);
+    const visit = autosaveVisit(formData);
     const slug = sentField(formData, 'slug');
     const tags = sentField(formData, 'tags');
     // The cover: one of the account's images by id, '' to remove it; absent: unchanged.
@@ -86,7 +107,10 @@ export async function saveArticle(formData: FormData): Promise<SaveOutcome> {
       'update',
     );
     const version = formString(formData, 'version');
-    const post = await updatePost(writeContextOf(parts, session.auth), id, input, { ifMatch: version || null });
+    const post = await updatePost(writeContextOf(parts, session.auth), id, input, {
+      ifMatch: version || null,
+      autosaveVisit: visit,
+    });
     revalidatePath(`/console/articles/${id}`);
     const stored = await getPostForEditing(parts.db, session.auth.account.id, id);
     return {

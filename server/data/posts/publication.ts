@@ -60,13 +60,16 @@ const snapshot = (param: string) =>
  * The move, applied only while the article is at the version `seen` (updated_at, status,
  * has_unpublished_changes, published_at). Every column on the right is the row's before the
  * update, so an approval's `published = 'submitted'` takes the snapshot that `submitted = null`
- * clears in the same statement.
+ * clears in the same statement. Any move ends the working version's run of autosaves
+ * (Migration20261128200000_autosave_runs): without a run start the next autosave starts a history
+ * entry of its own. `autosave_visit` stays: the version is still the autosave's.
  */
 const APPLY = statement(
   'post_publication_apply',
   `UPDATE posts SET
      status = $3, has_unpublished_changes = $4, published_at = $5::timestamptz,
-     published_version = ${snapshot('$6')}, submitted_version = ${snapshot('$7')}, moderation_note = $8
+     published_version = ${snapshot('$6')}, submitted_version = ${snapshot('$7')}, moderation_note = $8,
+     autosave_since = NULL
    WHERE id = $1 AND ($2::uuid IS NULL OR account_id = $2) AND deleted_at IS NULL
      AND updated_at = $9::timestamptz AND status = $10 AND has_unpublished_changes = $11
      AND published_at IS NOT DISTINCT FROM $12::timestamptz

@@ -6,6 +6,8 @@ import { LIVE_OWN } from './rows';
  * Migration20261126100000_post_revisions; server/services/revisions.ts says what it is for).
  * The article's own row is its newest revision, `current`. `restored_from` (Migration20261128100000_
  * restored_from) is the time of the version a restore saved again, on the row and on its copy.
+ * `autosaved` (Migration20261128200000_autosave_runs): the version is an autosave's, the newest
+ * of its run (the run's earlier autosaves folded into it); on the row, `autosave_visit` is set.
  */
 export const CURRENT_REVISION = 'current';
 
@@ -18,17 +20,20 @@ export interface RevisionSummaryRow {
   markdownLength: number;
   /** ISO 8601: this save restored the version saved then; null for any other save. */
   restoredFrom: string | null;
+  /** The console editor's autosave made this version (the last of a run of autosaves). */
+  autosaved: boolean;
 }
 
 const LIST_REVISIONS = statement(
   'revisions_list',
-  `SELECT v.id, v.saved_at, t.name AS token_name, v.title, v.markdown_length, v.restored_from
+  `SELECT v.id, v.saved_at, t.name AS token_name, v.title, v.markdown_length, v.restored_from, v.autosaved
      FROM posts p
      CROSS JOIN LATERAL (
        SELECT '${CURRENT_REVISION}' AS id, p.updated_at AS saved_at, p.saved_by_token_id AS token_id, p.title,
-              length(p.markdown) AS markdown_length, p.restored_from, 0 AS rank, 0::bigint AS seq
+              length(p.markdown) AS markdown_length, p.restored_from, p.autosave_visit IS NOT NULL AS autosaved,
+              0 AS rank, 0::bigint AS seq
        UNION ALL
-       SELECT r.id::text, r.saved_at, r.token_id, r.title, length(r.markdown), r.restored_from, 1, r.id
+       SELECT r.id::text, r.saved_at, r.token_id, r.title, length(r.markdown), r.restored_from, r.autosaved, 1, r.id
          FROM post_revisions r WHERE r.post_id = p.id) v
      LEFT JOIN api_tokens t ON t.id = v.token_id
     WHERE p.id = $1 AND p.account_id = $2 AND p.deleted_at IS NULL
@@ -48,6 +53,7 @@ export async function listRevisionRows(
     title: string;
     markdown_length: number;
     restored_from: string | null;
+    autosaved: boolean;
   }>(LIST_REVISIONS, [postId, accountId]);
   return rows.map((r) => ({
     id: r.id,
@@ -56,6 +62,7 @@ export async function listRevisionRows(
     title: r.title,
     markdownLength: Number(r.markdown_length),
     restoredFrom: r.restored_from === null ? null : isoTimestamp(r.restored_from),
+    autosaved: r.autosaved,
   }));
 }
 

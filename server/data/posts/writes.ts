@@ -244,7 +244,20 @@ export interface PostChanges {
   hasUnpublishedChanges: boolean;
   /** The token the save came through; the revision the database records keeps it (revisions.ts). */
   savedByTokenId?: string | null;
+  /**
+   * The console editor visit whose autosave this save is; absent or null for every other save
+   * (REST, a manual save, a restore), which ends that visit's run of autosaves (AUTOSAVE_RUN_MINUTES).
+   */
+  autosaveVisit?: string | null;
 }
+
+/**
+ * How long one run of autosaves may fold into one history entry, from its first autosave
+ * (Migration20261128200000_autosave_runs). Without a bound an editor left open all afternoon
+ * would keep a single entry for hours of work; with 10 minutes a long session still leaves a
+ * version to go back to every 10 minutes, at most 6 entries an hour of the 50 an article keeps.
+ */
+export const AUTOSAVE_RUN_MINUTES = 10;
 
 /** The fields of the version an edit was decided on: the ETag's (post-etag.ts), as read. */
 export type VersionSeen = Pick<PostRow, 'updated_at' | 'status' | 'has_unpublished_changes' | 'published_at'>;
@@ -258,6 +271,12 @@ export type VersionSeen = Pick<PostRow, 'updated_at' | 'status' | 'has_unpublish
  *
  * `updated_at` becomes strictly later than before, so every change of the working version gets
  * its own ETag. Nullable fields travel with a flag saying whether they are set.
+ *
+ * Every edit sets the autosave run (`$23`, the editor visit of an autosave, else null): an
+ * autosave of the row's own visit within AUTOSAVE_RUN_MINUTES of its run's start continues it
+ * (the same `autosave_since`, so the history's trigger folds the version it replaces); any other
+ * autosave starts a run; any other save ends it. In a SET the columns on the right are the row's
+ * before the update.
  */
 const UPDATE_POST = statement(
   'post_write_update',
@@ -275,6 +294,12 @@ const UPDATE_POST = statement(
        cover_height = CASE WHEN $10 THEN $14::integer ELSE cover_height END,
        has_unpublished_changes = $16,
        saved_by_token_id = $22::uuid,
+       autosave_visit = $23::uuid,
+       autosave_since = CASE
+         WHEN $23::uuid IS NULL THEN NULL
+         WHEN autosave_visit = $23::uuid
+              AND autosave_since > $15::timestamptz - interval '${AUTOSAVE_RUN_MINUTES} minutes' THEN autosave_since
+         ELSE $15::timestamptz END,
        updated_at = greatest($15::timestamptz, updated_at + interval '1 millisecond')
      WHERE ${LIVE_OWN}
        AND updated_at = $17::timestamptz AND status = $18 AND has_unpublished_changes = $19
@@ -324,6 +349,7 @@ export async function updatePostRow(
     seen.published_at,
     (tags ?? []).map((t) => t.id),
     changes.savedByTokenId ?? null,
+    changes.autosaveVisit ?? null,
   ]);
   return row ?? null;
 }

@@ -7,7 +7,8 @@ import { ReaderWidths } from '../../components/reader-widths';
 
 /**
  * The history of every save of the working version: when, through which token, the title it
- * had, and for a restore which version it restored. Any two can be compared in the publish
+ * had, for a restore which version it restored, and whether the editor's autosave made it (a run
+ * of autosaves of one visit is one entry: its newest version). Any two can be compared in the publish
  * diff's view (the newer one as readers get it, what it added and removed against the older
  * marked), and any older one restored: a restore is an ordinary save of that version (If-Match,
  * the same rules and report), so the version it replaces stays in the history. Restoring asks
@@ -18,8 +19,9 @@ function savedAt(iso: string): string {
   return `${iso.slice(0, 19).replace('T', ' ')} UTC`;
 }
 
-/** A save as the compare menus name it: its time and its token. */
-const revisionLabel = (r: RevisionSummary) => `${savedAt(r.savedAt)}${r.tokenName ? ` (${r.tokenName})` : ''}`;
+/** A save as the compare menus name it: its time, its token, and whether it was an autosave. */
+const revisionLabel = (r: RevisionSummary) =>
+  `${savedAt(r.savedAt)}${r.tokenName ? ` (${r.tokenName})` : ''}${r.autosaved ? ', autosaved' : ''}`;
 
 /** One of the two menus that pick the saves to compare. */
 function RevisionSelect({
@@ -129,7 +131,17 @@ export function RevisionHistory({
                     </div>
                   )}
                 </td>
-                <td data-label="Token">{r.tokenName ?? <span className="muted">unknown</span>}</td>
+                <td data-label="Token">
+                  {r.tokenName ?? <span className="muted">unknown</span>}
+                  {r.autosaved && (
+                    <span
+                      className="badge"
+                      title="Saved by the editor's autosave: a run of autosaves is kept as one entry, its newest"
+                    >
+                      autosaved
+                    </span>
+                  )}
+                </td>
                 <td data-label="Title">{r.title}</td>
                 <td data-label="Markdown">{r.markdownLength.toLocaleString('en')} characters</td>
                 <td>
