@@ -1,5 +1,5 @@
 import { api, createPost } from './support/api';
-import { confirm, expect, saveEditor, screenshot, signIn, test, openEditor } from './support/console';
+import { confirm, expect, saveEditor, screenshot, signIn, test, openEditor, markdownText } from './support/console';
 import { tokenOf } from './support/state';
 
 /**
@@ -33,7 +33,7 @@ test('sign in, list, open, preview, edit with live preview, publish, public page
   // Open: Markdown on one side, the sandboxed preview of the working version on the other.
   await row.getByRole('link', { name: 'Field notes from the harbour' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Field notes from the harbour' })).toBeVisible();
-  await expect(page.getByLabel('Markdown')).toHaveValue(/The boats left before dawn/);
+  await expect(markdownText(page)).toHaveValue(/The boats left before dawn/);
   const frameElement = page.locator('iframe[title="Article preview"]');
   await expect(frameElement).toHaveAttribute('sandbox', '');
   const preview = page.frameLocator('iframe[title="Article preview"]');
@@ -121,7 +121,7 @@ test('save follows the same write rules as the API and never overwrites a change
   const post = await createPost(token, { title: 'Edited in two places', markdown: 'First text.' });
   await signIn(page, token);
   await openEditor(page, post.id);
-  await expect(page.getByLabel('Markdown')).toHaveValue('First text.');
+  await expect(markdownText(page)).toHaveValue('First text.');
   const problem = page.locator('p.error[role="alert"]');
 
   // The domain's rule and wording, as PATCH /posts/{id} answers it.
@@ -145,7 +145,8 @@ test('save follows the same write rules as the API and never overwrites a change
     const rest = await api<{ error: string }>(token, 'PATCH', `/posts/${post.id}`, json);
     expect(rest.status, label).toBe(400);
     const field = page.getByLabel(label, { exact: true });
-    const before = await field.inputValue();
+    // The Markdown editor's text is read from the form's copy (support/console.ts markdownText).
+    const before = await (label === 'Markdown' ? markdownText(page) : field).inputValue();
     await field.fill(typed);
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     const words = rest.body.error.charAt(0).toUpperCase() + rest.body.error.slice(1);
@@ -167,7 +168,7 @@ test('save follows the same write rules as the API and never overwrites a change
 
   // Reloaded through the offered button, the editor starts from the current version and saves normally.
   await conflict.getByRole('button', { name: 'Reload the current version' }).click();
-  await expect(page.getByLabel('Markdown')).toHaveValue('Changed by the API.');
+  await expect(markdownText(page)).toHaveValue('Changed by the API.');
   await page.getByLabel('Markdown').fill('Changed by the API, then in the console.');
   await saveEditor(page);
   expect((await api<{ html: string }>(token, 'GET', `/posts/${post.id}`)).body.html).toContain('then in the console');

@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { api, createPost, publish } from './support/api';
-import { expect, saveEditor, screenshot, signIn, test, openEditor, reloadEditor } from './support/console';
+import {
+  expect,
+  saveEditor,
+  screenshot,
+  signIn,
+  test,
+  openEditor,
+  reloadEditor,
+  markdownText,
+} from './support/console';
 import { tokenOf } from './support/state';
 
 /**
@@ -90,11 +99,12 @@ for (const width of WIDTHS) {
       await signIn(page, token);
       await openEditor(page, post.id);
       const markdown = page.getByLabel('Markdown');
-      await expect(markdown).toHaveValue(LONG);
-      // The cursor at the end of paragraph 30, in the middle of the article.
-      const end30 = LONG.indexOf('Paragraph 30 of a long article.') + 'Paragraph 30 of a long article.'.length;
-      await markdown.evaluate((el: HTMLTextAreaElement, at) => el.setSelectionRange(at, at), end30);
-      await markdown.focus();
+      await expect(markdownText(page)).toHaveValue(LONG);
+      // The cursor at the end of paragraph 30 (line 59), in the middle of the article.
+      await markdown.click();
+      await page.keyboard.press('Control+Home');
+      for (let line = 1; line < 59; line++) await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('End');
       await page.keyboard.type(' Saved in the middle.');
       await saveEditor(page);
       if (width < 960) await page.getByRole('button', { name: 'Preview', exact: true }).click();

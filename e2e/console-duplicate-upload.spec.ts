@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import sharp from 'sharp';
 import { createPost } from './support/api';
-import { expect, signIn, test, openEditor, reloadEditor } from './support/console';
+import { expect, signIn, test, openEditor, reloadEditor, markdownText } from './support/console';
 import { tokenOf } from './support/state';
 
 /**
@@ -25,7 +25,7 @@ test('a file added twice is one library entry, inserted both times, and the seco
   await signIn(page, token);
   await openEditor(page, post.id);
   const markdown = page.getByLabel('Markdown');
-  await expect(markdown).toHaveValue('Before.');
+  await expect(markdownText(page)).toHaveValue('Before.');
   await markdown.click();
   await page.keyboard.press('Control+End');
   const quota = page.getByTestId('quota-left');
@@ -41,8 +41,8 @@ test('a file added twice is one library entry, inserted both times, and the seco
   await addFromFile();
   const stored = page.getByRole('status').filter({ hasText: `Stored ${name} (36×24) and inserted it.` });
   await expect(stored).toBeVisible();
-  await expect(markdown).toHaveValue(/^Before\.\n\n!\[twice-[0-9a-z]+\]\(\/api\/media\/[0-9a-f-]{36}\)\n$/);
-  const firstId = /\/api\/media\/([0-9a-f-]{36})/.exec(await markdown.inputValue())![1];
+  await expect(markdownText(page)).toHaveValue(/^Before\.\n\n!\[twice-[0-9a-z]+\]\(\/api\/media\/[0-9a-f-]{36}\)\n$/);
+  const firstId = /\/api\/media\/([0-9a-f-]{36})/.exec(await markdownText(page).inputValue())![1];
   const quotaAfterFirst = await quota.getAttribute('data-bytes');
 
   await addFromFile();
@@ -52,7 +52,9 @@ test('a file added twice is one library entry, inserted both times, and the seco
   );
   // Both images are the first entry; the quota left is what the first upload left.
   await expect
-    .poll(async () => [...(await markdown.inputValue()).matchAll(/\/api\/media\/([0-9a-f-]{36})/g)].map((m) => m[1]))
+    .poll(async () =>
+      [...(await markdownText(page).inputValue()).matchAll(/\/api\/media\/([0-9a-f-]{36})/g)].map((m) => m[1]),
+    )
     .toEqual([firstId, firstId]);
   await expect(quota).toHaveAttribute('data-bytes', quotaAfterFirst!);
 

@@ -1,5 +1,5 @@
 import { api, createPost, type ApiPost } from './support/api';
-import { confirm, expect, screenshot, signIn, test, openEditor } from './support/console';
+import { confirm, expect, screenshot, signIn, test, openEditor, markdownText } from './support/console';
 import { tokenOf } from './support/state';
 
 /**
@@ -18,7 +18,7 @@ test('the live preview opens where the cursor is, not at the top', async ({ page
   await signIn(page, token);
   await openEditor(page, post.id);
   const markdown = page.getByLabel('Markdown');
-  await expect(markdown).toHaveValue(LONG);
+  await expect(markdownText(page)).toHaveValue(LONG);
   await markdown.click();
   await page.keyboard.press('Control+End');
   await page.keyboard.type(' Edited at the end.');
@@ -30,7 +30,8 @@ test('the live preview opens where the cursor is, not at the top', async ({ page
   await expect(preview.getByText('Paragraph 1 of a long article.', { exact: true })).not.toBeInViewport();
 
   // Typing near the top brings the preview back there.
-  await markdown.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(9, 9));
+  await page.keyboard.press('Control+Home');
+  for (let i = 0; i < 'Paragraph'.length; i++) await page.keyboard.press('ArrowRight');
   await page.keyboard.type('X');
   const top = preview.getByText('ParagraphX 1 of a long article.');
   await expect(top).toBeVisible();

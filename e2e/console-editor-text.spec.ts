@@ -1,5 +1,5 @@
 import { api, createPost, type ApiPost } from './support/api';
-import { expect, saveEditor, signIn, test, openEditor } from './support/console';
+import { expect, saveEditor, signIn, test, openEditor, markdownText } from './support/console';
 import { tokenOf } from './support/state';
 
 /**
@@ -18,20 +18,20 @@ test('a console save stores \\n line endings, and reopening the article shows no
   await signIn(page, token);
 
   await openEditor(page, crlf.id);
-  await expect(page.getByLabel('Markdown')).toHaveValue('One.\n\nTwo.');
+  await expect(markdownText(page)).toHaveValue('One.\n\nTwo.');
   await expect(page.getByText('Live preview of your unsaved text')).toHaveCount(0);
   await expect(page.getByText('Unsaved changes', { exact: true })).toHaveCount(0);
 
   await openEditor(page, post.id);
   const markdown = page.getByLabel('Markdown');
-  await expect(markdown).toHaveValue('First line.\n\nSecond line.');
+  await expect(markdownText(page)).toHaveValue('First line.\n\nSecond line.');
   await markdown.fill('First line.\n\nSecond line.\n\nThird line.');
   await saveEditor(page);
   const stored = await api<StoredPost>(token, 'GET', `/posts/${post.id}`);
   expect(stored.body.html).toContain('<p>Third line.</p>');
 
   await page.reload();
-  await expect(markdown).toHaveValue('First line.\n\nSecond line.\n\nThird line.');
+  await expect(markdownText(page)).toHaveValue('First line.\n\nSecond line.\n\nThird line.');
   await expect(page.getByText('Preview of the saved working version')).toBeVisible();
   await page.waitForTimeout(1000); // longer than the live preview's pause: no unsaved state appears
   await expect(page.getByText('Unsaved changes', { exact: true })).toHaveCount(0);
@@ -74,7 +74,7 @@ test('Ctrl+S saves; the focus stays where it was; old messages do not outlive a 
   await signIn(page, token);
   await openEditor(page, post.id);
   const markdown = page.getByLabel('Markdown');
-  await expect(markdown).toHaveValue('Start.');
+  await expect(markdownText(page)).toHaveValue('Start.');
 
   // A refused upload leaves "Not stored…" on screen; the next save clears it.
   await markdown.evaluate((el) => {
@@ -137,7 +137,7 @@ test('Publish with unsaved text refuses until it is saved, and then publishes th
   const post = await createPost(token, { title: 'Publish what is saved', markdown: 'Saved words.' });
   await signIn(page, token);
   await openEditor(page, post.id);
-  await expect(page.getByLabel('Markdown')).toHaveValue('Saved words.');
+  await expect(markdownText(page)).toHaveValue('Saved words.');
   await page.getByLabel('Markdown').fill('Unsaved words.');
 
   await page.getByRole('button', { name: 'Publish', exact: true }).click();

@@ -1,5 +1,5 @@
 import { api, createPost } from './support/api';
-import { expect, saveEditor, signIn, test, openEditor } from './support/console';
+import { expect, saveEditor, signIn, test, openEditor, markdownText } from './support/console';
 import { tokenOf } from './support/state';
 
 /**
@@ -56,7 +56,7 @@ for (const width of [390, 1440]) {
     await expect(
       page.getByText(/^Restored the version saved .* it is the working version now, saved\.$/),
     ).toBeVisible();
-    await expect(markdown).toHaveValue('Version one has 5. items.');
+    await expect(markdownText(page)).toHaveValue('Version one has 5. items.');
     await expect(rows).toHaveCount(5);
     await expect(rows.nth(2).getByRole('cell').nth(2)).toHaveText(`History ${width}`);
     const stored = await api<{ html: string }>(token, 'GET', `/posts/${post.id}`);
@@ -81,7 +81,7 @@ test('restoring waits while the editor holds unsaved text, and a stale version i
     'true',
   );
   await history.getByRole('button', { name: /^Restore the version saved/ }).click({ force: true });
-  await expect(page.getByLabel('Markdown')).toHaveValue('Unsaved.');
+  await expect(markdownText(page)).toHaveValue('Unsaved.');
   await saveEditor(page);
 
   // Changed elsewhere since the page was loaded: If-Match refuses the restore, nothing is overwritten.

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { api, createPost } from './support/api';
-import { expect, saveEditor, signIn, test, openEditor } from './support/console';
+import { expect, saveEditor, signIn, test, openEditor, markdownText } from './support/console';
 import { tokenOf } from './support/state';
 
 /**
@@ -66,7 +66,7 @@ test('drop or paste an image into the editor: progress, insertion, quota left, a
   const post = await createPost(token, { title: 'Dropped pictures', markdown: 'Before.' });
   await signIn(page, token);
   await openEditor(page, post.id);
-  await expect(page.getByLabel('Markdown')).toHaveValue('Before.');
+  await expect(markdownText(page)).toHaveValue('Before.');
   const quota = page.getByTestId('quota-left');
   const quotaBefore = Number(await quota.getAttribute('data-bytes'));
   expect(quotaBefore).toBeGreaterThan(0);
@@ -90,9 +90,7 @@ test('drop or paste an image into the editor: progress, insertion, quota left, a
   await page.getByRole('button', { name: 'Insert image' }).click();
   await expect(page.getByRole('progressbar', { name: 'Uploading red.png' })).toBeVisible();
   await expect(page.getByText('Stored red.png (64×48) and inserted it.')).toBeVisible();
-  await expect(page.getByLabel('Markdown')).toHaveValue(
-    /^Before\.\n\n!\[A red rectangle\]\(\/api\/media\/[0-9a-f-]{36}\)\n$/,
-  );
+  await expect(markdownText(page)).toHaveValue(/^Before\.\n\n!\[A red rectangle\]\(\/api\/media\/[0-9a-f-]{36}\)\n$/);
   await expect.poll(async () => Number(await quota.getAttribute('data-bytes'))).toBeLessThan(quotaBefore);
 
   await dropFile(
@@ -102,7 +100,7 @@ test('drop or paste an image into the editor: progress, insertion, quota left, a
   );
   await page.getByLabel(/^Alternative text for blue\.png/).press('Enter'); // the suggestion, as it is
   await expect(page.getByText('Stored blue.png (32×32) and inserted it.')).toBeVisible();
-  await expect(page.getByLabel('Markdown')).toHaveValue(
+  await expect(markdownText(page)).toHaveValue(
     /!\[A red rectangle\]\(\/api\/media\/[0-9a-f-]{36}\)\n\n!\[blue\]\(\/api\/media\/[0-9a-f-]{36}\)\n$/,
   );
   await page.unroute('**/console/media/upload');
@@ -134,7 +132,7 @@ test('drop or paste an image into the editor: progress, insertion, quota left, a
   // A local animated GIF gets in too: stored as a looping video and inserted as the GIF island.
   await dropFile(page, { name: 'moving.gif', type: 'image/gif', bytes: await animatedGif() }, 'drop');
   await expect(page.getByText('Stored moving.gif as a looping video and inserted it.')).toBeVisible();
-  await expect(page.getByLabel('Markdown')).toHaveValue(
+  await expect(markdownText(page)).toHaveValue(
     /<div class="dp-gif" data-gif="([0-9a-f-]{36})"><video src="\/api\/media\/\1" autoplay loop muted playsinline><\/video><\/div>\n$/,
   );
 
@@ -168,9 +166,11 @@ test('the insert menu writes every island at the cursor, and the pipeline keeps 
   await signIn(page, token);
   await openEditor(page, post.id);
   const markdown = page.getByLabel('Markdown');
-  await expect(markdown).toHaveValue('Top.\n\nBottom.');
+  await expect(markdownText(page)).toHaveValue('Top.\n\nBottom.');
   // The cursor after "Top.": everything is inserted between the two paragraphs.
-  await markdown.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(4, 4));
+  await markdown.click();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.press('End');
 
   let menu = await pickIsland(page, 'Captioned image');
   await menu.getByRole('radio').first().check();
@@ -219,7 +219,7 @@ test('the insert menu writes every island at the cursor, and the pipeline keeps 
   await menu.getByRole('radio').first().check();
   await menu.getByRole('button', { name: 'Insert at cursor' }).click();
 
-  const text = await markdown.inputValue();
+  const text = await markdownText(page).inputValue();
   expect(text.startsWith('Top.\n\n<figure class="dp-figure">')).toBe(true);
   expect(text.endsWith('\n\nBottom.')).toBe(true);
   expect(text).toContain('Green, &quot;quoted&quot; &amp; &lt;escaped&gt;');

@@ -1,5 +1,5 @@
 import { api, createPost, type ApiPost } from './support/api';
-import { expect, signIn, test } from './support/console';
+import { expect, markdownText, signIn, test } from './support/console';
 import { tokenOf } from './support/state';
 
 /**
@@ -39,7 +39,7 @@ test('a 1 MB article loads its text after the page, previews the saved version, 
   // The page itself carries none of the text: it comes afterwards, as plain text.
   expect((await answer!.text()).length).toBeLessThan(200_000);
   await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeEnabled();
-  const field = page.getByLabel('Markdown');
+  const field = markdownText(page);
   await expect.poll(() => field.evaluate((el) => (el as HTMLTextAreaElement).value.length)).toBe(markdown.length);
   expect(await field.evaluate((el, expected) => (el as HTMLTextAreaElement).value === expected, markdown)).toBe(true);
 
@@ -49,11 +49,8 @@ test('a 1 MB article loads its text after the page, previews the saved version, 
   await expect(preview.getByRole('heading', { name: lastSection, exact: true })).toBeAttached({ timeout: 30_000 });
 
   // Typing past the live preview's size: nothing is posted, the panel says why.
-  await field.evaluate((el) => {
-    const area = el as HTMLTextAreaElement;
-    area.focus();
-    area.setSelectionRange(area.value.length, area.value.length);
-  });
+  await page.getByLabel('Markdown').click();
+  await page.keyboard.press('Control+End');
   await page.keyboard.type('\n\nA closing line typed in the console.');
   await expect(page.getByText(/too long to preview while typing: save to see it/)).toBeVisible();
   await page.waitForTimeout(1_500);

@@ -1,5 +1,5 @@
 import { api, createPost } from './support/api';
-import { expect, openEditor, saveEditor, signIn, test } from './support/console';
+import { expect, openEditor, saveEditor, signIn, test, markdownText } from './support/console';
 import { tokenOf } from './support/state';
 
 /**
@@ -31,7 +31,7 @@ test('restore asks first, and its save is labelled with the version it restored'
   await expect(history.getByText('save or discard them before restoring')).toBeVisible();
   await restoreFirst.click({ force: true });
   await expect(dialog).toBeHidden();
-  await expect(markdown).toHaveValue('Unsaved.');
+  await expect(markdownText(page)).toHaveValue('Unsaved.');
   // The stored text typed back: nothing is unsaved any more, and Restore asks again.
   await markdown.fill('Version two.');
   await expect(page.getByText('Unsaved changes', { exact: true })).toBeHidden();
@@ -50,7 +50,7 @@ test('restore asks first, and its save is labelled with the version it restored'
   await restoreFirst.click();
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
-  await expect(markdown).toHaveValue('Version two.');
+  await expect(markdownText(page)).toHaveValue('Version two.');
   await expect(rows).toHaveCount(3);
   expect((await api<{ html: string }>(token, 'GET', `/posts/${post.id}`)).body.html).toContain('Version two.');
 
@@ -59,7 +59,7 @@ test('restore asks first, and its save is labelled with the version it restored'
   await dialog.getByRole('button', { name: 'Restore', exact: true }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByText(/^Restored the version saved .* it is the working version now, saved\.$/)).toBeVisible();
-  await expect(markdown).toHaveValue('Version one.');
+  await expect(markdownText(page)).toHaveValue('Version one.');
   await expect(rows).toHaveCount(4);
   await expect(rows.nth(1).getByRole('cell').first()).toContainText(`Restored from ${firstSaved}`);
   await expect(rows.nth(2)).not.toContainText('Restored from'); // the version it replaced

@@ -1,5 +1,14 @@
 import { api, createPost } from './support/api';
-import { expect, saveEditor, screenshot, signIn, test, openEditor } from './support/console';
+import {
+  expect,
+  saveEditor,
+  screenshot,
+  signIn,
+  test,
+  openEditor,
+  markdownText,
+  reloadEditor,
+} from './support/console';
 import { tokenOf } from './support/state';
 
 /**
@@ -16,7 +25,7 @@ test('a save refused because the article changed elsewhere offers a comparison, 
   const post = await createPost(token, { title: 'Shared notes', markdown: 'Original text.' });
   await signIn(page, token);
   await openEditor(page, post.id);
-  await expect(page.getByLabel('Markdown')).toHaveValue('Original text.');
+  await expect(markdownText(page)).toHaveValue('Original text.');
 
   // Saves send the version the editor loaded, as If-Match.
   await expect(page.locator('form[aria-label="Edit article"] input[name="version"]')).toHaveValue(/^"/);
@@ -46,7 +55,7 @@ test('unsaved text survives a reload in session storage, holding article fields 
   await signIn(page, token);
   await openEditor(page, post.id);
   const markdown = page.getByLabel('Markdown');
-  await expect(markdown).toHaveValue('Saved text.');
+  await expect(markdownText(page)).toHaveValue('Saved text.');
   await markdown.fill('Unsaved text typed before the reload.');
   await page.getByLabel('Subtitle').fill('An unsaved subtitle');
   await expect(page.getByText('Unsaved changes', { exact: true })).toBeVisible();
@@ -66,7 +75,7 @@ test('unsaved text survives a reload in session storage, holding article fields 
 
   page.once('dialog', (dialog) => void dialog.accept().catch(() => {})); // the leave-page prompt, if the browser shows it
   await page.reload();
-  await expect(markdown).toHaveValue('Unsaved text typed before the reload.');
+  await expect(markdownText(page)).toHaveValue('Unsaved text typed before the reload.');
   await expect(page.getByLabel('Subtitle')).toHaveValue('An unsaved subtitle');
   await expect(page.getByText('Your unsaved changes from before the reload were restored')).toBeVisible();
   await expect(page.getByText('Unsaved changes', { exact: true })).toBeVisible();
@@ -75,17 +84,17 @@ test('unsaved text survives a reload in session storage, holding article fields 
   // (What stays is where the saved preview opens: words of the article's cursor line, no draft.)
   await saveEditor(page);
   expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual([`console-preview-place:${post.id}`]);
-  await page.reload();
-  await expect(markdown).toHaveValue('Unsaved text typed before the reload.');
+  await reloadEditor(page);
+  await expect(markdownText(page)).toHaveValue('Unsaved text typed before the reload.');
   await expect(page.getByText('were restored')).toHaveCount(0);
 
   // Discarding restored text brings back the stored version.
   await markdown.fill('Throwaway text.');
   page.once('dialog', (dialog) => void dialog.accept().catch(() => {}));
   await page.reload();
-  await expect(markdown).toHaveValue('Throwaway text.');
+  await expect(markdownText(page)).toHaveValue('Throwaway text.');
   await page.getByRole('button', { name: 'Discard restored changes' }).click();
-  await expect(markdown).toHaveValue('Unsaved text typed before the reload.');
+  await expect(markdownText(page)).toHaveValue('Unsaved text typed before the reload.');
   expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual([`console-preview-place:${post.id}`]);
 });
 
@@ -95,7 +104,7 @@ test('leaving with unsaved changes asks first', async ({ page }) => {
   await signIn(page, token);
   await openEditor(page, post.id);
   const markdown = page.getByLabel('Markdown');
-  await expect(markdown).toHaveValue('Saved.');
+  await expect(markdownText(page)).toHaveValue('Saved.');
   await markdown.click();
   await page.keyboard.press('End');
   await page.keyboard.type(' And more, unsaved.');
@@ -110,7 +119,7 @@ test('leaving with unsaved changes asks first', async ({ page }) => {
   await page.getByRole('link', { name: '← Articles' }).click();
   await expect.poll(() => asked).toEqual(['confirm: You have unsaved changes. Leave this page without saving them?']);
   await expect(page).toHaveURL(new RegExp(`/console/articles/${post.id}$`));
-  await expect(markdown).toHaveValue('Saved. And more, unsaved.');
+  await expect(markdownText(page)).toHaveValue('Saved. And more, unsaved.');
 
   // Leaving the console for another address: the browser's own leave-page prompt.
   page.once('dialog', (dialog) => {
@@ -126,7 +135,7 @@ test('leaving with unsaved changes asks first', async ({ page }) => {
     .poll(() => asked)
     .toEqual(['confirm: You have unsaved changes. Leave this page without saving them?', 'beforeunload']);
   await expect(page).toHaveURL(new RegExp(`/console/articles/${post.id}$`));
-  await expect(markdown).toHaveValue('Saved. And more, unsaved.');
+  await expect(markdownText(page)).toHaveValue('Saved. And more, unsaved.');
 
   // Accepting the confirmation leaves.
   page.once('dialog', (dialog) => void dialog.accept().catch(() => {}));
@@ -149,7 +158,7 @@ test('before React owns the page, Save cannot submit the form natively (no text 
   });
   const tab = await noScript.newPage();
   await tab.goto(`/console/articles/${post.id}`);
-  await expect(tab.getByLabel('Markdown')).toHaveValue('Saved text.');
+  await expect(markdownText(tab)).toHaveValue('Saved text.');
   const save = tab.getByRole('button', { name: 'Save', exact: true });
   await expect(save).toBeDisabled();
   const before = tab.url();

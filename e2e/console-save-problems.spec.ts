@@ -1,5 +1,5 @@
 import { createPost } from './support/api';
-import { expect, saveEditor, screenshot, signIn, test, openEditor } from './support/console';
+import { expect, saveEditor, screenshot, signIn, test, openEditor, markdownText } from './support/console';
 import { tokenOf } from './support/state';
 
 /**
@@ -12,7 +12,7 @@ test('after a save: failed images with reasons and a retry, and the markup the s
   const post = await createPost(token, { title: 'Problems explained', markdown: 'Start.' });
   await signIn(page, token);
   await openEditor(page, post.id);
-  await expect(page.getByLabel('Markdown')).toHaveValue('Start.');
+  await expect(markdownText(page)).toHaveValue('Start.');
 
   // A loopback port where nothing listens: the download fails now and may work later.
   const image = 'http://127.0.0.1:9/gull.png';

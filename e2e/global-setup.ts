@@ -24,6 +24,8 @@ const ACCOUNTS: Record<string, string[]> = {
   moderated: ['--moderated', ...HIGH_LIMITS],
   admin: ['--admin', ...HIGH_LIMITS],
   limited: ['--limit', 'read_per_min=3'],
+  // Few writes a minute (autosave may take 2 of them), for the autosave spec's write-limit rule.
+  metered: ['--limit', 'read_per_min=2000', '--limit', 'write_per_min=4', '--limit', 'publish_per_min=500'],
 };
 
 export default async function globalSetup(_config: FullConfig) {

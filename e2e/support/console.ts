@@ -3,10 +3,29 @@ import path from 'node:path';
 import { expect, test as base, type Page } from '@playwright/test';
 import { e2eState } from './state';
 
-/** Specs get `baseURL` from the running service, so paths like '/console' just work. */
+/** The editor's autosave switch in localStorage (app/console/articles/[id]/use-autosave.ts). */
+const AUTOSAVE_PREFERENCE = 'console.autosave';
+
+/**
+ * Specs get `baseURL` from the running service, so paths like '/console' just work.
+ *
+ * The editor's autosave starts off in each spec's browser (the writer's own switch in the action
+ * bar, kept in localStorage), so specs about saving by hand decide every save themselves;
+ * console-autosave.spec.ts turns it on, as a writer does, and tests it.
+ */
 export const test = base.extend({
   baseURL: async ({}, provide) => {
     await provide(e2eState().baseUrl);
+  },
+  page: async ({ page }, provide) => {
+    await page.addInitScript((key) => {
+      try {
+        if (window.localStorage.getItem(key) === null) window.localStorage.setItem(key, 'off');
+      } catch {
+        // a page without storage (about:blank) has no editor either
+      }
+    }, AUTOSAVE_PREFERENCE);
+    await provide(page);
   },
 });
 export { expect };
@@ -46,13 +65,27 @@ export async function confirm(
  */
 export async function openEditor(page: Page, id: string): Promise<void> {
   await page.goto(`/console/articles/${id}`);
-  await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeEnabled();
+  await editorReady(page);
 }
 
 /** Reloads an open editor and waits until React owns it again, as `openEditor` does. */
 export async function reloadEditor(page: Page): Promise<void> {
   await page.reload();
+  await editorReady(page);
+}
+
+/** React owns the page (Save is enabled) and the Markdown editor has taken the text box's place. */
+async function editorReady(page: Page): Promise<void> {
   await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeEnabled();
+  await expect(page.locator('.code-editor .cm-content')).toBeVisible();
+}
+
+/**
+ * The Markdown text as the form holds it. The CodeMirror editor shows only the lines in view, so
+ * the text is read from the form's text box, which the editor keeps equal to its own.
+ */
+export function markdownText(page: Page) {
+  return page.locator('textarea[name="markdown"]');
 }
 
 /** Clicks Save in the article editor and waits for this save (not an earlier one) to finish. */

@@ -13,11 +13,13 @@ import { useImageUpload } from './use-image-upload';
 import { ConflictReport } from './conflict-report';
 import { lineOf, SaveReport } from './save-report';
 import { MarkdownField } from './markdown-field';
+import type { MarkdownHandle } from './markdown-handle';
 import { PreviewPanel } from './preview-panel';
 import { CoverPicker, type SavedCover } from './cover-picker';
 import { RevisionHistory } from './revision-history';
 import { useSaveActions } from './use-save-actions';
 import { useHydrated } from '../../components/use-hydrated';
+import { useAutosave, type AutosaveState } from './use-autosave';
 
 /**
  * Markdown on the left, the rendered article on the right. The preview is converted on the
@@ -66,7 +68,7 @@ export function ArticleEditor({
   publish?: ReactNode;
 }) {
   const editForm = useRef<HTMLFormElement>(null);
-  const markdownField = useRef<HTMLTextAreaElement>(null);
+  const markdownField = useRef<MarkdownHandle>(null);
   const [outcome, setOutcome] = useState<SaveOutcome | RestoreOutcome | CreatedReport | null>(null);
   const [conflict, setConflict] = useState<{ theirs: StoredVersion | null } | null>(null);
   const [pane, setPane] = useState<'edit' | 'preview'>('edit');
@@ -88,19 +90,17 @@ export function ArticleEditor({
 
   /** Writes a block of markup at the Markdown field's cursor (or replaces its selection). */
   const insertAtCursor = (snippet: string) => {
-    const el = markdownField.current;
-    const start = el?.selectionStart ?? fields.markdown.length;
-    const end = el?.selectionEnd ?? start;
-    const next = insertBlock(fields.markdown, start, end, snippet);
-    setFields((f) => ({ ...f, markdown: next.text }));
-    preview.markChanged();
-    requestAnimationFrame(() => {
-      el?.focus();
-      el?.setSelectionRange(next.cursor, next.cursor);
-    });
+    const field = markdownField.current;
+    if (!field) return;
+    const start = field.selectionStart;
+    const end = field.selectionEnd;
+    const next = insertBlock(field.value, start, end, snippet);
+    // The text between the old selection's start and the new text's end is what changed.
+    const tail = field.value.length - end;
+    field.edit(start, end, next.text.slice(start, next.text.length - tail), { from: next.cursor, to: next.cursor });
   };
   const images = useImageUpload({ csrf, library, initialQuotaLeft, insertAtCursor });
-  const { saving, comparing, submitSave, restore, compare, takeTheirs } = useSaveActions({
+  const { saving, comparing, submitSave, autosave, restore, compare, takeTheirs, lastSavedAt } = useSaveActions({
     postId,
     csrf,
     text,
@@ -110,8 +110,15 @@ export function ArticleEditor({
     setConflict,
   });
 
+  const autosaving = useAutosave({
+    dirty,
+    blocked: saving || text.loading || conflict !== null,
+    changeKey: fields,
+    save: autosave,
+  });
+
   // The last save's time: the page's, then each save's (and a restore's) own.
-  const lastSaved = outcome?.ok && 'updatedAt' in outcome ? outcome.updatedAt : savedAt;
+  const lastSaved = lastSavedAt ?? savedAt;
 
   const update = (name: keyof EditorFields) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
     setFields((f) => ({ ...f, [name]: e.target.value }));
@@ -120,16 +127,11 @@ export function ArticleEditor({
 
   /** A problem's line: the cursor goes to it and the line is selected. */
   const showLine = (line: number) => {
-    const el = markdownField.current;
-    if (!el) return;
     const lines = fields.markdown.split('\n');
     const start = lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0);
     const end = start + (lines[line - 1]?.length ?? 0);
     setPane('edit');
-    el.focus();
-    el.setSelectionRange(start, end);
-    // Put the line in view: its share of the text, as the field scrolls.
-    el.scrollTop = Math.max(0, (el.scrollHeight * (line - 1)) / Math.max(1, lines.length) - el.clientHeight / 3);
+    markdownField.current?.reveal(start, end);
   };
 
   return (
@@ -177,7 +179,10 @@ export function ArticleEditor({
         </div>
         <MarkdownField
           value={fields.markdown}
-          onChange={update('markdown')}
+          onChange={(markdown) => {
+            setFields((f) => ({ ...f, markdown }));
+            preview.markChanged();
+          }}
           loading={text.loading}
           loadProblem={text.loadProblem}
           field={markdownField}
@@ -259,7 +264,16 @@ export function ArticleEditor({
         </button>
         {/* Publish before the state, whose text changes: the buttons never move under the pointer. */}
         {publish && <div className="action-bar__publish">{publish}</div>}
-        <SaveState dirty={dirty} saving={saving} savedAt={lastSaved} />
+        <SaveState dirty={dirty} saving={saving} savedAt={lastSaved} autosave={autosaving.state} />
+        <label className="action-bar__autosave">
+          <input
+            type="checkbox"
+            checked={autosaving.enabled}
+            onChange={(e) => autosaving.toggle(e.target.checked)}
+            disabled={!hydrated}
+          />
+          Autosave
+        </label>
       </div>
       <PreviewPanel
         postId={postId}
@@ -282,16 +296,41 @@ export function ArticleEditor({
   );
 }
 
-/** "Unsaved changes", "Saving…" or "All changes saved", with how long ago the last save was. */
-function SaveState({ dirty, saving, savedAt }: { dirty: boolean; saving: boolean; savedAt: string }) {
+/**
+ * "Unsaved changes", "Saving…" or "All changes saved", with how long ago the last save was, and
+ * when autosave waits for the next minute's writes, how long it waits.
+ */
+function SaveState({
+  dirty,
+  saving,
+  savedAt,
+  autosave,
+}: {
+  dirty: boolean;
+  saving: boolean;
+  savedAt: string;
+  autosave: AutosaveState;
+}) {
   const now = useNow(5_000);
   const ago = now === null ? null : agoText(now - new Date(savedAt).getTime());
+  const waits = autosave.kind === 'waiting' && now !== null ? Math.ceil((autosave.until - now) / 1000) : 0;
   return (
     <span className="action-bar__state muted" aria-live="polite">
       {saving ? (
         'Saving…'
       ) : dirty ? (
-        'Unsaved changes'
+        <>
+          <span>Unsaved changes</span>
+          {waits > 0 && (
+            <span
+              className="action-bar__ago"
+              title="Autosave leaves at least half of each minute's writes to your integrations"
+            >
+              {' '}
+              · autosave waits for the next minute
+            </span>
+          )}
+        </>
       ) : (
         <>
           <span>All changes saved</span>

@@ -1,17 +1,26 @@
 'use client';
 
-import { useDeferredValue, useMemo, useRef } from 'react';
+import { useDeferredValue, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
 import { formatBytes } from '../../components/format';
 import { InsertMenu } from './insert-menu';
 import { AltTextPrompt, UploadReport } from './upload-report';
 import type { useImageUpload } from './use-image-upload';
 import { textStats } from './text-stats';
+import { textareaHandle, type MarkdownHandle } from './markdown-handle';
+import { markEdit, type Mark } from './markdown-marks';
+import { MarkdownToolbar } from './markdown-toolbar';
+import type { CodeEditor } from './code-editor';
 
 /**
- * The Markdown text box with its tools: "Add image from file…", the island menu, image files
- * dropped or pasted into it, today's media quota, the upload's progress and questions, and the
- * text's word count and reading time (counted after typing settles: React defers it, so a long
- * article's keystrokes never wait for the count).
+ * The Markdown field with its tools: the formatting toolbar, "Add image from file…", the island
+ * menu, image files dropped or pasted into it, today's media quota, the upload's progress and
+ * questions, and the text's word count and reading time (counted after typing settles: React
+ * defers it, so a long article's keystrokes never wait for the count).
+ *
+ * The server renders a plain text box, which works while the page's JavaScript is still loading.
+ * Once mounted, the CodeMirror editor (code-editor.ts, loaded then) takes its place with the same
+ * id, label and description; the box stays in the form, hidden, holding the same text. `field`
+ * is whichever of the two is on the page (markdown-handle.ts).
  */
 export function MarkdownField({
   value,
@@ -23,25 +32,79 @@ export function MarkdownField({
   onInsert,
 }: {
   value: string;
-  onChange: (e: React.ChangeEvent<HTMLTextAreaElement>) => void;
+  onChange: (text: string) => void;
   /** A large article's text is still on its way (the field is read-only until it is here). */
   loading: boolean;
   loadProblem: string;
-  field: React.RefObject<HTMLTextAreaElement | null>;
+  field: React.Ref<MarkdownHandle>;
   images: ReturnType<typeof useImageUpload>;
   onInsert: (snippet: string) => void;
 }) {
+  const box = useRef<HTMLTextAreaElement>(null);
+  const host = useRef<HTMLDivElement>(null);
+  const [editor, setEditor] = useState<CodeEditor | null>(null);
+  // The latest callbacks, for the editor made once.
+  const latest = useRef({ onChange, uploadFiles: images.uploadFiles });
+  useEffect(() => {
+    latest.current = { onChange, uploadFiles: images.uploadFiles };
+  });
+
+  useEffect(() => {
+    let made: CodeEditor | null = null;
+    let cancelled = false;
+    void import('./code-editor').then(({ createCodeEditor }) => {
+      if (cancelled || !host.current || !box.current) return;
+      made = createCodeEditor({
+        parent: host.current,
+        text: box.current.value,
+        readOnly: box.current.readOnly,
+        attributes: { id: 'markdown', 'aria-labelledby': 'markdown-label', 'aria-describedby': 'markdown-help' },
+        onChange: (text) => latest.current.onChange(text),
+        onFiles: (files) => latest.current.uploadFiles(files),
+      });
+      setEditor(made);
+    });
+    return () => {
+      cancelled = true;
+      made?.destroy();
+    };
+  }, []);
+
+  // The text changed from outside (a restore, the stored version taken, a large text loaded).
+  useEffect(() => {
+    editor?.setText(value);
+  }, [editor, value]);
+  useEffect(() => {
+    editor?.setReadOnly(loading);
+  }, [editor, loading]);
+  const handle = useRef<MarkdownHandle>(null);
+  useImperativeHandle(field, () => {
+    handle.current = editor ? editor.handle : textareaHandle(box.current!, onChange);
+    return handle.current;
+  }, [editor, onChange]);
+
+  const mark = (m: Mark) => {
+    const to = handle.current;
+    if (!to) return;
+    const edit = markEdit(to.value, to.selectionStart, to.selectionEnd, m);
+    to.edit(edit.from, edit.to, edit.insert, edit.selection);
+  };
+
   const filePicker = useRef<HTMLInputElement>(null);
   const settled = useDeferredValue(value);
   const stats = useMemo(() => textStats(settled), [settled]);
   return (
     <>
       <div className="markdown-head">
-        <label htmlFor="markdown">Markdown</label>
+        {/* The editor's content names this label (aria-labelledby); the box, by `for`, until then. */}
+        <label id="markdown-label" htmlFor={editor ? undefined : 'markdown'} onClick={() => editor?.handle.focus()}>
+          Markdown
+        </label>
         <span className="muted markdown-head__stats">
           {stats.words.toLocaleString('en')} {stats.words === 1 ? 'word' : 'words'} · {stats.minutes} min read
         </span>
         <div className="markdown-head__tools">
+          <MarkdownToolbar onMark={mark} disabled={loading} />
           <button type="button" onClick={() => filePicker.current?.click()}>
             Add image from file…
           </button>
@@ -60,12 +123,14 @@ export function MarkdownField({
           <InsertMenu library={images.media} onInsert={onInsert} />
         </div>
       </div>
+      <div ref={host} className="code-editor" hidden={!editor} />
       <textarea
-        ref={field}
-        id="markdown"
+        ref={box}
+        id={editor ? undefined : 'markdown'}
         name="markdown"
         value={value}
-        onChange={onChange}
+        onChange={(e) => onChange(e.target.value)}
+        hidden={!!editor}
         aria-describedby="markdown-help"
         onDragOver={(e) => {
           if (e.dataTransfer.types.includes('Files')) e.preventDefault();
@@ -84,7 +149,9 @@ export function MarkdownField({
         spellCheck={false}
         readOnly={loading}
         aria-busy={loading || undefined}
-        required
+        // Hidden behind the editor, a required box would stop the form with nothing to show;
+        // the save's own check then answers an empty text.
+        required={!editor}
       />
       {loading && (
         <p className={loadProblem ? 'error' : 'notice'} role={loadProblem ? 'alert' : 'status'}>

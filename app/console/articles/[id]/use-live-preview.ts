@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'react';
 import { nearText, PREVIEW_CURSOR_ID } from '@/server/console/preview-cursor';
 import { LIVE_PREVIEW_MAX_CHARS, type ArticleFields } from '@/server/console/editor-fields';
+import type { MarkdownHandle } from './markdown-handle';
 
 const PREVIEW_DELAY_MS = 600;
 
@@ -30,7 +31,7 @@ export function useLivePreview({
   postId: string;
   dirty: boolean;
   fields: ArticleFields;
-  markdownField: React.RefObject<HTMLTextAreaElement | null>;
+  markdownField: React.RefObject<MarkdownHandle | null>;
   /** The hidden form that posts the unsaved fields into the frame, and its cursor field. */
   previewForm: React.RefObject<HTMLFormElement | null>;
   previewCursor: React.RefObject<HTMLInputElement | null>;

@@ -1,6 +1,6 @@
 'use client';
 
-import { useTransition } from 'react';
+import { useState, useTransition } from 'react';
 import {
   loadStoredFields,
   restoreRevision,
@@ -12,6 +12,8 @@ import type { RevisionSummary } from '@/server/services/revisions';
 import type { StoredVersion, useEditorFields } from './use-editor-fields';
 import type { useLivePreview } from './use-live-preview';
 import { noteSaved } from './unsaved-state';
+import type { AutosaveResult } from './use-autosave';
+import type { ArticleFields } from '@/server/console/editor-fields';
 
 type Outcome = SaveOutcome | RestoreOutcome;
 
@@ -41,7 +43,28 @@ export function useSaveActions({
 }) {
   const [saving, startSaving] = useTransition();
   const [comparing, startComparing] = useTransition();
+  // When this page last saved (a save, an autosave, a restore); null until it has.
+  const [lastSavedAt, setLastSavedAt] = useState<string | null>(null);
   const { fields, version, dirty } = text;
+
+  /** The save's form: the fields changed here (all of Markdown when nothing else changed). */
+  const saveForm = (sent: ArticleFields, retryImages: boolean) => {
+    const changed = new Set(text.changed());
+    if (retryImages || changed.size === 0) changed.add('markdown');
+    const data = new FormData();
+    data.set('id', postId);
+    data.set('csrf', csrf);
+    data.set('version', version);
+    for (const k of changed) data.set(k, sent[k]);
+    return data;
+  };
+
+  const saved = (sent: ArticleFields, result: SaveOutcome & { ok: true }) => {
+    text.markSaved(sent, result.version);
+    preview.showSaved(result.updatedAt);
+    setLastSavedAt(result.updatedAt);
+    noteSaved();
+  };
 
   /**
    * Sends the fields changed here (all of Markdown when retrying failed images: the save is what
@@ -50,25 +73,43 @@ export function useSaveActions({
   const submitSave = (retryImages = false) => {
     if (saving || text.loading) return;
     const sent = { ...fields };
-    const changed = new Set(text.changed());
-    if (retryImages || changed.size === 0) changed.add('markdown');
-    const data = new FormData();
-    data.set('id', postId);
-    data.set('csrf', csrf);
-    data.set('version', version);
-    for (const k of changed) data.set(k, sent[k]);
+    const data = saveForm(sent, retryImages);
     resetUpload();
     startSaving(async () => {
       const result = await saveArticle(data);
       setOutcome(result);
       setConflict(!result.ok && result.conflict ? { theirs: null } : null);
-      if (result.ok) {
-        text.markSaved(sent, result.version);
-        preview.showSaved(result.updatedAt);
-        noteSaved();
-      }
+      if (result.ok) saved(sent, result);
     });
   };
+
+  /**
+   * The same save, made by autosave (use-autosave.ts) with the editor visit's id. A plain success
+   * says nothing beyond the action bar's "saved just now"; a report worth reading (warnings,
+   * images not copied, markup removed) and a refusal show as after Save. The server's "wait for
+   * the next minute" is not a problem to show: the action bar says autosave waits.
+   */
+  const autosave = (visit: string) =>
+    new Promise<AutosaveResult>((resolve) => {
+      if (saving || text.loading) return resolve({});
+      const sent = { ...fields };
+      const data = saveForm(sent, false);
+      data.set('autosave', visit);
+      startSaving(async () => {
+        const result = await saveArticle(data);
+        if (result.ok) {
+          saved(sent, result);
+          setOutcome(hasReport(result) ? result : null);
+          resolve({});
+        } else if (result.autosaveWaits) {
+          resolve({ waitSeconds: result.autosaveWaits });
+        } else {
+          setOutcome(result);
+          setConflict(result.conflict ? { theirs: null } : null);
+          resolve({ refused: true });
+        }
+      });
+    });
 
   /** A saved version made the working version again: a save like any other, with its report. */
   const restore = (revision: RevisionSummary) => {
@@ -86,6 +127,7 @@ export function useSaveActions({
       if (result.ok) {
         text.takeStored({ version: result.version, fields: result.fields });
         preview.showSaved(result.updatedAt);
+        setLastSavedAt(result.updatedAt);
         noteSaved();
       }
     });
@@ -109,5 +151,10 @@ export function useSaveActions({
     preview.showSaved(theirs.version);
   };
 
-  return { saving, comparing, submitSave, restore, compare, takeTheirs };
+  return { saving, comparing, submitSave, autosave, restore, compare, takeTheirs, lastSavedAt };
+}
+
+/** A save's report says more than "saved": images not copied, warnings, markup removed. */
+function hasReport(result: SaveOutcome & { ok: true }): boolean {
+  return result.failedImages.length > 0 || result.warnings.length > 0 || result.removed.length > 0;
 }
