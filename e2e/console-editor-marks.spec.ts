@@ -128,3 +128,40 @@ test('before the editor loads, the page holds a plain text box with the whole te
   await expect(markdownText(page)).toBeHidden();
   await expect(markdownText(page)).toHaveValue('Words <b>kept</b> & "as typed".');
 });
+
+test('a new article is written in the same editor, with images and a live preview before the draft exists', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  const token = tokenOf('illustrator');
+  await signIn(page, token);
+  await page.getByRole('link', { name: 'New article' }).click();
+  await expect(page.getByRole('heading', { name: 'New article', level: 1 })).toBeVisible();
+  await expect(page.locator('.code-editor .cm-content')).toBeVisible();
+  await page.getByLabel('Title').fill('Written from the start');
+  await page.getByLabel('Markdown').click();
+  await page.keyboard.press('Control+b');
+  await page.keyboard.type('Harbour');
+  await expect(markdownText(page)).toHaveValue('**Harbour**');
+  const preview = page.frameLocator('iframe[title="Article preview"]');
+  await expect(preview.locator('strong', { hasText: 'Harbour' })).toBeVisible();
+  await expect(preview.getByRole('heading', { name: 'Written from the start' })).toBeVisible();
+
+  await page.keyboard.press('Control+End');
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Add image from file…' }).click();
+  const image = await sharp({ create: { width: 24, height: 16, channels: 3, background: { r: 90, g: 20, b: 40 } } })
+    .png()
+    .toBuffer();
+  await (await chooser).setFiles({ name: 'first-light.png', mimeType: 'image/png', buffer: image });
+  await page.getByRole('button', { name: 'Insert image' }).click();
+  await expect(markdownText(page)).toHaveValue(
+    /^\*\*Harbour\*\*\n\n!\[first-light\]\(\/api\/media\/[0-9a-f-]{36}\)\n$/,
+  );
+  await expect(preview.locator('img[alt="first-light"]')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Create draft' }).click();
+  await expect(page.getByText('Draft created.')).toBeVisible();
+  await expect(markdownText(page)).toHaveValue(/^\*\*Harbour\*\*\n\n!\[first-light\]/);
+  await expect(page.getByLabel('Title', { exact: true })).toHaveValue('Written from the start');
+});

@@ -10,6 +10,41 @@ export function recentMedia(db: StatementRunner, accountId: string, limit = 60):
   return recentMediaRows(db, accountId, limit);
 }
 
+/** A stored file as the editor's pickers show it (the island menu, the cover picker). */
+export interface LibraryItem {
+  id: string;
+  kind: 'image' | 'gif';
+  width: number;
+  height: number;
+  /** The file's name, when known (the file uploaded, or the last part of the address it came from). */
+  name?: string | null;
+  /** When it was stored (ISO 8601): with the name, what tells items apart, in any order. */
+  storedAt?: string;
+}
+
+/** The author's latest stored files for the editor's pickers (the new-article page's too). */
+export async function editorLibrary(db: StatementRunner, accountId: string): Promise<LibraryItem[]> {
+  return (await recentMediaRows(db, accountId, 60)).map((m) => ({
+    id: m.id,
+    kind: m.kind === 'gif' ? 'gif' : 'image',
+    width: m.width,
+    height: m.height,
+    name: m.fileName ?? fileNameOfAddress(m.sourceUrl),
+    storedAt: m.createdAt,
+  }));
+}
+
+/** The last part of an address's path, as a file name; null when there is none. */
+function fileNameOfAddress(address: string | null | undefined): string | null {
+  if (!address) return null;
+  try {
+    const last = new URL(address).pathname.split('/').pop() ?? '';
+    return decodeURIComponent(last) || null;
+  } catch {
+    return null;
+  }
+}
+
 /** What to paste into an article for a stored file (an image, or the GIF island for `kind: gif`). */
 export function markdownSnippet(media: Pick<MediaRecord, 'id' | 'kind'>): string {
   const url = localMediaPath(media.id);

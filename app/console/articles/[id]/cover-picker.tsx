@@ -2,7 +2,8 @@
 
 import { useId, useRef, useState } from 'react';
 import { formatDateTime } from '../../components/format';
-import { mediaUrl, type LibraryItem } from './island-snippets';
+import { mediaUrl } from './island-snippets';
+import type { LibraryItem } from '@/server/console/media';
 import { refuseBeforeUpload, uploadImage } from './image-upload';
 
 /** The cover the article has saved, as the page read it. */

@@ -4,8 +4,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ArticleFields, EditorFields } from '@/server/console/editor-fields';
 import type { RestoreOutcome, SaveOutcome } from '../../actions/articles';
 import type { RevisionSummary } from '@/server/services/revisions';
-import type { LibraryItem } from './island-snippets';
-import { insertBlock } from './island-snippets';
+import type { LibraryItem } from '@/server/console/media';
 import { useEditorFields, type CreatedReport, type StoredVersion } from './use-editor-fields';
 import { useLeaveGuard } from './use-leave-guard';
 import { useLivePreview } from './use-live-preview';
@@ -13,7 +12,7 @@ import { useImageUpload } from './use-image-upload';
 import { ConflictReport } from './conflict-report';
 import { lineOf, SaveReport } from './save-report';
 import { MarkdownField } from './markdown-field';
-import type { MarkdownHandle } from './markdown-handle';
+import { insertBlockAtCursor, type MarkdownHandle } from './markdown-handle';
 import { PreviewPanel } from './preview-panel';
 import { CoverPicker, type SavedCover } from './cover-picker';
 import { RevisionHistory } from './revision-history';
@@ -88,17 +87,7 @@ export function ArticleEditor({
   const guard = useLeaveGuard(dirty, editForm);
   const hydrated = useHydrated();
 
-  /** Writes a block of markup at the Markdown field's cursor (or replaces its selection). */
-  const insertAtCursor = (snippet: string) => {
-    const field = markdownField.current;
-    if (!field) return;
-    const start = field.selectionStart;
-    const end = field.selectionEnd;
-    const next = insertBlock(field.value, start, end, snippet);
-    // The text between the old selection's start and the new text's end is what changed.
-    const tail = field.value.length - end;
-    field.edit(start, end, next.text.slice(start, next.text.length - tail), { from: next.cursor, to: next.cursor });
-  };
+  const insertAtCursor = (snippet: string) => insertBlockAtCursor(markdownField.current, snippet);
   const images = useImageUpload({ csrf, library, initialQuotaLeft, insertAtCursor });
   const { saving, comparing, submitSave, autosave, restore, compare, takeTheirs, lastSavedAt } = useSaveActions({
     postId,

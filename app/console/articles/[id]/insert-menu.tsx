@@ -12,8 +12,8 @@ import {
   spoiler,
   videoEmbed,
   type IslandKind,
-  type LibraryItem,
 } from './island-snippets';
+import type { LibraryItem } from '@/server/console/media';
 import { formatDateTime } from '../../components/format';
 
 /**

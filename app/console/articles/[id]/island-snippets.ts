@@ -6,28 +6,6 @@ import { VIDEO_PROVIDERS } from '@/server/content/embed-allowlist';
  * with no blank line inside, surrounded by blank lines when inserted, as Markdown needs.
  */
 
-export interface LibraryItem {
-  id: string;
-  kind: 'image' | 'gif';
-  width: number;
-  height: number;
-  /** The file's name, when known (the file uploaded, or the last part of the address it came from). */
-  name?: string | null;
-  /** When it was stored (ISO 8601): with the name, what tells items apart, in any order. */
-  storedAt?: string;
-}
-
-/** The last part of an address's path, as a file name; null when there is none. */
-export function fileNameOfAddress(address: string | null | undefined): string | null {
-  if (!address) return null;
-  try {
-    const last = new URL(address).pathname.split('/').pop() ?? '';
-    return decodeURIComponent(last) || null;
-  } catch {
-    return null;
-  }
-}
-
 export type IslandKind = 'image' | 'gallery' | 'video' | 'embed' | 'link-card' | 'spoiler' | 'gif';
 
 export const ISLANDS: { kind: IslandKind; label: string }[] = [

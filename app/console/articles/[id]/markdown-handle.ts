@@ -1,3 +1,5 @@
+import { insertBlock } from './island-snippets';
+
 /**
  * What the editor needs of the Markdown field, whichever is on the page: the plain text box the
  * server renders (usable while JavaScript is still loading) or the CodeMirror editor that takes
@@ -47,4 +49,15 @@ export function textareaHandle(el: HTMLTextAreaElement, setText: (text: string) 
       });
     },
   };
+}
+
+/** Writes a block of markup (an image, an island) at the field's cursor, or over its selection. */
+export function insertBlockAtCursor(field: MarkdownHandle | null, snippet: string): void {
+  if (!field) return;
+  const start = field.selectionStart;
+  const end = field.selectionEnd;
+  const next = insertBlock(field.value, start, end, snippet);
+  // The text between the old selection's start and the new text's end is what changed.
+  const tail = field.value.length - end;
+  field.edit(start, end, next.text.slice(start, next.text.length - tail), { from: next.cursor, to: next.cursor });
 }

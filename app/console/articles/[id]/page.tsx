@@ -3,9 +3,8 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { consoleParts, requireSession } from '@/server/console/context';
 import { spend } from '@/server/console/limits';
-import { recentMedia } from '@/server/console/media';
+import { editorLibrary, type LibraryItem } from '@/server/console/media';
 import { dailyMediaBytesUsed } from '@/server/services/limits';
-import type { MediaRecord } from '@/server/console/records';
 import { describeProblem } from '@/server/console/problems';
 import { UUID_PATTERN } from '@/server/foundation/uuid';
 import { isDomainError } from '@/server/foundation/errors';
@@ -36,7 +35,6 @@ import { ScheduleAction, ScheduleNote } from './schedule-action';
 import { socialCardFor } from '@/server/console/social-card-source';
 import type { SocialCardFields } from '@/server/console/social-card';
 import { SocialCard } from './social-card';
-import { fileNameOfAddress } from './island-snippets';
 
 export const metadata: Metadata = { title: 'Article' };
 
@@ -48,7 +46,7 @@ export default async function ArticlePage({ params }: { params: Params }) {
   if (!UUID_PATTERN.test(id)) notFound();
   const { db } = consoleParts();
   let data: Awaited<ReturnType<typeof getEditorPage>>;
-  let library: MediaRecord[];
+  let library: LibraryItem[];
   let quotaUsed: number;
   let revisions: RevisionSummary[];
   let schedule: ScheduleView | null;
@@ -57,7 +55,7 @@ export default async function ArticlePage({ params }: { params: Params }) {
     // One read, like GET /posts/{id}; the preview frames this page embeds are part of it.
     await spend(db, session.auth, 'read');
     data = await getEditorPage(db, session.auth.account.id, id, DEFERRED_MARKDOWN_CHARS);
-    library = await recentMedia(db, session.auth.account.id);
+    library = await editorLibrary(db, session.auth.account.id);
     quotaUsed = await dailyMediaBytesUsed(db, session.auth.account.id);
     revisions = await listRevisions(db, session.auth.account.id, id);
     schedule = await scheduleOf(db, session.auth.account.id, id);
@@ -170,14 +168,7 @@ export default async function ArticlePage({ params }: { params: Params }) {
             : null
         }
         markdownSource={deferMarkdown ? `/console/articles/${post.id}/markdown` : undefined}
-        library={library.map((m) => ({
-          id: m.id,
-          kind: m.kind === 'gif' ? 'gif' : 'image',
-          width: m.width,
-          height: m.height,
-          name: m.fileName ?? fileNameOfAddress(m.sourceUrl),
-          storedAt: m.createdAt,
-        }))}
+        library={library}
         quotaLeft={Math.max(0, session.auth.account.dailyMediaBytes - quotaUsed)}
         revisions={revisions}
         revisionsKept={REVISIONS_KEPT}

@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import type { LibraryItem } from './island-snippets';
+import type { LibraryItem } from '@/server/console/media';
 import { altFromFileName, refuseBeforeUpload, uploadImage, withAltText } from './image-upload';
 
 export type UploadState =
