@@ -82,6 +82,28 @@ for (const [width, height] of [
   });
 }
 
+test('unsaved text brought back after a reload is not autosaved until the writer types again', async ({ page }) => {
+  const token = tokenOf('author');
+  const post = await createPost(token, { title: 'Restored, not autosaved', markdown: 'Stored.' });
+  await signIn(page, token);
+  await openEditor(page, post.id);
+  await page.getByRole('checkbox', { name: 'Autosave' }).check();
+  await page.getByLabel('Markdown').fill('Typed, then the page reloaded.');
+  page.once('dialog', (dialog) => void dialog.accept().catch(() => {})); // the leave-page prompt, if shown
+  await reloadEditor(page); // well within autosave's pause
+  await expect(page.getByText('Your unsaved changes from before the reload were restored')).toBeVisible();
+  await expect(markdownText(page)).toHaveValue('Typed, then the page reloaded.');
+  await page.waitForTimeout(6_000); // twice autosave's pause: the writer may still discard it
+  await expect(page.getByText('Unsaved changes', { exact: true })).toBeVisible();
+  expect(await storedText(token, post.id)).toBe('Stored.');
+
+  await page.getByLabel('Markdown').click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type(' More.');
+  await expect(page.getByText('All changes saved', { exact: true })).toBeVisible({ timeout: 15_000 });
+  expect(await storedText(token, post.id)).toBe('Typed, then the page reloaded. More.');
+});
+
 test('autosave takes at most half of the minute’s writes: past that it waits, and the API keeps the rest', async ({
   page,
 }) => {

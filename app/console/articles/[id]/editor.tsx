@@ -102,6 +102,7 @@ export function ArticleEditor({
   const autosaving = useAutosave({
     dirty,
     blocked: saving || text.loading || conflict !== null,
+    restored: text.restored,
     changeKey: fields,
     save: autosave,
   });

@@ -13,7 +13,9 @@ import { useEffect, useRef, useState } from 'react';
  *   half of the minute's write limit is left (server/admission/window-charge.ts); when it is not,
  *   the answer says how long until the next minute, and the editor waits that long.
  * - Nothing is tried while a save is under way, while the text is still loading, after a refused
- *   save (conflict or problem: the writer decides), or when there is nothing to save.
+ *   save (conflict or problem: the writer decides), or when there is nothing to save. Unsaved text
+ *   brought back after a reload is not saved by itself either (the editor offers to discard it):
+ *   it waits, like a refused one, until the writer changes something.
  * - A writer who prefers to save by hand turns it off in the action bar; the choice is kept in
  *   this browser (AUTOSAVE_PREFERENCE), for every article.
  */
@@ -34,6 +36,7 @@ export interface AutosaveResult {
 export function useAutosave({
   dirty,
   blocked,
+  restored,
   changeKey,
   save,
 }: {
@@ -41,6 +44,8 @@ export function useAutosave({
   dirty: boolean;
   /** A save is under way, the text is loading, or a refused save is on screen. */
   blocked: boolean;
+  /** The unsaved text on screen was brought back after a reload, not typed in this visit. */
+  restored: boolean;
   /** Changes whenever the writer changes something (the fields object). */
   changeKey: unknown;
   /** Sends the autosave with this visit's id. */
@@ -48,8 +53,14 @@ export function useAutosave({
 }) {
   const [visit] = useState(() => crypto.randomUUID());
   const [state, setState] = useState<AutosaveState>({ kind: 'idle' });
-  // The change a refused autosave was made of: not tried again until the writer changes something.
+  // The change a refused autosave was made of, or the text restored after a reload: not saved by
+  // itself until the writer changes something.
   const [refused, setRefused] = useState<unknown>(null);
+  const [wasRestored, setWasRestored] = useState(restored);
+  if (restored !== wasRestored) {
+    setWasRestored(restored);
+    if (restored) setRefused(changeKey);
+  }
   const [enabled, setEnabled] = useState(true);
   useEffect(() => {
     // eslint-disable-next-line react-hooks/set-state-in-effect -- once, after hydration: storage is the browser's
