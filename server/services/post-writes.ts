@@ -75,6 +75,8 @@ export interface EditOptions extends WritePreconditions {
    * into one history entry (Migration20261128200000_autosave_runs).
    */
   autosaveVisit?: string | null;
+  /** For a restore, the time of the version it saves again (server/services/revisions.ts). */
+  restoredFrom?: string | null;
 }
 
 const NO_OUTCOME: RehostOutcome = { stored: {}, failed: [], causes: {}, warnings: [] };
@@ -222,6 +224,7 @@ interface Edit {
   input: PostWrite;
   ifMatch: string | null | undefined;
   autosaveVisit: string | null;
+  restoredFrom: string | null;
   /** The row step 1 read, and the rehost memory with what this write stored. */
   read: EditedRow;
   memory: RehostMemory;
@@ -308,6 +311,7 @@ async function prepareEdit(
     input,
     ifMatch: pre.ifMatch,
     autosaveVisit: pre.autosaveVisit ?? null,
+    restoredFrom: pre.restoredFrom ?? null,
     read,
     memory: new Map([...Object.entries(outcome.stored), ...memory]),
     rendered,
@@ -332,6 +336,7 @@ function changesOn(ctx: WriteContext, edit: Edit, seen: PostRow, html: string | 
     hasUnpublishedChanges: state.hasUnpublishedChanges,
     savedByTokenId: ctx.tokenId ?? null,
     autosaveVisit: edit.autosaveVisit,
+    restoredFrom: edit.restoredFrom,
   };
 }
 

@@ -2,7 +2,6 @@ import type { StatementRunner } from '../../db/statements';
 import {
   CURRENT_REVISION,
   listRevisionRows,
-  markRestored,
   readRevisionRow,
   type RevisionRow,
   type RevisionSummaryRow,
@@ -61,11 +60,10 @@ export async function readRevision(
  * same rules, If-Match, limits and report). The version it replaces stays in the history, so a
  * restore can itself be undone.
  *
- * Then the save is labelled with the time of the version it restored, in a statement of its own:
- * `updatePost` is the REST write's and knows nothing of restores, and the label is not part of
- * the contract. Between the two a save from elsewhere can come in (or the process stop): the
- * restore then stands, unlabelled, and the other save is never labelled as one. The article's
- * AuthorPost does not change: `post` is the save's, and the label moves no ETag.
+ * The save carries the time of the version it restored (`restoredFrom`), written by the save's
+ * own statement: the history labels it "Restored from" that time, and no other save can be
+ * labelled as one. The label is not part of the contract: the AuthorPost and the ETag are the
+ * same as for any save.
  */
 export async function restoreRevision(
   ctx: WriteContext,
@@ -84,7 +82,6 @@ export async function restoreRevision(
     },
     'update',
   );
-  const post = await updatePost(ctx, postId, input, pre);
-  await markRestored(ctx.db, ctx.accountId, postId, post.updated_at, revision.savedAt);
+  const post = await updatePost(ctx, postId, input, { ...pre, restoredFrom: revision.savedAt });
   return { post, revision, input };
 }

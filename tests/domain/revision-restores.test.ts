@@ -6,7 +6,6 @@
  * are the same as without it.
  */
 import { describe, expect, it } from 'vitest';
-import { markRestored } from '../../server/data/posts/revisions';
 import { postEtag } from '../../server/services/post-etag';
 import { createPost, updatePost } from '../../server/services/post-writes';
 import { listRevisions, readRevision, restoreRevision } from '../../server/services/revisions';
@@ -71,15 +70,18 @@ describe('restored revisions', () => {
     expect(revisions.map((r) => r.restoredFrom)).toEqual([null, null]);
   });
 
-  it('never labels a save that came in between the restore and its label', async () => {
-    const { account, post, created } = await savedTwice('Raced');
-    const restore = await restoreRevision(parts.write(account.id), post.id, created.id);
-    const other = await updatePost(parts.write(account.id), post.id, { markdown: 'Elsewhere.' });
-    // The label of a restore whose save is no longer the working version misses the row.
-    expect(await markRestored(parts.db(), account.id, post.id, restore.post.updated_at, created.savedAt)).toBe(false);
-    expect(await markRestored(parts.db(), account.id, post.id, other.updated_at, created.savedAt)).toBe(true);
-    const [current] = await listRevisions(parts.db(), account.id, post.id);
-    expect(current!.restoredFrom).toBe(created.savedAt); // the second call, on the row's own version
+  it("labels exactly the restore's own save, whichever order a racing save lands in", async () => {
+    for (let round = 0; round < 4; round++) {
+      const { account, post, created } = await savedTwice(`Raced ${round}`);
+      // The label is written by the restore's save statement itself: no save can come in between.
+      const [restore, other] = await Promise.all([
+        restoreRevision(parts.write(account.id), post.id, created.id),
+        updatePost(parts.write(account.id), post.id, { markdown: 'Elsewhere.' }),
+      ]);
+      const revisions = await listRevisions(parts.db(), account.id, post.id);
+      expect(revisions.find((r) => r.savedAt === restore.post.updated_at)!.restoredFrom).toBe(created.savedAt);
+      expect(revisions.find((r) => r.savedAt === other.updated_at)!.restoredFrom).toBeNull();
+    }
   });
 
   it('changes neither the REST view nor the ETag: the label is no save and no AuthorPost field', async () => {

@@ -66,30 +66,6 @@ export async function listRevisionRows(
   }));
 }
 
-/**
- * Labels the article's working version as a restore of the version saved at `restoredFrom`, if
- * it is still the version saved at `savedAt` (the restore's own save): a save that came in
- * between made a version of its own, which must not carry the label. It does not move
- * `updated_at`, so it is no save: no revision is recorded, and the ETag stays the restore's.
- */
-const MARK_RESTORED = statement(
-  'revision_mark_restored',
-  `UPDATE posts SET restored_from = $4::timestamptz
-    WHERE ${LIVE_OWN} AND updated_at = $3::timestamptz
-   RETURNING id`,
-);
-
-/** Labels the restore's save (MARK_RESTORED); whether the row was still at it. */
-export async function markRestored(
-  db: StatementRunner,
-  accountId: string,
-  postId: string,
-  savedAt: string,
-  restoredFrom: string,
-): Promise<boolean> {
-  return (await db.runWrite(MARK_RESTORED, [postId, accountId, savedAt, restoredFrom])).length > 0;
-}
-
 export interface RevisionRow {
   id: string;
   /** ISO 8601. */

@@ -249,6 +249,12 @@ export interface PostChanges {
    * (REST, a manual save, a restore), which ends that visit's run of autosaves (AUTOSAVE_RUN_MINUTES).
    */
   autosaveVisit?: string | null;
+  /**
+   * For a restore (server/services/revisions.ts), the time of the version it saves again: the
+   * history labels the save "Restored from" it. Absent for any other save (the label is then
+   * cleared by a trigger when the save makes a new version: Migration20261128100000_restored_from).
+   */
+  restoredFrom?: string | null;
 }
 
 /**
@@ -276,7 +282,9 @@ export type VersionSeen = Pick<PostRow, 'updated_at' | 'status' | 'has_unpublish
  * autosave of the row's own visit within AUTOSAVE_RUN_MINUTES of its run's start continues it
  * (the same `autosave_since`, so the history's trigger folds the version it replaces); any other
  * autosave starts a run; any other save ends it. In a SET the columns on the right are the row's
- * before the update.
+ * before the update. A restore sets its label too (`$24`: the time of the version it restored), so
+ * a restore and its label are one statement; any other save leaves the column to the trigger that
+ * clears it when the save makes a new version (Migration20261128100000_restored_from).
  */
 const UPDATE_POST = statement(
   'post_write_update',
@@ -294,6 +302,7 @@ const UPDATE_POST = statement(
        cover_height = CASE WHEN $10 THEN $14::integer ELSE cover_height END,
        has_unpublished_changes = $16,
        saved_by_token_id = $22::uuid,
+       restored_from = coalesce($24::timestamptz, restored_from),
        autosave_visit = $23::uuid,
        autosave_since = CASE
          WHEN $23::uuid IS NULL THEN NULL
@@ -350,6 +359,7 @@ export async function updatePostRow(
     (tags ?? []).map((t) => t.id),
     changes.savedByTokenId ?? null,
     changes.autosaveVisit ?? null,
+    changes.restoredFrom ?? null,
   ]);
   return row ?? null;
 }
