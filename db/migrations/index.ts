@@ -11,6 +11,7 @@ import { Migration20261128000000_publish_schedules } from './Migration2026112800
 import { Migration20261128050000_popularity_by_recency } from './Migration20261128050000_popularity_by_recency';
 import { Migration20261128100000_restored_from } from './Migration20261128100000_restored_from';
 import { Migration20261128200000_autosave_runs } from './Migration20261128200000_autosave_runs';
+import { Migration20261128210000_media_by_hash } from './Migration20261128210000_media_by_hash';
 
 /** Explicit list: the server is bundled, and file discovery cannot see into a bundle. Append new ones. */
 export const migrationsList = [
@@ -27,4 +28,5 @@ export const migrationsList = [
   { name: 'Migration20261128050000_popularity_by_recency', class: Migration20261128050000_popularity_by_recency },
   { name: 'Migration20261128100000_restored_from', class: Migration20261128100000_restored_from },
   { name: 'Migration20261128200000_autosave_runs', class: Migration20261128200000_autosave_runs },
+  { name: 'Migration20261128210000_media_by_hash', class: Migration20261128210000_media_by_hash },
 ];

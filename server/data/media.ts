@@ -145,7 +145,6 @@ export async function recentMediaRows(db: StatementRunner, accountId: string, li
   return (await db.run<MediaRow>(RECENT_MEDIA, [accountId, limit])).map(mediaOf);
 }
 
-/** The first stored copy of a file in an account's library, as the console's upload reuses it. */
 /** A library file found by its stored bytes: the one media row shape, with its GIF video's poster. */
 type StoredCopyRow = MediaRecord & { kind: 'image' | 'gif'; posterMediaId: string | null };
 
@@ -153,8 +152,8 @@ type StoredCopyRow = MediaRecord & { kind: 'image' | 'gif'; posterMediaId: strin
  * The account's oldest file of `kind` whose stored bytes hash to `sha256`, among the files its
  * library lists: a GIF video's poster is left out (the library never shows one, so reusing it
  * would hand back an entry the maintainer cannot find), and so is a deleted account's file.
- * No index covers `sha256`: the account's rows are read through `media_account`, which is as
- * many rows as the account has files.
+ * Read through `media_account_sha256` (Migration20261128210000_media_by_hash): the few rows of
+ * that hash, however many files the account has.
  */
 const STORED_COPY = statement(
   'media_stored_copy',
