@@ -119,6 +119,7 @@ test('an image uploaded in the cover picker becomes the cover once saved', async
   await openEditor(page, post.id);
   const cover = page.getByRole('group', { name: 'Cover', exact: true });
   await expect(cover.getByText('No cover', { exact: true })).toBeVisible();
+  const quotaBefore = Number(await page.getByTestId('quota-left').getAttribute('data-bytes'));
 
   const chooser = page.waitForEvent('filechooser');
   await cover.getByRole('button', { name: 'Upload cover image…' }).click();
@@ -129,6 +130,15 @@ test('an image uploaded in the cover picker becomes the cover once saved', async
   const id = (await current.getAttribute('src'))!.slice('/api/media/'.length);
   // Nothing is saved until Save.
   expect((await coverOf(token, post.id)).cover_asset_id).toBeNull();
+  // It is in the page's one library and quota: the insert menu offers it, and the quota shown went down.
+  const quota = page.getByTestId('quota-left');
+  await expect(quota).not.toHaveAttribute('data-bytes', String(quotaBefore));
+  await page.getByRole('button', { name: 'Insert island…' }).click();
+  const menu = page.getByRole('group', { name: 'Insert an island' });
+  await expect(menu.locator('.media-picker__label').first()).toHaveText(
+    new RegExp(`^${name.replace('.', '\\.')}, 48×32`),
+  );
+  await menu.getByRole('button', { name: 'Cancel' }).click();
 
   await saveEditor(page);
   expect(await coverOf(token, post.id)).toEqual({

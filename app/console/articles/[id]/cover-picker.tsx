@@ -4,7 +4,7 @@ import { useId, useRef, useState } from 'react';
 import { formatDateTime } from '../../components/format';
 import { mediaUrl } from './island-snippets';
 import type { LibraryItem } from '@/server/console/media';
-import { refuseBeforeUpload, uploadImage } from './image-upload';
+import type { MediaLibrary } from './use-media-library';
 
 /** The cover the article has saved, as the page read it. */
 export interface SavedCover {
@@ -24,8 +24,8 @@ const COVER_TYPES = 'image/jpeg,image/png,image/webp,image/avif';
 
 /**
  * The article's cover: the current one (or "No cover"), one of the account's library images to
- * choose instead, a new image uploaded through the editor's upload route (image-upload.ts, the
- * same limits and library as "Add image from file…"), or none. Choosing only changes the editor's
+ * choose instead, a new image uploaded into the page's library (use-media-library.ts: the same
+ * route, limits, library and quota as "Add image from file…"), or none. Choosing only changes the editor's
  * `cover_asset_id` field: Save sends it as PATCH /posts/{id} would ('' removes the cover), and
  * the live preview shows it meanwhile.
  */
@@ -33,31 +33,20 @@ export function CoverPicker({
   value,
   saved,
   library,
-  csrf,
-  quotaLeft,
   onChange,
 }: {
   /** The chosen image's id, '' for no cover. */
   value: string;
   saved: SavedCover | null;
-  /** The account's stored media, newest first (GIF videos are left out here). */
-  library: LibraryItem[];
-  csrf: string;
-  /** Bytes left of today's media quota, as the editor knows it. */
-  quotaLeft: number;
+  /** The page's media library (GIF videos are left out here) and today's quota. */
+  library: MediaLibrary;
   onChange: (id: string) => void;
 }) {
   const id = useId();
   const filePicker = useRef<HTMLInputElement>(null);
   const [open, setOpen] = useState(false);
   const [status, setStatus] = useState<Status>({ phase: 'idle' });
-  // Images uploaded here, newest first, and the bytes they took from today's quota.
-  const [uploaded, setUploaded] = useState<LibraryItem[]>([]);
-  const [spent, setSpent] = useState(0);
-
-  const images = [...uploaded, ...library.filter((m) => !uploaded.some((u) => u.id === m.id))].filter(
-    (m) => m.kind === 'image',
-  );
+  const images = library.media.filter((m) => m.kind === 'image');
   const current = value ? (images.find((m) => m.id === value) ?? (saved?.id === value ? saved : null)) : null;
 
   const choose = (next: string) => {
@@ -72,24 +61,15 @@ export function CoverPicker({
         phase: 'failed',
         error: `${file.name} is a GIF, which is stored as a looping video: a cover is a still image (JPEG, PNG, WebP or AVIF).`,
       });
-    const refusal = refuseBeforeUpload(file, Math.max(0, quotaLeft - spent));
+    const refusal = library.refusal(file);
     if (refusal) return setStatus({ phase: 'failed', error: refusal });
     setStatus({ phase: 'uploading', name: file.name, loaded: 0, total: file.size });
-    uploadImage(file, csrf, (loaded, total) => setStatus({ phase: 'uploading', name: file.name, loaded, total }))
+    library
+      .store(file, (loaded, total) => setStatus({ phase: 'uploading', name: file.name, loaded, total }))
       .then((stored) => {
-        const storedId = /\/api\/media\/([0-9a-f-]{36})/.exec(stored.snippet)?.[1];
-        if (!storedId || stored.snippet.includes('dp-gif'))
+        const storedId = stored.id;
+        if (!storedId || stored.kind === 'gif')
           throw new Error(`${file.name} was stored, but not as a still image: it cannot be a cover.`);
-        const item: LibraryItem = {
-          id: storedId,
-          kind: 'image',
-          width: stored.width,
-          height: stored.height,
-          name: stored.reused ? stored.reused.fileName : file.name,
-          storedAt: stored.reused?.storedAt,
-        };
-        setUploaded((u) => [item, ...u.filter((m) => m.id !== storedId)]);
-        if (!stored.reused) setSpent((s) => s + stored.byteSize);
         setOpen(false);
         if (storedId !== value) onChange(storedId);
         setStatus({

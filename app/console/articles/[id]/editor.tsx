@@ -9,6 +9,7 @@ import { useEditorFields, type CreatedReport, type StoredVersion } from './use-e
 import { useLeaveGuard } from './use-leave-guard';
 import { useLivePreview } from './use-live-preview';
 import { useImageUpload } from './use-image-upload';
+import { useMediaLibrary } from './use-media-library';
 import { ConflictReport } from './conflict-report';
 import { lineOf, SaveReport } from './save-report';
 import { MarkdownField } from './markdown-field';
@@ -88,7 +89,8 @@ export function ArticleEditor({
   const hydrated = useHydrated();
 
   const insertAtCursor = (snippet: string) => insertBlockAtCursor(markdownField.current, snippet);
-  const images = useImageUpload({ csrf, library, initialQuotaLeft, insertAtCursor });
+  const media = useMediaLibrary({ csrf, library, initialQuotaLeft });
+  const images = useImageUpload({ library: media, insertAtCursor });
   const { saving, comparing, submitSave, autosave, restore, compare, takeTheirs, lastSavedAt } = useSaveActions({
     postId,
     csrf,
@@ -183,9 +185,7 @@ export function ArticleEditor({
         <CoverPicker
           value={fields.cover_asset_id}
           saved={savedCover}
-          library={images.media}
-          csrf={csrf}
-          quotaLeft={images.quotaLeft}
+          library={media}
           onChange={(cover) => {
             setFields((f) => ({ ...f, cover_asset_id: cover }));
             preview.markChanged();

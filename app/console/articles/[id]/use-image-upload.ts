@@ -1,8 +1,8 @@
 'use client';
 
 import { useState } from 'react';
-import type { LibraryItem } from '@/server/console/media';
-import { altFromFileName, refuseBeforeUpload, uploadImage, withAltText } from './image-upload';
+import { altFromFileName, withAltText } from './image-upload';
+import type { MediaLibrary } from './use-media-library';
 
 export type UploadState =
   | { phase: 'idle' }
@@ -17,59 +17,35 @@ export type AltPrompt = { file: File; alt: string };
  * Image files dropped, pasted or picked in the editor. An image first asks for the words readers
  * who cannot see it get, and only "Insert image" stores it (so "Do not insert" leaves no file
  * counting against the day's quota); a GIF becomes a looping video and is stored and inserted at
- * once. Keeps the quota left and the media library the insert menu offers up to date. A file
- * already in the library is not stored twice: the route answers with that entry, which is
- * inserted, and the notice says so.
+ * once. The library and the quota are the page's (use-media-library.ts). A file already in the
+ * library is not stored twice: the route answers with that entry, which is inserted, and the
+ * notice says so.
  */
 export function useImageUpload({
-  csrf,
   library,
-  initialQuotaLeft,
   insertAtCursor,
 }: {
-  csrf: string;
-  library: LibraryItem[];
-  initialQuotaLeft: number;
+  library: MediaLibrary;
   insertAtCursor: (snippet: string) => void;
 }) {
   const [upload, setUpload] = useState<UploadState>({ phase: 'idle' });
-  const [quotaLeft, setQuotaLeft] = useState(initialQuotaLeft);
-  const [media, setMedia] = useState(library);
   const [altPrompt, setAltPrompt] = useState<AltPrompt | null>(null);
 
   const store = (file: File, alt: string | null) => {
     setUpload({ phase: 'uploading', name: file.name, loaded: 0, total: file.size });
-    uploadImage(file, csrf, (loaded, total) => setUpload({ phase: 'uploading', name: file.name, loaded, total }))
+    library
+      .store(file, (loaded, total) => setUpload({ phase: 'uploading', name: file.name, loaded, total }))
       .then((stored) => {
-        const id = /\/api\/media\/([0-9a-f-]{36})/.exec(stored.snippet)?.[1];
-        const kind = stored.snippet.includes('dp-gif') ? 'gif' : 'image';
-        if (stored.reused) {
-          // The library's own entry was used: nothing was charged, and the library keeps one
-          // entry for it (added, at the end, only when it is older than the newest the page listed).
-          const { storedAt, fileName, notice } = stored.reused;
-          if (id)
-            setMedia((m) =>
-              m.some((item) => item.id === id)
-                ? m
-                : [...m, { id, kind, width: stored.width, height: stored.height, name: fileName, storedAt }],
-            );
-          insertAtCursor(
-            kind === 'gif' ? stored.snippet : withAltText(stored.snippet, alt ?? altFromFileName(file.name)),
-          );
-          setUpload({ phase: 'done', message: `${notice} It was inserted.` });
-          return;
-        }
-        setQuotaLeft((q) => Math.max(0, q - stored.byteSize));
-        if (id) setMedia((m) => [{ id, kind, width: stored.width, height: stored.height, name: file.name }, ...m]);
-        if (kind === 'gif') {
-          insertAtCursor(stored.snippet);
-          setUpload({ phase: 'done', message: `Stored ${file.name} as a looping video and inserted it.` });
-          return;
-        }
-        insertAtCursor(withAltText(stored.snippet, alt ?? altFromFileName(file.name)));
+        const snippet =
+          stored.kind === 'gif' ? stored.snippet : withAltText(stored.snippet, alt ?? altFromFileName(file.name));
+        insertAtCursor(snippet);
         setUpload({
           phase: 'done',
-          message: `Stored ${file.name} (${stored.width}×${stored.height}) and inserted it.`,
+          message: stored.reused
+            ? `${stored.reused.notice} It was inserted.`
+            : stored.kind === 'gif'
+              ? `Stored ${file.name} as a looping video and inserted it.`
+              : `Stored ${file.name} (${stored.width}×${stored.height}) and inserted it.`,
         });
       })
       .catch((err: unknown) => setUpload({ phase: 'failed', error: err instanceof Error ? err.message : String(err) }));
@@ -79,7 +55,7 @@ export function useImageUpload({
   const uploadFiles = (files: FileList) => {
     const file = Array.from(files).find((f) => f.type.startsWith('image/')) ?? files[0];
     if (!file) return;
-    const refusal = refuseBeforeUpload(file, quotaLeft);
+    const refusal = library.refusal(file);
     if (refusal) return setUpload({ phase: 'failed', error: refusal });
     if (file.type === 'image/gif') return store(file, null);
     setUpload({ phase: 'idle' });
@@ -89,8 +65,8 @@ export function useImageUpload({
   return {
     upload,
     resetUpload: () => setUpload({ phase: 'idle' }),
-    quotaLeft,
-    media,
+    quotaLeft: library.quotaLeft,
+    media: library.media,
     altPrompt,
     setAlt: (alt: string) => setAltPrompt((p) => (p ? { ...p, alt } : p)),
     insertImage: () => {

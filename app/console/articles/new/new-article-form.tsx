@@ -8,6 +8,7 @@ import { handOverCreatedReport } from '../[id]/created-report';
 import { MarkdownField } from '../[id]/markdown-field';
 import { insertBlockAtCursor, type MarkdownHandle } from '../[id]/markdown-handle';
 import { useImageUpload } from '../[id]/use-image-upload';
+import { useMediaLibrary } from '../[id]/use-media-library';
 import { PreviewFrame } from '../../components/preview-frame';
 import { ReaderWidths } from '../../components/reader-widths';
 
@@ -38,10 +39,9 @@ export function NewArticleForm({
   const field = useRef<MarkdownHandle>(null);
   const previewForm = useRef<HTMLFormElement>(null);
   const [previewed, setPreviewed] = useState(false);
+  const media = useMediaLibrary({ csrf, library, initialQuotaLeft: quotaLeft });
   const images = useImageUpload({
-    csrf,
-    library,
-    initialQuotaLeft: quotaLeft,
+    library: media,
     insertAtCursor: (snippet) => insertBlockAtCursor(field.current, snippet),
   });
 
