@@ -44,11 +44,12 @@ export const router = t.router;
 
 // 3. Procedures ------------------------------------------------------------------------------
 
-export type AuthorContext = ApiContext & {
-  auth: Authenticated;
-  /** The one way to the data (server/data/): what reads use; writes build their context from `parts`. */
-  db: AppParts['db'];
-};
+/**
+ * An `authorProcedure`'s context: the admitted caller. Its writes build their context from
+ * `parts` (runtime/request-contexts.ts `writeContextOf`, `publishingOf`, `mediaDepsOf`); reads
+ * are `authorReadFirstProcedure`s, admitted by their own read (`ctx.admitAndRead`).
+ */
+export type AuthorContext = ApiContext & { auth: Authenticated };
 
 /**
  * The context of every author procedure: the caller admitted to one unit of `cls` (token and
@@ -59,7 +60,7 @@ export type AuthorContext = ApiContext & {
 async function authorContext(ctx: ApiContext, cls: RateClass): Promise<AuthorContext> {
   const { auth, window } = await admit(ctx.parts.db, ctx.headers, cls, ctx.identified);
   ctx.res.chargedTo(window);
-  return { ...ctx, auth, db: ctx.parts.db };
+  return { ...ctx, auth };
 }
 
 /** An author's procedure, charged to the rate class of its route meta (docs/api.md "Authentication", "Rate limits"). */

@@ -5,7 +5,10 @@ import { localMediaPath } from '../content/urls';
 import { storeUploadOrGifVideo, type MediaAccount, type MediaDeps } from '../services/media';
 import type { MediaJson } from '../services/media.schema';
 
-/** The author's latest stored files, without the posters that belong to GIF videos. */
+/**
+ * The author's latest stored files, without the posters that belong to GIF videos. Only hands the
+ * call on: app/ may not import server/data (eslint.config.mjs `FLOORS`).
+ */
 export function recentMedia(db: StatementRunner, accountId: string, limit = 60): Promise<MediaRecord[]> {
   return recentMediaRows(db, accountId, limit);
 }

@@ -2,8 +2,9 @@ import type { ConsoleParts } from '../runtime/parts';
 import { previewHeaders } from '../public/article-document';
 import { consoleParts, currentSession } from './context';
 import { textBody } from './piecewise-body';
+import { spend } from './limits';
 import { messageDocument } from './preview-messages';
-import { describeProblem } from './problems';
+import { ConsoleProblem, describeProblem } from './problems';
 import type { ConsoleSession } from './session-store';
 
 /**
@@ -20,6 +21,29 @@ export const frameMessage = (status: FrameAnswer['status'], text: string): Frame
   status,
   html: messageDocument(text),
 });
+
+/** What a frame whose work takes a turn in the content worker pool says when the pool is busy. */
+export const POOL_BUSY = 'The server is busy right now. Try again in a moment.';
+
+/**
+ * The opening of a frame whose work takes a turn in the content worker pool (the publish diff,
+ * the change between two saves): 503 while the account's work there is already backed up, before
+ * anything is loaded; else one unit of the account's write window spent, as the live preview
+ * spends (shared with the API), and 429 in words when it is used up. Null: the frame may go on.
+ */
+export async function spendPoolTurn(
+  session: ConsoleSession,
+  { db, content }: ConsoleParts,
+): Promise<FrameAnswer | null> {
+  if (await content.queueFull(session.auth.account.id)) return frameMessage(503, POOL_BUSY);
+  try {
+    await spend(db, session.auth, 'write');
+  } catch (err) {
+    if (err instanceof ConsoleProblem) return frameMessage(429, err.message);
+    throw err;
+  }
+  return null;
+}
 
 export async function answerPreviewFrame(
   render: (session: ConsoleSession, parts: ConsoleParts) => Promise<FrameAnswer>,

@@ -27,6 +27,13 @@
  *   but after them when parsed alone, so such a document is parsed whole; and so is a document
  *   with both fences and lines starting with `<` (a fence line inside an HTML block is text).
  *
+ * These rules hold for CommonMark with GFM and nothing else: another syntax extension may keep a
+ * block open across such a line (math blocks, directives, front matter). So the parse is handed
+ * the pipeline's list of syntax extensions (pipeline.ts `MARKDOWN_SYNTAX_EXTENSIONS`) and cuts
+ * nothing unless it is exactly CUT_RULES_SYNTAX, the list these rules were written for: a change
+ * there makes every document parse whole (slower, never wrong) until the rules are checked again
+ * and this list follows.
+ *
  * The cache is per worker thread and keyed by account as well as text: whether a paragraph was
  * parsed recently shows in a conversion's time, and one account must not learn that of another's.
  * It holds at most BLOCK_CACHE_CHARS of source (least recently used goes first); its trees take
@@ -34,6 +41,13 @@
  */
 import type { Root, RootContent } from 'mdast';
 import { BLOCK_CACHE_CHARS, BLOCK_CACHE_MAX_BLOCK_CHARS } from './limits';
+
+/** The syntax extensions (on remark-parse's CommonMark), by name, that the cut rules were written for. */
+const CUT_RULES_SYNTAX: readonly string[] = ['remark-gfm'];
+
+/** Whether `syntax` (a parser's extensions, by name, in order) is the one the cut rules were written for. */
+const cutRulesHold = (syntax: readonly { name: string }[]) =>
+  syntax.length === CUT_RULES_SYNTAX.length && syntax.every(({ name }, i) => name === CUT_RULES_SYNTAX[i]);
 
 /** Kinds 1 to 5 of CommonMark's HTML blocks start like this; the test errs on the side of finding one. */
 const HTML_BLOCK_TO_END_MARKER = /<(?:pre|script|style|textarea)(?:[\s>]|$)|<[!?]/i;
@@ -179,10 +193,12 @@ export class BlockParseCache {
 
   /**
    * `markdown` parsed by `parse` (which parses a whole text), as `parse(markdown)` would give it,
-   * with the blocks `scope` (an account) had parsed recently taken from the cache.
+   * with the blocks `scope` (an account) had parsed recently taken from the cache. `syntax` is
+   * `parse`'s syntax extensions (pipeline.ts `MARKDOWN_SYNTAX_EXTENSIONS`): unless it is the list
+   * the cut rules were written for, the document is parsed whole.
    */
-  parse(markdown: string, scope: string, parse: (text: string) => Root): Root {
-    const starts = blockStarts(markdown);
+  parse(markdown: string, scope: string, parse: (text: string) => Root, syntax: readonly { name: string }[]): Root {
+    const starts = cutRulesHold(syntax) ? blockStarts(markdown) : null;
     if (!starts || starts.length < 2) {
       this.counts.parsed += markdown.length;
       return parse(markdown);

@@ -102,9 +102,17 @@ function onlyWith(tags: string[], plugin: () => Transform) {
   };
 }
 
+/**
+ * The syntax extensions the Markdown parse adds to remark-parse's CommonMark, in order, each
+ * named (with its options, if it ever takes any): their one home. The processor is built from
+ * this list, and block-parse.ts cuts a document into blocks only when it is handed exactly the
+ * list its cut rules were written for; with any other it parses the document whole.
+ */
+export const MARKDOWN_SYNTAX_EXTENSIONS = [{ name: 'remark-gfm', plugin: remarkGfm }] as const;
+
 const processor = unified()
   .use(remarkParse)
-  .use(remarkGfm)
+  .use(MARKDOWN_SYNTAX_EXTENSIONS.map(({ plugin }) => plugin))
   .use(remarkLiteralAutolinksWhereTheyMayBe)
   .use(remarkRehype, { allowDangerousHtml: true, handlers })
   .use(rehypeRawWhenWritten)
@@ -171,7 +179,7 @@ export function renderArticleSync(input: RenderInput, parsedBlocks?: ParsedBlock
   try {
     const file = { value: markdown, data: { render: context } };
     const markdownTree = parsedBlocks
-      ? parsedBlocks.cache.parse(markdown, parsedBlocks.scope, parseMarkdownSync)
+      ? parsedBlocks.cache.parse(markdown, parsedBlocks.scope, parseMarkdownSync, MARKDOWN_SYNTAX_EXTENSIONS)
       : processor.parse(file);
     const tree = processor.runSync(markdownTree, file) as Root;
     const writtenAs: Record<string, string[]> = {};

@@ -6,10 +6,16 @@ import { workerData } from 'node:worker_threads';
 import { diffArticleZones } from './block-diff';
 import { BlockParseCache } from './block-parse';
 import { ContentRejectedError, REJECT } from './errors';
-import { renderArticleSync } from './pipeline';
+import { assertEditMapPatch } from './micromark-edit-map';
+import { parseMarkdownSync, renderArticleSync } from './pipeline';
 import { rewriteImageSourcesSync } from './rewrite';
 import type { PoolResult, PoolTask, WorkerSettings, WorkerStarted } from './task';
 import { currentThreadId, lowerThreadPriority, threadCpuMs } from './worker-thread';
+
+// Once per thread, before any conversion: micromark's linear EditMap.consume is installed and the
+// parser goes through it, or this thread fails to start with the package's version in the message
+// (micromark-edit-map.ts), rather than converting list-heavy documents in quadratic time.
+assertEditMapPatch(parseMarkdownSync);
 
 const settings = workerData as WorkerSettings | undefined;
 // Once per thread: conversions yield the CPU to the event loop (worker-thread.ts says why).

@@ -1,6 +1,6 @@
 /**
  * A Node request's headers seen through the `get(name)` that authentication and the procedures
- * use (server/api/authenticate.ts `RequestHeaders`), without copying them into a fetch `Headers`.
+ * use (server/admission/admit.ts `RequestHeaders`), without copying them into a fetch `Headers`.
  */
 import type { IncomingMessage } from 'node:http';
 import type { RequestHeaders } from '../admission/admit';

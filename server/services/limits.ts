@@ -14,7 +14,10 @@ export function limitsOf(account: Account): Record<LimitName, number> {
   return Object.fromEntries(LIMITS.map((l) => [l.name, account[l.field]])) as Record<LimitName, number>;
 }
 
-/** Bytes used by the account since the start of the current UTC day (the console). */
+/**
+ * Bytes used by the account since the start of the current UTC day (the console). Only hands the
+ * call on: app/ may not import server/data (eslint.config.mjs `FLOORS`).
+ */
 export function dailyMediaBytesUsed(db: StatementRunner, accountId: string): Promise<number> {
   return mediaBytesToday(db, accountId);
 }

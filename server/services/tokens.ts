@@ -60,6 +60,7 @@ export function summarize(t: TokenRecord): TokenSummary {
   };
 }
 
+/** The account's tokens, revoked ones too. Only hands the call on: app/ may not import server/data. */
 export function listTokens(db: StatementRunner, accountId: string): Promise<TokenRecord[]> {
   return listTokenRows(db, accountId);
 }

@@ -23,7 +23,6 @@ async function authorContext() {
       headers: { get: () => null },
       res: { setHeader() {}, chargedTo() {} },
       auth: { account, tokenId: undefined },
-      db: parts.db(),
       admitAndRead: admitterFor(parts.db(), secret).read,
     }) as unknown as AuthorContext & AuthorReadFirstContext;
 }

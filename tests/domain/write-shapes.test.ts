@@ -39,7 +39,6 @@ async function authorContext({ noMedia = false } = {}) {
       headers: { get: (name: string) => headers.get(name) ?? null },
       res: { setHeader() {}, chargedTo() {} },
       auth: { account, tokenId: undefined },
-      db: parts.db(),
       // PATCH admits its caller with its first read (api/trpc.ts `authorReadFirstProcedure`).
       admitAndRead: admitterFor(parts.db(), secret).read,
     }) as unknown as AuthorContext & AuthorReadFirstContext;

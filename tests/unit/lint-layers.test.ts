@@ -2,9 +2,11 @@
  * The layer rules of eslint.config.mjs hold however an import is written: through tsconfig's
  * `@/` alias or a relative path, each forbidden import below is refused with its floor's
  * reason, and the allowed ones beside them pass (so the rule is not refusing everything).
+ * Every floor of the config's `FLOORS` is tried as the importer, both ways.
  * The files are linted as text under the path they would have; nothing is written.
  */
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -50,6 +52,15 @@ const FORBIDDEN: [string, string, string, RegExp][] = [
   ],
   ['db/probe.ts', '@/server/services/slugs', '../server/services/slugs', /imports nothing of ours/],
   ['server/services/probe.ts', '@/server/launcher', '../launcher', /the domain knows nothing/],
+  ['server/launcher.ts', '@/server/console/preview', './console/preview', /the launcher starts the process/],
+  ['server/console-thread.ts', '@/server/http/errors', './http/errors', /the console thread builds its parts/],
+  ['server/console/probe.ts', '@/server/http/errors', '../http/errors', /not the HTTP server or the procedures/],
+  ['server/console/probe.ts', '@/server/api/routes', '../api/routes', /not the HTTP server or the procedures/],
+  ['server/cli/probe.ts', '@/server/http/errors', '../http/errors', /without the HTTP server or the console/],
+  ['server/cli/probe.ts', '@/server/console/preview', '../console/preview', /without the HTTP server or the console/],
+  ['server/admission/probe.ts', '@/server/services/slugs', '../services/slugs', /not the domain that reads through it/],
+  ['proxy.ts', '@/server/console/preview', './server/console/preview', /Next's proxy runs before every console/],
+  ['proxy.ts', '@/server/foundation/log', './server/foundation/log', /Next's proxy runs before every console/],
 ];
 
 /** Imports the same floors may make. */
@@ -62,7 +73,22 @@ const ALLOWED: [string, string][] = [
   ['app/console/probe.tsx', '@/server/api/openapi/document'],
   ['server/runtime/probe.ts', '../console/session-cookie'],
   ['server/public/probe.ts', './article-document'],
+  ['server/launcher.ts', './runtime/create-app'],
+  ['server/console-thread.ts', '@/server/runtime/console-thread-host'],
+  ['server/console/probe.ts', '../data/limits'],
+  ['server/cli/probe.ts', '@/server/data/access'],
+  ['server/admission/probe.ts', '../model/account'],
+  ['proxy.ts', '@/server/console/return-path'],
+  ['server/data/probe.ts', '../model/account'],
+  ['server/model/probe.ts', '@/server/foundation/errors'],
+  ['server/content/probe.ts', '../foundation/log'],
+  ['server/media/probe.ts', '@/server/foundation/errors'],
+  ['db/probe.ts', '../server/foundation/log'],
 ];
+
+/** The floor a file is on: the floor itself (a file floor) or the folder it is in. */
+const floorOf = (file: string, floors: string[]) =>
+  floors.find((floor) => file === floor || file.startsWith(`${floor}/`));
 
 describe('layer rules (eslint.config.mjs)', () => {
   it.each(FORBIDDEN)('%s may not import %s, nor %s', async (file, alias, relative, reason) => {
@@ -75,5 +101,17 @@ describe('layer rules (eslint.config.mjs)', () => {
 
   it.each(ALLOWED)('%s may import %s', async (file, specifier) => {
     expect(await layerProblems(file, specifier)).toEqual([]);
+  });
+
+  it('tries every floor as an importer, refused and allowed', async () => {
+    const config = (await import(pathToFileURL(path.join(ROOT, 'eslint.config.mjs')).href)) as {
+      FLOORS: Record<string, unknown>;
+    };
+    const floors = Object.keys(config.FLOORS);
+    expect(floors.length).toBeGreaterThan(10);
+    const refused = new Set(FORBIDDEN.map(([file]) => floorOf(file, floors)));
+    const allowed = new Set(ALLOWED.map(([file]) => floorOf(file, floors)));
+    expect(floors.filter((floor) => !refused.has(floor))).toEqual([]);
+    expect(floors.filter((floor) => !allowed.has(floor) && floor !== 'server/foundation')).toEqual([]);
   });
 });

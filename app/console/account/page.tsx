@@ -2,8 +2,7 @@ import type { Metadata } from 'next';
 import { consoleParts, requireSession } from '@/server/console/context';
 import { spend } from '@/server/console/limits';
 import { describeProblem } from '@/server/console/problems';
-import { usedThisMinute } from '@/server/console/queries';
-import { dailyMediaBytesUsed } from '@/server/services/limits';
+import { dailyMediaBytesUsed, spentThisMinute } from '@/server/services/limits';
 import { limitFor } from '@/server/model/account';
 import { RATE_CLASS_NAMES, RATE_CLASSES, type RateClass } from '@/server/model/rate-classes';
 import { listTokens, MAX_ACTIVE_TOKENS } from '@/server/services/tokens';
@@ -27,7 +26,7 @@ export default async function AccountPage() {
     await spend(db, session.auth, 'read'); // what GET /me costs
     tokens = await listTokens(db, account.id);
     mediaUsed = await dailyMediaBytesUsed(db, account.id);
-    used = await usedThisMinute(db, account.id);
+    used = await spentThisMinute(db, account.id);
   } catch (err) {
     return <Problem title="Account" message={describeProblem(err)} />;
   }

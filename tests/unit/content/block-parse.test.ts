@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Root } from 'mdast';
 import { BlockParseCache, blockStarts } from '../../../server/content/block-parse';
-import { parseMarkdownSync, renderArticleSync } from '../../../server/content/pipeline';
+import { MARKDOWN_SYNTAX_EXTENSIONS, parseMarkdownSync, renderArticleSync } from '../../../server/content/pipeline';
 import { articles, specSuites } from './corpus';
 
 /** A parser that records the texts it was given. */
@@ -24,6 +24,8 @@ function recordingParser() {
 }
 
 const whole = (markdown: string) => parseMarkdownSync(markdown);
+/** The pipeline's syntax extensions, which the cut rules were written for. */
+const SYNTAX = MARKDOWN_SYNTAX_EXTENSIONS;
 
 /**
  * The tree, or the error: the parser's own development assertions (devlop) reject a few
@@ -45,10 +47,10 @@ describe('parsing block by block', () => {
     let split = 0;
     for (const markdown of documents) {
       if (cut(markdown)) split++;
-      expect(cache.parse(markdown, 'a', parseMarkdownSync), markdown).toEqual(whole(markdown));
-      expect(cache.parse(markdown, 'a', parseMarkdownSync), markdown).toEqual(whole(markdown));
+      expect(cache.parse(markdown, 'a', parseMarkdownSync, SYNTAX), markdown).toEqual(whole(markdown));
+      expect(cache.parse(markdown, 'a', parseMarkdownSync, SYNTAX), markdown).toEqual(whole(markdown));
       for (const edited of [`${markdown}\n\nAn added paragraph.\n`, `A new first paragraph.\n\n${markdown}`]) {
-        expect(cache.parse(edited, 'a', parseMarkdownSync), edited).toEqual(whole(edited));
+        expect(cache.parse(edited, 'a', parseMarkdownSync, SYNTAX), edited).toEqual(whole(edited));
       }
     }
     expect(documents.length).toBeGreaterThan(1000);
@@ -61,7 +63,7 @@ describe('parsing block by block', () => {
     let split = 0;
     for (const { name, markdown } of articles()) {
       if (cut(markdown)) split++;
-      expect(cache.parse(markdown, 'a', parseMarkdownSync), name).toEqual(whole(markdown));
+      expect(cache.parse(markdown, 'a', parseMarkdownSync, SYNTAX), name).toEqual(whole(markdown));
       const edited = `A new first paragraph.\n\n${markdown.replace(/\n\n/, '\n\nAn inserted paragraph.\n\n')}`;
       const input = { markdown: edited, title: 'The title' };
       expect(renderArticleSync(input, { cache, scope: 'a' }), name).toEqual(renderArticleSync(input));
@@ -162,9 +164,11 @@ describe('parsing block by block', () => {
           const after = text(changed, trailing);
           const cache = new BlockParseCache();
           if (cut(before)) split++;
-          expect(outcome(() => cache.parse(before, 'a', parseMarkdownSync))).toEqual(outcome(() => whole(before)));
+          expect(outcome(() => cache.parse(before, 'a', parseMarkdownSync, SYNTAX))).toEqual(
+            outcome(() => whole(before)),
+          );
           const { texts, parse } = recordingParser();
-          expect(outcome(() => cache.parse(after, 'a', parse))).toEqual(outcome(() => whole(after)));
+          expect(outcome(() => cache.parse(after, 'a', parse, SYNTAX))).toEqual(outcome(() => whole(after)));
           if (cut(after) && texts.join('').length < after.length) reused++;
         },
       ),
@@ -178,14 +182,14 @@ describe('parsing block by block', () => {
   it('parses only the blocks an edit changed, in one text per run of changed blocks', () => {
     const blocks = ['# Title', 'First paragraph.', '> A quote', 'Second paragraph.', '| a |\n| - |\n| 1 |', 'Last.'];
     const cache = new BlockParseCache();
-    cache.parse(blocks.join('\n\n'), 'a', parseMarkdownSync);
+    cache.parse(blocks.join('\n\n'), 'a', parseMarkdownSync, SYNTAX);
     const edited = [...blocks];
     edited[1] = 'First paragraph, edited.';
     edited[3] = 'Second paragraph, edited.';
     edited.push('Added.');
     const { texts, parse } = recordingParser();
     const markdown = edited.join('\n\n');
-    expect(cache.parse(markdown, 'a', parse)).toEqual(whole(markdown));
+    expect(cache.parse(markdown, 'a', parse, SYNTAX)).toEqual(whole(markdown));
     // The last block was 'Last.' and is now 'Last.\n\n': a new text.
     expect(texts).toEqual(['First paragraph, edited.\n\n', 'Second paragraph, edited.\n\n', 'Last.\n\nAdded.']);
   });
@@ -193,12 +197,12 @@ describe('parsing block by block', () => {
   it("never reuses another account's blocks", () => {
     const markdown = 'One paragraph.\n\nAnother paragraph.\n';
     const cache = new BlockParseCache();
-    cache.parse(markdown, 'account-a', parseMarkdownSync);
+    cache.parse(markdown, 'account-a', parseMarkdownSync, SYNTAX);
     const other = recordingParser();
-    expect(cache.parse(markdown, 'account-b', other.parse)).toEqual(whole(markdown));
+    expect(cache.parse(markdown, 'account-b', other.parse, SYNTAX)).toEqual(whole(markdown));
     expect(other.texts).toEqual([markdown]);
     const same = recordingParser();
-    cache.parse(markdown, 'account-a', same.parse);
+    cache.parse(markdown, 'account-a', same.parse, SYNTAX);
     expect(same.texts).toEqual([]);
   });
 
@@ -208,19 +212,45 @@ describe('parsing block by block', () => {
     const cache = new BlockParseCache(1_000, 500);
     const first = Array.from({ length: 5 }, (_, i) => paragraph(i)).join('');
     const second = Array.from({ length: 8 }, (_, i) => paragraph(i + 5)).join('');
-    cache.parse(first, 'a', parseMarkdownSync);
-    cache.parse(second, 'a', parseMarkdownSync);
+    cache.parse(first, 'a', parseMarkdownSync, SYNTAX);
+    cache.parse(second, 'a', parseMarkdownSync, SYNTAX);
     // Each key is about 107 characters (scope included), so 9 fit: of the 13 blocks, the first
     // document's oldest 4 were pushed out.
     const again = recordingParser();
-    expect(cache.parse(first, 'a', again.parse)).toEqual(whole(first));
+    expect(cache.parse(first, 'a', again.parse, SYNTAX)).toEqual(whole(first));
     expect(again.texts.join('')).toBe([0, 1, 2, 3].map(paragraph).join(''));
     // A block longer than the per-block bound is parsed every time.
     const long = `${'y'.repeat(600)}\n\nShort.\n`;
-    cache.parse(long, 'a', parseMarkdownSync);
+    cache.parse(long, 'a', parseMarkdownSync, SYNTAX);
     const longAgain = recordingParser();
-    cache.parse(long, 'a', longAgain.parse);
+    cache.parse(long, 'a', longAgain.parse, SYNTAX);
     expect(longAgain.texts).toEqual([`${'y'.repeat(600)}\n\n`]);
+  });
+
+  it('cuts nothing for a parser with other syntax extensions than the cut rules were written for', () => {
+    const markdown = 'One paragraph.\n\nAnother paragraph.\n\nA third.\n';
+    expect(cut(markdown)).toBe(true);
+    for (const syntax of [
+      [...SYNTAX, { name: 'remark-math' }],
+      [{ name: 'remark-math' }, ...SYNTAX],
+      [],
+      [{ name: 'remark-gfm-with-options' }],
+    ]) {
+      const cache = new BlockParseCache();
+      const first = recordingParser();
+      expect(cache.parse(markdown, 'a', first.parse, syntax)).toEqual(whole(markdown));
+      const again = recordingParser();
+      expect(cache.parse(markdown, 'a', again.parse, syntax)).toEqual(whole(markdown));
+      // Parsed whole both times: nothing was cut, so nothing was kept or reused.
+      expect([...first.texts, ...again.texts]).toEqual([markdown, markdown]);
+      expect(cache.counts).toEqual({ reused: 0, parsed: 2 * markdown.length });
+    }
+    // The same document with the pipeline's own list is cut, and its blocks reused.
+    const cache = new BlockParseCache();
+    cache.parse(markdown, 'a', parseMarkdownSync, SYNTAX);
+    const again = recordingParser();
+    expect(cache.parse(markdown, 'a', again.parse, SYNTAX)).toEqual(whole(markdown));
+    expect(again.texts).toEqual([]);
   });
 
   it('parses whole the documents whose blocks cross blank lines', () => {

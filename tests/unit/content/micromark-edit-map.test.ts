@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { EditMap } from 'micromark-util-edit-map';
-import '../../../server/content';
+import { assertEditMapPatch, editMapPatchInstalled } from '../../../server/content/micromark-edit-map';
+import { parseMarkdownSync } from '../../../server/content/pipeline';
 
 /** micromark's event type, as the edit map takes it. */
 type Event = Parameters<EditMap['add']>[2][number];
@@ -56,6 +57,18 @@ const listAndEdits = fc.integer({ min: 0, max: 60 }).chain((length) =>
 );
 
 describe("micromark's EditMap.consume, rebuilt from the first edit", () => {
+  // Without these, the checks below would pass on micromark's own consume just as well.
+  it("is installed, and the pipeline's parser goes through it", () => {
+    expect(editMapPatchInstalled()).toBe(true);
+    expect(() => assertEditMapPatch(parseMarkdownSync)).not.toThrow();
+  });
+
+  it('refuses, naming the package and its version, a parser that does not go through it', () => {
+    expect(() => assertEditMapPatch(() => null)).toThrow(
+      /^micromark-util-edit-map 1\.0\.0 \(server\/content\/micromark-edit-map\.ts was written for 1\.0\.0\): the patch is installed, but micromark's parser did not go through it/,
+    );
+  });
+
   it('applies random edits exactly as the edit semantics say', () => {
     let checked = 0;
     fc.assert(

@@ -1,13 +1,9 @@
 import { ConversionBusyError } from '@/server/content';
-import { spend } from '@/server/console/limits';
 import { findPreview } from '@/server/console/preview';
-import { answerPreviewFrame, frameMessage } from '@/server/console/preview-frame';
-import { ConsoleProblem } from '@/server/console/problems';
+import { answerPreviewFrame, frameMessage, POOL_BUSY, spendPoolTurn } from '@/server/console/preview-frame';
 import { diffDocument, publishDiffInPool } from '@/server/console/publish-diff';
 
 export const dynamic = 'force-dynamic';
-
-const BUSY = 'The server is busy right now. Try again in a moment.';
 
 /**
  * The saved working version with what publishing it would add and remove marked, for the
@@ -17,16 +13,12 @@ const BUSY = 'The server is busy right now. Try again in a moment.';
  */
 export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  return answerPreviewFrame(async (session, { db, content }) => {
+  return answerPreviewFrame(async (session, parts) => {
+    const { db, content } = parts;
     const account = session.auth.account.id;
     // Nothing is loaded while this account's work in the pool is already backed up.
-    if (await content.queueFull(account)) return frameMessage(503, BUSY);
-    try {
-      await spend(db, session.auth, 'write');
-    } catch (err) {
-      if (err instanceof ConsoleProblem) return frameMessage(429, err.message);
-      throw err;
-    }
+    const refused = await spendPoolTurn(session, parts);
+    if (refused) return refused;
     const working = await findPreview(db, session, id, 'working');
     if (!working) return frameMessage(404, 'That article does not exist.');
     const published = await findPreview(db, session, id, 'published');
@@ -38,7 +30,7 @@ export async function GET(_request: Request, { params }: { params: Promise<{ id:
         html: diffDocument(await publishDiffInPool(content, published, working, account), working),
       };
     } catch (err) {
-      if (err instanceof ConversionBusyError) return frameMessage(503, BUSY);
+      if (err instanceof ConversionBusyError) return frameMessage(503, POOL_BUSY);
       throw err;
     }
   });

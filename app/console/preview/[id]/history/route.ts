@@ -1,7 +1,5 @@
 import { ConversionBusyError } from '@/server/content';
-import { spend } from '@/server/console/limits';
-import { answerPreviewFrame, frameMessage } from '@/server/console/preview-frame';
-import { ConsoleProblem } from '@/server/console/problems';
+import { answerPreviewFrame, frameMessage, POOL_BUSY, spendPoolTurn } from '@/server/console/preview-frame';
 import { diffDocument, publishDiffInPool } from '@/server/console/publish-diff';
 import { revisionView } from '@/server/console/preview';
 import { isDomainError } from '@/server/foundation/errors';
@@ -9,8 +7,6 @@ import { readRevision, type Revision } from '@/server/services/revisions';
 import { UUID_PATTERN } from '@/server/foundation/uuid';
 
 export const dynamic = 'force-dynamic';
-
-const BUSY = 'The server is busy right now. Try again in a moment.';
 
 /**
  * The change between two saved revisions of an article (`?from=` the older, `?to=` the newer),
@@ -21,16 +17,12 @@ const BUSY = 'The server is busy right now. Try again in a moment.';
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const query = new URL(request.url).searchParams;
-  return answerPreviewFrame(async (session, { db, content }) => {
+  return answerPreviewFrame(async (session, parts) => {
+    const { db, content } = parts;
     const account = session.auth.account.id;
     if (!UUID_PATTERN.test(id)) return frameMessage(404, 'That article does not exist.');
-    if (await content.queueFull(account)) return frameMessage(503, BUSY);
-    try {
-      await spend(db, session.auth, 'write');
-    } catch (err) {
-      if (err instanceof ConsoleProblem) return frameMessage(429, err.message);
-      throw err;
-    }
+    const refused = await spendPoolTurn(session, parts);
+    if (refused) return refused;
     let from: Revision, to: Revision;
     try {
       from = await readRevision(db, account, id, query.get('from') ?? '');
@@ -43,7 +35,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
       const diff = await publishDiffInPool(content, revisionView(from), revisionView(to), account);
       return { status: 200, html: diffDocument(diff, revisionView(to), 'These two saves show readers the same.') };
     } catch (err) {
-      if (err instanceof ConversionBusyError) return frameMessage(503, BUSY);
+      if (err instanceof ConversionBusyError) return frameMessage(503, POOL_BUSY);
       throw err;
     }
   });
