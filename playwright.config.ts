@@ -14,7 +14,8 @@ export default defineConfig({
   timeout: 120_000,
   fullyParallel: false,
   workers: 1,
-  reporter: [['list']],
+  // The part-times row for the table `.ci/run` prints (writes only when it sets PART_TIMES_FILE).
+  reporter: [['list'], ['./e2e/support/part-times-reporter.ts']],
   outputDir: 'test-results',
   use: {
     browserName: 'chromium',

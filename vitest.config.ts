@@ -1,11 +1,17 @@
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+// `.js`: Vite asks config imports for an extension (TypeScript resolves it to the .ts file).
+import { partTimes } from './tests/support/part-times-reporter.js';
 
 /**
  * Four projects: `unit` (plain modules, no server), `domain` (the services against a real
  * PostgreSQL, no HTTP), `integration` (HTTP against the real service on a real PostgreSQL,
  * started once by the global setup) and `deployment` (deploy/'s hitch, Varnish, PgBouncer,
  * PostgreSQL and two instances, started from the Debian packages).
+ *
+ * `partTimes` in every project (tests/support/part-times-reporter.ts): when `.ci/run` sets
+ * PART_TIMES_FILE, it adds a reporter that writes each project's times for the table `.ci/run`
+ * prints at its end; the console output stays as it is.
  */
 const alias = { '@': path.resolve(import.meta.dirname) };
 
@@ -15,6 +21,7 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
+        plugins: [partTimes],
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.ts'],
@@ -26,6 +33,7 @@ export default defineConfig({
       },
       {
         resolve: { alias },
+        plugins: [partTimes],
         test: {
           name: 'domain',
           include: ['tests/domain/**/*.test.ts'],
@@ -39,6 +47,7 @@ export default defineConfig({
       },
       {
         resolve: { alias },
+        plugins: [partTimes],
         test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
@@ -55,6 +64,7 @@ export default defineConfig({
       },
       {
         resolve: { alias },
+        plugins: [partTimes],
         test: {
           // deploy/ started for real: Debian's hitch, Varnish, PgBouncer and PostgreSQL, two
           // built instances.
