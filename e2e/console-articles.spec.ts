@@ -1,5 +1,15 @@
 import { api, createPost } from './support/api';
-import { confirm, expect, saveEditor, screenshot, signIn, test, openEditor, markdownText } from './support/console';
+import {
+  confirm,
+  editorReady,
+  expect,
+  saveEditor,
+  screenshot,
+  signIn,
+  test,
+  openEditor,
+  markdownText,
+} from './support/console';
 import { tokenOf } from './support/state';
 
 /**
@@ -168,6 +178,7 @@ test('save follows the same write rules as the API and never overwrites a change
 
   // Reloaded through the offered button, the editor starts from the current version and saves normally.
   await conflict.getByRole('button', { name: 'Reload the current version' }).click();
+  await editorReady(page); // the reloaded page's editor, not the text box it replaces
   await expect(markdownText(page)).toHaveValue('Changed by the API.');
   await page.getByLabel('Markdown').fill('Changed by the API, then in the console.');
   await saveEditor(page);

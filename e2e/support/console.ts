@@ -75,7 +75,7 @@ export async function reloadEditor(page: Page): Promise<void> {
 }
 
 /** React owns the page (Save is enabled) and the Markdown editor has taken the text box's place. */
-async function editorReady(page: Page): Promise<void> {
+export async function editorReady(page: Page): Promise<void> {
   await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeEnabled();
   await expect(page.locator('.code-editor .cm-content')).toBeVisible();
 }

@@ -54,6 +54,9 @@ export function MarkdownField({
     let cancelled = false;
     void import('./code-editor').then(({ createCodeEditor }) => {
       if (cancelled || !host.current || !box.current) return;
+      // A writer already typing in the box goes on in the editor, at the same place.
+      const typing = document.activeElement === box.current;
+      const { selectionStart, selectionEnd } = box.current;
       made = createCodeEditor({
         parent: host.current,
         text: box.current.value,
@@ -62,6 +65,7 @@ export function MarkdownField({
         onChange: (text) => latest.current.onChange(text),
         onFiles: (files) => latest.current.uploadFiles(files),
       });
+      if (typing) made.handle.reveal(selectionStart, selectionEnd);
       setEditor(made);
     });
     return () => {
