@@ -26,7 +26,7 @@ const nextConfig = {
   poweredByHeader: false,
   experimental: {
     // The console saves an article through a server action, Markdown included: an article may
-    // have 2 MiB of it (MAX_MARKDOWN_BYTES, server/content/limits.ts), where Next's default
+    // have 2 MiB of it (MAX_MARKDOWN_BYTES, server/content/conversion-bounds.ts), where Next's default
     // limit of 1 MB answered a save of a longer one with "A server error occurred". Past 2 MiB
     // the pipeline refuses it in words; 4 MB leaves room for the other fields and the encoding.
     serverActions: { bodySizeLimit: '4mb' },

@@ -25,7 +25,7 @@ import { ContentPool, contentPoolSettings, ContentRejectedError } from '../serve
 /** The pool a service process would have (CONTENT_POOL_THREADS and the rest from the environment). */
 const pool = new ContentPool(contentPoolSettings());
 const renderArticle: ContentPool['render'] = (input, owner) => pool.render(input, owner);
-import { timeBudgetMs } from '../server/content/limits';
+import { timeBudgetMs } from '../server/content/conversion-bounds';
 import { corpusPath } from '../tests/support/corpus-files';
 import { articles, buildRecipe, type RecipePart } from '../tests/unit/content/corpus';
 import { DOCUMENT_SHAPES } from '../tests/unit/content/shapes';

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import type { PostStatus } from '@/server/console/records';
 import { consoleParts, currentSession, hasStaleSessionCookie } from '@/server/console/context';
-import { spend } from '@/server/console/limits';
+import { spend } from '@/server/console/console-charges';
 import { describeProblem } from '@/server/console/problems';
 import { countByStatus } from '@/server/console/queries';
 import {

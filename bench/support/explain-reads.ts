@@ -7,7 +7,7 @@
  */
 import pg from 'pg';
 import { admittedQuery, type AdmittedRead } from '../../server/admission/admitted-statement';
-import { admittedMediaBytesToday } from '../../server/data/limits';
+import { admittedMediaBytesToday } from '../../server/data/usage-counters';
 import { admittedPostPage, admittedPostRow } from '../../server/data/posts/reads';
 
 /** Executions before the explained one: PostgreSQL decides custom or generic after the fifth. */

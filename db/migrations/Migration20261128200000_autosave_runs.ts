@@ -9,7 +9,7 @@ import { Migration } from '@mikro-orm/migrations';
  * autosave (AUTOSAVE_RUN_MINUTES, server/data/posts/writes.ts). The version before the run and
  * the run's last autosave each stay as entries of their own. (The other rule of autosave, that
  * it never takes more than half of a minute's write limit, is the console's: server/console/
- * limits.ts; nothing of it is in the schema.)
+ * console-charges.ts; nothing of it is in the schema.)
  *
  * `posts.autosave_visit` is the editor visit whose autosave made the row's version (NULL for
  * every other save), `posts.autosave_since` when that visit's run began (NULL: no run open). The

@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * The console's upload finds a file already in the author's library by its stored bytes
- * (server/data/media.ts STORED_COPY: account, SHA-256, kind) before storing it again. Without an
+ * (server/data/media-rows.ts STORED_COPY: account, SHA-256, kind) before storing it again. Without an
  * index that read went through all of the account's files; with this one it reads the few rows
  * of that hash.
  */

@@ -78,7 +78,7 @@ export interface ChargeBelow {
 /**
  * One unit of the account's `cls` minute window, only while fewer than `ceiling` units of it are
  * used: a caller that must leave the rest of the window to others (the console's autosave,
- * server/console/limits.ts) takes nothing once the window reaches its ceiling.
+ * server/console/console-charges.ts) takes nothing once the window reaches its ceiling.
  */
 export async function chargeWindowBelow(
   db: StatementRunner,

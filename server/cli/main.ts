@@ -17,7 +17,7 @@ import {
   updateAccount,
   type LimitOverrides,
 } from '../services/accounts';
-import { limitsOf } from '../services/limits';
+import { limitsOf } from '../services/account-usage';
 import { approvePost, listPending, rejectPost } from '../services/moderation';
 import { canonicalPath } from '../services/post-view';
 import { createToken, listTokens, reissueToken, revokeToken, summarize } from '../services/tokens';

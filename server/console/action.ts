@@ -3,7 +3,7 @@ import { redirect, unstable_rethrow } from 'next/navigation';
 import { isDomainError } from '../foundation/errors';
 import type { ConsoleParts } from '../runtime/parts';
 import { consoleParts, currentSession } from './context';
-import { AutosaveWaits, spend, type ConsoleCharge } from './limits';
+import { AutosaveWaits, spend, type ConsoleCharge } from './console-charges';
 import { describeProblem } from './problems';
 import { csrfMatches, type ConsoleSession } from './session-store';
 
@@ -11,7 +11,7 @@ import { csrfMatches, type ConsoleSession } from './session-store';
  * The frame of every console Server Action. Each exported action is a public HTTP endpoint
  * (Next docs, "Data security"), so each one: finds the session itself, checks the form's
  * CSRF token against the session's (on top of Next's own Origin check for actions), spends
- * the account's limit for its class (or an autosave's share of `write`: limits.ts), and turns any
+ * the account's limit for its class (or an autosave's share of `write`: console-charges.ts), and turns any
  * failure into a sentence.
  */
 /**

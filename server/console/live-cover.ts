@@ -1,6 +1,6 @@
 import 'server-only';
 import type { StatementRunner } from '../../db/statements';
-import { ownMediaRows } from '../data/media';
+import { ownMediaRows } from '../data/media-rows';
 import { localMediaPath } from '../content/urls';
 import { UUID_PATTERN } from '../foundation/uuid';
 import type { ConsoleSession } from './session-store';

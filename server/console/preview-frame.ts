@@ -2,7 +2,7 @@ import type { ConsoleParts } from '../runtime/parts';
 import { previewHeaders } from '../public/article-document';
 import { consoleParts, currentSession } from './context';
 import { textBody } from './piecewise-body';
-import { spend } from './limits';
+import { spend } from './console-charges';
 import { messageDocument } from './preview-messages';
 import { ConsoleProblem, describeProblem } from './problems';
 import type { ConsoleSession } from './session-store';

@@ -3,6 +3,6 @@
  * layer's and the services' records, never a database row type of the console's own.
  */
 export type { TokenRecord } from '../data/access';
-export type { MediaRecord } from '../data/media';
+export type { MediaRecord } from '../data/media-rows';
 export type { PendingArticle } from '../services/moderation';
 export type { PostStatus } from '../data/posts/rows';

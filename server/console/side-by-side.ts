@@ -2,7 +2,7 @@ import 'server-only';
 import type { StatementRunner } from '../../db/statements';
 import { articleMarkup, escapeHtml, READER_STYLESHEET, type ArticleView } from '../public/article-document';
 import { SIDE_BY_SIDE_GAP_PX } from './frame-layout';
-import { spend } from './limits';
+import { spend } from './console-charges';
 import { findPreview, revisionView } from './preview';
 import { frameMessage, type FrameAnswer } from './preview-frame';
 import { ConsoleProblem } from './problems';

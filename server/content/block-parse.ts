@@ -40,7 +40,7 @@
  * about 13 bytes per source character.
  */
 import type { Root, RootContent } from 'mdast';
-import { BLOCK_CACHE_CHARS, BLOCK_CACHE_MAX_BLOCK_CHARS } from './limits';
+import { BLOCK_CACHE_CHARS, BLOCK_CACHE_MAX_BLOCK_CHARS } from './conversion-bounds';
 
 /** The syntax extensions (on remark-parse's CommonMark), by name, that the cut rules were written for. */
 const CUT_RULES_SYNTAX: readonly string[] = ['remark-gfm'];

@@ -16,7 +16,7 @@ import rehypeSanitize from 'rehype-sanitize';
 import { tagNames, type Root } from './hast';
 import type { RenderInput, RenderOutput } from './types';
 import { ContentRejectedError, REJECT } from './errors';
-import { MAX_MARKDOWN_BYTES } from './limits';
+import { MAX_MARKDOWN_BYTES } from './conversion-bounds';
 import { assertNestingWithinLimit } from './prescan';
 import { prepareMarkdown } from './prepare';
 import { sanitizeSchema } from './sanitize-schema';

@@ -6,7 +6,7 @@
  * than the event loop (CONTENT_WORKER_NICE, worker-thread.ts): a large or hostile document then
  * takes only the CPU that requests and ordinary articles leave over.
  *
- * A document's budget of about 1 s + 10 s per MB (limits.ts) starts when it is queued: waiting
+ * A document's budget of about 1 s + 10 s per MB (conversion-bounds.ts) starts when it is queued: waiting
  * for a turn spends it in wall-clock time, converting spends what is left in the CPU time of the
  * worker (read from /proc; wall-clock where that is unknown), with a wall-clock ceiling of
  * WALL_CEILING times that CPU budget. A cold worker's start-up is not counted.
@@ -24,7 +24,7 @@ import { env } from '../foundation/env';
 import { conversionSeconds, parsedCharacters } from '../foundation/metrics';
 import { ContentRejectedError, ConversionBusyError, REJECT } from './errors';
 import { FairQueue, FairQueueFullError } from './fair-queue';
-import { timeBudgetMs } from './limits';
+import { timeBudgetMs } from './conversion-bounds';
 import { SELF_ORIGINS } from './self-origins';
 import type { RenderInput, RenderOutput } from './types';
 import type { ArticleZones, ZonesDiff } from './block-diff';

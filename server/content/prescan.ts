@@ -13,12 +13,12 @@
  * Counted per paragraph (paragraph-scan.ts: what micromark resolves in time (count) x (length)),
  * outside fenced code, `<pre>` and HTML blocks that start at column 0 (the service's own output):
  * - emphasis delimiter runs that can open or close, open `[` brackets, `[ ]` labels, and the characters link
- *   resource attempts (`](`) and `]` look-backs would scan (limits.ts PARAGRAPH_LIMITS).
+ *   resource attempts (`](`) and `]` look-backs would scan (conversion-bounds.ts PARAGRAPH_LIMITS).
  *
  * Which block a line starts (HTML block, table row, bullet item…) is decided in prescan-lines.ts.
  */
 import { ContentRejectedError, REJECT } from './errors';
-import { MAX_NESTING, PARAGRAPH_LIMITS } from './limits';
+import { MAX_NESTING, PARAGRAPH_LIMITS } from './conversion-bounds';
 import { ParagraphCounter, type ParagraphLimits, type ParagraphProblem } from './paragraph-scan';
 import {
   BULLET_ITEM,

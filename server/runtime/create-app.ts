@@ -9,7 +9,7 @@
  */
 import type { PoolerMode } from '../../db/connection-mode';
 import { openStatementPool } from '../../db/statements';
-import { sweepOldWindows } from '../data/limits';
+import { sweepOldWindows } from '../data/usage-counters';
 import type { MessagePort } from 'node:worker_threads';
 import { ContentPool, contentPoolSettings, conversionsOverPort } from '../content';
 import { createPurgeQueue, type PurgeQueue } from './cache-purge';

@@ -1,4 +1,4 @@
-import type { MediaDeps } from '../services/media';
+import type { MediaDeps } from '../services/media-storage';
 import type { PublishingContext } from '../services/post-publishing';
 import type { WriteContext } from '../services/post-writes';
 import { createRehoster } from '../services/rehost';

@@ -1,5 +1,5 @@
 import type { StatementRunner } from '../../db/statements';
-import { ownMediaRows } from '../data/media';
+import { ownMediaRows } from '../data/media-rows';
 import type { RehostMemory } from '../data/posts/writes';
 import {
   absoluteHttpUrl,

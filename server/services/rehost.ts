@@ -26,8 +26,8 @@ import { DownloadMemoryFullError, holdingDownload } from '../media/download-memo
 import { undiciConnector } from '../media/fetch/undici-connector';
 import { inspectAndNormalizeImage, isImageError } from '../media/image';
 import { chargeWindowRow, windowAfter } from '../admission/window-charge';
-import { dailyQuotaExhausted } from './limits';
-import { commitImage, DailyQuotaExceededError, type MediaAccount, type MediaDeps } from './media';
+import { dailyQuotaExhausted } from './account-usage';
+import { commitImage, DailyQuotaExceededError, type MediaAccount, type MediaDeps } from './media-storage';
 import type { Rehoster, RehostOutcome, StoredImage } from './rehost-port';
 
 const REHOST_MAX_URLS = 100;

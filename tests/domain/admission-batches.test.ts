@@ -11,7 +11,7 @@ import {
   type Admitted,
   type AdmittedRead,
 } from '../../server/admission/admitted-statement';
-import { admittedMediaBytesToday } from '../../server/data/limits';
+import { admittedMediaBytesToday } from '../../server/data/usage-counters';
 import { admittedPostPage, admittedPostRow } from '../../server/data/posts/reads';
 import { createPost } from '../../server/services/post-writes';
 import { publishPost } from '../../server/services/post-publishing';

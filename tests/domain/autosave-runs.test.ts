@@ -1,6 +1,6 @@
 /**
  * The console editor's autosave, server side (Migration20261128200000_autosave_runs, server/
- * console/limits.ts):
+ * console/console-charges.ts):
  * - a run of autosaves of one editor visit is one entry of the history, its newest autosave's
  *   version, marked autosaved; a manual save, an API write, a publication move, another visit's
  *   autosave or AUTOSAVE_RUN_MINUTES since the run's first autosave end the run;
@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { chargeWindow, chargeWindowBelow } from '../../server/admission/window-charge';
 import { AUTOSAVE_RUN_MINUTES } from '../../server/data/posts/writes';
-import { AUTOSAVE, AutosaveWaits, autosaveCeiling, spend } from '../../server/console/limits';
+import { AUTOSAVE, AutosaveWaits, autosaveCeiling, spend } from '../../server/console/console-charges';
 import type { Account } from '../../server/model/account';
 import { createAccount, type LimitOverrides } from '../../server/services/accounts';
 import { postEtag } from '../../server/services/post-etag';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addMediaBytesWithin, sweepOldWindows } from '../../server/data/limits';
-import { dailyMediaBytesUsed } from '../../server/services/limits';
+import { addMediaBytesWithin, sweepOldWindows } from '../../server/data/usage-counters';
+import { dailyMediaBytesUsed } from '../../server/services/account-usage';
 import { chargeWindow } from '../../server/admission/window-charge';
 import { createAccount, type LimitOverrides } from '../../server/services/accounts';
 import { randomUUID } from 'node:crypto';

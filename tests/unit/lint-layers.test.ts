@@ -42,7 +42,7 @@ const FORBIDDEN: [string, string, string, RegExp][] = [
   ['server/runtime/probe.ts', '@/server/http/errors', '../http/errors', /it serves no request/],
   ['server/http/probe.ts', '@/server/console/preview', '../console/preview', /never the console/],
   ['server/data/probe.ts', '@/server/services/slugs', '../services/slugs', /not the rules that use them/],
-  ['server/model/probe.ts', '@/server/data/limits', '../data/limits', /plain rules/],
+  ['server/model/probe.ts', '@/server/data/usage-counters', '../data/usage-counters', /plain rules/],
   ['app/console/probe.tsx', '@/db/statements', '../../db/statements', /never the database/],
   [
     'app/console/probe.tsx',
@@ -65,7 +65,7 @@ const FORBIDDEN: [string, string, string, RegExp][] = [
 
 /** Imports the same floors may make. */
 const ALLOWED: [string, string][] = [
-  ['server/services/probe.ts', '@/server/data/limits'],
+  ['server/services/probe.ts', '@/server/data/usage-counters'],
   ['server/services/probe.ts', '../foundation/errors'],
   ['server/api/probe.ts', '../services/slugs'],
   ['server/http/probe.ts', '@/server/api/routes'],
@@ -75,7 +75,7 @@ const ALLOWED: [string, string][] = [
   ['server/public/probe.ts', './article-document'],
   ['server/launcher.ts', './runtime/create-app'],
   ['server/console-thread.ts', '@/server/runtime/console-thread-host'],
-  ['server/console/probe.ts', '../data/limits'],
+  ['server/console/probe.ts', '../data/usage-counters'],
   ['server/cli/probe.ts', '@/server/data/access'],
   ['server/admission/probe.ts', '../model/account'],
   ['proxy.ts', '@/server/console/return-path'],

@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import { consoleParts, requireSession } from '@/server/console/context';
-import { spend } from '@/server/console/limits';
+import { spend } from '@/server/console/console-charges';
 import { describeProblem } from '@/server/console/problems';
-import { dailyMediaBytesUsed, spentThisMinute } from '@/server/services/limits';
+import { dailyMediaBytesUsed, spentThisMinute } from '@/server/services/account-usage';
 import { limitFor } from '@/server/model/account';
 import { RATE_CLASS_NAMES, RATE_CLASSES, type RateClass } from '@/server/model/rate-classes';
 import { listTokens, MAX_ACTIVE_TOKENS } from '@/server/services/tokens';

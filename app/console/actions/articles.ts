@@ -9,7 +9,7 @@ import { parsePostWrite } from '@/server/services/post-rules';
 import { postEtag } from '@/server/services/post-etag';
 import { publishingOf, writeContextOf } from '@/server/runtime/request-contexts';
 import { formString, runConsoleAction, type ActionOutcome } from '@/server/console/action';
-import { AUTOSAVE } from '@/server/console/limits';
+import { AUTOSAVE } from '@/server/console/console-charges';
 import { ConsoleProblem } from '@/server/console/problems';
 import { UUID_PATTERN } from '@/server/foundation/uuid';
 import { normalizeLineEndings, tagNamesFromField, type EditorFields } from '@/server/console/editor-fields';
@@ -82,7 +82,7 @@ function autosaveVisit(formData: FormData): string | undefined {
  *
  * An autosave is the same save with a field `autosave` holding the editor visit's UUID. It is
  * charged to the `write` window only while autosaves leave the API at least half of the minute
- * (server/console/limits.ts; past that nothing is charged or saved, and the outcome's
+ * (server/console/console-charges.ts; past that nothing is charged or saved, and the outcome's
  * `autosaveWaits` says in how many seconds it can try again), and a run of autosaves of one visit
  * leaves one entry in the history (`updatePost`'s `autosaveVisit`). A form whose `autosave` field
  * is not a UUID is charged as an autosave and refused.

@@ -2,9 +2,9 @@
 
 import { revalidatePath } from 'next/cache';
 import { headers } from 'next/headers';
-import { storeFromUrl } from '@/server/services/media';
+import { storeFromUrl } from '@/server/services/media-storage';
 import { formString, runConsoleAction, type ActionOutcome } from '@/server/console/action';
-import { markdownSnippet } from '@/server/console/media';
+import { markdownSnippet } from '@/server/console/media-library';
 import { mediaDepsOf } from '@/server/runtime/request-contexts';
 
 export type FromUrlOutcome = ActionOutcome<{ message: string; snippet: string; url: string }> | null;

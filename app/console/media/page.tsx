@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { consoleParts, requireSession } from '@/server/console/context';
-import { spend } from '@/server/console/limits';
-import { markdownSnippet, recentMedia } from '@/server/console/media';
+import { spend } from '@/server/console/console-charges';
+import { markdownSnippet, recentMedia } from '@/server/console/media-library';
 import { describeProblem } from '@/server/console/problems';
 import type { MediaRecord } from '@/server/console/records';
 import { storeMediaFromUrl } from '../actions/media';

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { consoleParts, requireSession } from '@/server/console/context';
-import { spend } from '@/server/console/limits';
+import { spend } from '@/server/console/console-charges';
 import { describeProblem } from '@/server/console/problems';
 import { removedMarkup } from '@/server/console/removed-markup';
 import { listPending } from '@/server/services/moderation';

@@ -1,6 +1,6 @@
 import { mediaDepsOf } from '../../runtime/request-contexts';
 import type { z } from 'zod';
-import { storeFromUrl } from '../../services/media';
+import { storeFromUrl } from '../../services/media-storage';
 import type { AuthorContext } from '../trpc';
 import type { FromUrlInput } from './media.schema';
 

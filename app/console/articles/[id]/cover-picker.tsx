@@ -3,7 +3,7 @@
 import { useId, useRef, useState } from 'react';
 import { formatDateTime } from '../../components/format';
 import { mediaUrl } from './island-snippets';
-import type { LibraryItem } from '@/server/console/media';
+import type { LibraryItem } from '@/server/console/media-library';
 import type { MediaLibrary } from './use-media-library';
 
 /** The cover the article has saved, as the page read it. */

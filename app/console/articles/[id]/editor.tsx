@@ -4,7 +4,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ArticleFields, EditorFields } from '@/server/console/editor-fields';
 import type { RestoreOutcome, SaveOutcome } from '../../actions/articles';
 import type { RevisionSummary } from '@/server/services/revisions';
-import type { LibraryItem } from '@/server/console/media';
+import type { LibraryItem } from '@/server/console/media-library';
 import { useEditorFields, type CreatedReport, type StoredVersion } from './use-editor-fields';
 import { useLeaveGuard } from './use-leave-guard';
 import { useLivePreview } from './use-live-preview';

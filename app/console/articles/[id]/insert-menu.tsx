@@ -13,7 +13,7 @@ import {
   videoEmbed,
   type IslandKind,
 } from './island-snippets';
-import type { LibraryItem } from '@/server/console/media';
+import type { LibraryItem } from '@/server/console/media-library';
 import { formatDateTime } from '../../components/format';
 
 /**

@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import type { LibraryItem } from '@/server/console/media';
+import type { LibraryItem } from '@/server/console/media-library';
 import { refuseBeforeUpload, uploadImage, type Uploaded } from './image-upload';
 
 /** A file the upload route stored (or found already in the library), with its library id and kind. */

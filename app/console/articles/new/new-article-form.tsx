@@ -2,7 +2,7 @@
 
 import { useActionState, useEffect, useRef, useState } from 'react';
 import { useRouter } from 'next/navigation';
-import type { LibraryItem } from '@/server/console/media';
+import type { LibraryItem } from '@/server/console/media-library';
 import { createArticle, type NewArticleState } from '../../actions/articles';
 import { handOverCreatedReport } from '../[id]/created-report';
 import { MarkdownField } from '../[id]/markdown-field';

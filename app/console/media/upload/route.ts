@@ -1,6 +1,6 @@
 import { consoleParts, currentSession } from '@/server/console/context';
-import { spend } from '@/server/console/limits';
-import { storeConsoleUpload } from '@/server/console/media';
+import { spend } from '@/server/console/console-charges';
+import { storeConsoleUpload } from '@/server/console/media-library';
 import { mediaDepsOf } from '@/server/runtime/request-contexts';
 import { describeProblem } from '@/server/console/problems';
 import { csrfMatches } from '@/server/console/session-store';

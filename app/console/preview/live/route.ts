@@ -1,5 +1,5 @@
 import { consoleParts, currentSession } from '@/server/console/context';
-import { spend } from '@/server/console/limits';
+import { spend } from '@/server/console/console-charges';
 import { ConsoleProblem, describeProblem } from '@/server/console/problems';
 import { messageDocument } from '@/server/console/preview-messages';
 import { previewDocument, previewHeaders } from '@/server/public/article-document';

@@ -13,8 +13,8 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { StatementRunner } from '../../db/statements';
-import { findServableMediaRow, findStoredCopyRow, insertMediaRows, type ServableMediaRow } from '../data/media';
-import { addMediaBytesWithin, mediaBytesToday, refundMediaBytes } from '../data/limits';
+import { findServableMediaRow, findStoredCopyRow, insertMediaRows, type ServableMediaRow } from '../data/media-rows';
+import { addMediaBytesWithin, mediaBytesToday, refundMediaBytes } from '../data/usage-counters';
 import { DomainError, invalid } from '../foundation/errors';
 import type { AllowList } from '../media/address-policy';
 import { animatedGifToMp4, type GifVideo } from '../media/gif-video';
@@ -354,7 +354,7 @@ const alreadyStored = () =>
 
 export type ServableMedia = ServableMediaRow;
 
-/** Any stored file of a live account by id (server/data/media.ts). */
+/** Any stored file of a live account by id (server/data/media-rows.ts). */
 export function findServableMedia(db: StatementRunner, id: string): Promise<ServableMedia | null> {
   return findServableMediaRow(db, id);
 }

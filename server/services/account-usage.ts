@@ -1,12 +1,12 @@
 import type { StatementRunner } from '../../db/statements';
-import { admittedMediaBytesToday, mediaBytesToday, usedThisMinute } from '../data/limits';
+import { admittedMediaBytesToday, mediaBytesToday, usedThisMinute } from '../data/usage-counters';
 import type { Account } from '../model/account';
 import { LIMITS, RATE_CLASS_NAMES, type LimitName, type RateClass } from '../model/rate-classes';
 
 /**
  * Per-account limits as the account's pages and GET /me show them (contract: "Limits"). The
  * charge of a minute window is the admission's (server/admission/window-charge.ts); the daily
- * media byte quota, which resets at midnight UTC, is charged where files are stored (media.ts).
+ * media byte quota, which resets at midnight UTC, is charged where files are stored (media-storage.ts).
  */
 
 /** An account's limits as `GET /me` and the CLI show them, in the contract's order. */

@@ -1,8 +1,8 @@
 import 'server-only';
 import type { StatementRunner } from '../../db/statements';
-import { recentMediaRows, type MediaRecord } from '../data/media';
+import { recentMediaRows, type MediaRecord } from '../data/media-rows';
 import { localMediaPath } from '../content/urls';
-import { storeUploadOrGifVideo, type MediaAccount, type MediaDeps } from '../services/media';
+import { storeUploadOrGifVideo, type MediaAccount, type MediaDeps } from '../services/media-storage';
 import type { MediaJson } from '../services/media.schema';
 
 /**
