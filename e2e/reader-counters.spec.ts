@@ -1,6 +1,6 @@
 /**
  * Reader counters as a browser produces them: the public page runs no script, so opens, reads
- * and full reads come from the images Chromium itself requests (server/public/reader-beacons.ts).
+ * and full reads come from the images Chromium itself requests (server/reader-pages/reader-beacons.ts).
  * Counts are read back through the author API, as an integration would.
  */
 import type { Browser, Page } from '@playwright/test';

@@ -1,5 +1,5 @@
 import type { ConsoleParts } from '../runtime/parts';
-import { previewHeaders } from '../public/article-document';
+import { previewHeaders } from '../reader-pages/article-document';
 import { consoleParts, currentSession } from './context';
 import { textBody } from './piecewise-body';
 import { spend } from './console-charges';

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../public/article-document';
+import { escapeHtml } from '../reader-pages/article-document';
 
 /** A one-sentence page for a preview frame that has nothing to show. */
 export function messageDocument(message: string): string {

@@ -2,7 +2,7 @@ import 'server-only';
 import type { StatementRunner } from '../../db/statements';
 import { readPostHead, readPreviewRow } from '../data/posts/reads';
 import type { ConsoleSession } from './session-store';
-import type { ArticleView } from '../public/article-document';
+import type { ArticleView } from '../reader-pages/article-document';
 import { UUID_PATTERN } from '../foundation/uuid';
 import type { Revision } from '../services/revisions';
 

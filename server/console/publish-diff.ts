@@ -1,4 +1,4 @@
-import { articleMarkup, escapeHtml, READER_STYLESHEET, type ArticleView } from '../public/article-document';
+import { articleMarkup, escapeHtml, READER_STYLESHEET, type ArticleView } from '../reader-pages/article-document';
 import { diffArticleZones, type ArticleZones, type BlockChange, type ZonesDiff } from '../content/block-diff';
 import type { Conversions } from '../content';
 

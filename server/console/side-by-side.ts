@@ -1,6 +1,6 @@
 import 'server-only';
 import type { StatementRunner } from '../../db/statements';
-import { articleMarkup, escapeHtml, READER_STYLESHEET, type ArticleView } from '../public/article-document';
+import { articleMarkup, escapeHtml, READER_STYLESHEET, type ArticleView } from '../reader-pages/article-document';
 import { SIDE_BY_SIDE_GAP_PX } from './frame-layout';
 import { spend } from './console-charges';
 import { findPreview, revisionView } from './preview';

@@ -1,4 +1,4 @@
-import { renderArticlePage, type ArticlePage } from '../public/article-page';
+import { renderArticlePage, type ArticlePage } from '../reader-pages/article-page';
 
 /**
  * "When shared": the card link previews build from an article's public page. Nothing here is

@@ -52,7 +52,7 @@ function ipv6HostUnescaped(url: string): string {
   return match[1] + authority + url.slice(match[0].length);
 }
 
-/** Where the reader beacons are answered (server/http/reader-beacon.ts, server/public/reader-beacons.ts). */
+/** Where the reader beacons are answered (server/http/reader-beacon.ts, server/reader-pages/reader-beacons.ts). */
 export const READER_BEACON_PREFIX = '/api/reader/';
 
 /** Relative addresses are resolved against this base; its host stands for "this service". */

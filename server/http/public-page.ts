@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppParts } from '../runtime/parts';
-import { PUBLIC_PAGE_CSP, renderArticlePage, renderNotFoundPage } from '../public/article-page';
+import { PUBLIC_PAGE_CSP, renderArticlePage, renderNotFoundPage } from '../reader-pages/article-page';
 import { findPublishedArticle, parseVersion } from '../services/public-articles';
 import { PUBLIC_ID_PATTERN } from '../services/public-id';
 import { ifNoneMatchMatches, strongEtag } from '../foundation/entity-tags';

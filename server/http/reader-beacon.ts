@@ -10,7 +10,7 @@ import { isKnownBot, type ReaderKind } from '../services/reader-tally';
 
 /**
  * `GET /api/reader/{public_id}/{open|read|complete}.gif`: the images a public page embeds
- * (server/public/article-page.ts) so that a browser rendering and scrolling it counts, with no
+ * (server/reader-pages/article-page.ts) so that a browser rendering and scrolling it counts, with no
  * script and whatever cache served the page. Answered from memory: the beacon goes into the
  * tally (server/services/reader-tally.ts) and a flush writes it later, so a page view is never
  * a database write. Every well-formed beacon gets the same 1×1 GIF, counted or not, uncacheable

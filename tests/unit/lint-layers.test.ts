@@ -34,7 +34,7 @@ const FORBIDDEN: [string, string, string, RegExp][] = [
   ['server/media/probe.ts', '@/server/content/urls', '../content/urls', /media is a leaf/],
   ['server/foundation/probe.ts', '@/server/services/slugs', '../services/slugs', /import nothing of ours/],
   [
-    'server/public/probe.ts',
+    'server/reader-pages/probe.ts',
     '@/server/console/preview',
     '../console/preview',
     /know nothing of requests or the console/,
@@ -72,7 +72,7 @@ const ALLOWED: [string, string][] = [
   ['app/console/probe.tsx', '@/server/http/multipart-file'],
   ['app/console/probe.tsx', '@/server/api/openapi/document'],
   ['server/runtime/probe.ts', '../console/session-cookie'],
-  ['server/public/probe.ts', './article-document'],
+  ['server/reader-pages/probe.ts', './article-document'],
   ['server/launcher.ts', './runtime/create-app'],
   ['server/console-thread.ts', '@/server/runtime/console-thread-host'],
   ['server/console/probe.ts', '../data/usage-counters'],

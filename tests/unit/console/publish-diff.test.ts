@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { diffBlocks, inlineEdits, splitBlocks } from '@/server/content/block-diff';
 import { diffDocument, publishDiff } from '@/server/console/publish-diff';
-import type { ArticleView } from '@/server/public/article-document';
+import type { ArticleView } from '@/server/reader-pages/article-document';
 
 const base: ArticleView = {
   title: 'Harbour',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { READER_STYLESHEET } from '@/server/public/article-document';
+import { READER_STYLESHEET } from '@/server/reader-pages/article-document';
 
 /**
  * The side-by-side frame (server/console/side-by-side.ts) lays two readers' screens out as two

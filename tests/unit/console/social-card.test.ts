@@ -13,7 +13,7 @@ import {
   socialCardOfPage,
   truncateForCard,
 } from '@/server/console/social-card';
-import { renderArticlePage, type ArticlePage } from '@/server/public/article-page';
+import { renderArticlePage, type ArticlePage } from '@/server/reader-pages/article-page';
 import type { PostVersion } from '@/server/data/posts/rows';
 
 const ORIGIN = 'https://blog.example';

@@ -11,7 +11,7 @@ import { isDomainError } from '@/server/foundation/errors';
 import { getEditorPage } from '@/server/services/post-reads';
 import { listRevisions, REVISIONS_KEPT, type RevisionSummary } from '@/server/services/revisions';
 import { canonicalPath } from '@/server/services/post-view';
-import type { ArticleView } from '@/server/public/article-document';
+import type { ArticleView } from '@/server/reader-pages/article-document';
 import { fieldChanges, type FieldChange } from '@/server/console/publish-diff';
 import { DEFERRED_MARKDOWN_CHARS } from '@/server/console/editor-fields';
 import {

@@ -1,4 +1,4 @@
-import { previewDocument } from '@/server/public/article-document';
+import { previewDocument } from '@/server/reader-pages/article-document';
 import { findPreview, parseVersion } from '@/server/console/preview';
 import { answerPreviewFrame, frameMessage } from '@/server/console/preview-frame';
 import { anchorNear } from '@/server/console/preview-cursor';

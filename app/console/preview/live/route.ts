@@ -2,7 +2,7 @@ import { consoleParts, currentSession } from '@/server/console/context';
 import { spend } from '@/server/console/console-charges';
 import { ConsoleProblem, describeProblem } from '@/server/console/problems';
 import { messageDocument } from '@/server/console/preview-messages';
-import { previewDocument, previewHeaders } from '@/server/public/article-document';
+import { previewDocument, previewHeaders } from '@/server/reader-pages/article-document';
 import { csrfMatches } from '@/server/console/session-store';
 import { isSameOrigin } from '@/server/console/same-origin';
 import { ContentRejectedError, ConversionBusyError } from '@/server/content';
