@@ -18,7 +18,7 @@ import { ChangesMarker, StatusBadge } from './components/status-badge';
 import { Problem } from './components/problem';
 import { formatDateTime } from './components/format';
 import { PopularityHelp } from './components/popularity-help';
-import { schedulesOf, type ScheduleView } from '@/server/services/scheduled-publishing';
+import { schedulesOf, type ScheduleView } from '@/server/services/posts/scheduled-publishing';
 
 export const metadata: Metadata = { title: 'Articles' };
 

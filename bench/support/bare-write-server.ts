@@ -25,11 +25,11 @@ import { POST_SELECT } from '../../server/data/posts/rows';
 import { authenticateAndCharge } from '../../server/admission/token-match';
 import { windowAfter } from '../../server/admission/window-charge';
 import { limitFor } from '../../server/model/account';
-import { postEtag } from '../../server/services/post-etag';
-import { authorPostFromRow, type AuthorPostRow } from '../../server/services/post-view';
-import { newPublicId } from '../../server/services/public-id';
-import { slugFromText } from '../../server/services/slugs';
-import { normalizeTagNames } from '../../server/services/tags';
+import { postEtag } from '../../server/services/posts/post-etag';
+import { authorPostFromRow, type AuthorPostRow } from '../../server/services/posts/post-view';
+import { newPublicId } from '../../server/services/posts/public-id';
+import { slugFromText } from '../../server/services/posts/slugs';
+import { normalizeTagNames } from '../../server/services/posts/tags';
 
 const url = process.argv[2]!;
 const statements = openStatementPool(url);

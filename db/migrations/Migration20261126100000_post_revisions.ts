@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * A history of every save of an article's working version (server/services/revisions.ts reads
+ * A history of every save of an article's working version (server/services/posts/revisions.ts reads
  * it). The article's row is its newest version; a trigger on `posts` keeps the versions each
  * save replaced: on a save that changes what a reader would see (title, subtitle, slug, tags,
  * Markdown or its HTML; a save that moves `updated_at` only keeps nothing) it copies the row as

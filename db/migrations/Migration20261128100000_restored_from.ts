@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * Which saves were restores, so the console's history can say "Restored from <time>" (server/
- * services/revisions.ts). `restored_from` is the time of the version a restore saved again: on
+ * services/posts/revisions.ts). `restored_from` is the time of the version a restore saved again: on
  * the article's row while that restore is the working version, and on its copy in
  * `post_revisions` once a later save replaced it (the history's trigger copies it with the rest
  * of the version). The REST contract does not show it (no AuthorPost column: rows.ts).

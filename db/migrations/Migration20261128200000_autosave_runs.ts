@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Autosave in the console editor, and the history it leaves (server/services/revisions.ts).
+ * Autosave in the console editor, and the history it leaves (server/services/posts/revisions.ts).
  *
  * The rule: consecutive autosaves of one editor visit fold into ONE history entry, the newest
  * autosave's version, until a manual save, a publication move (publish, unpublish, a moderator's

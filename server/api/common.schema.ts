@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Schemas shared by several procedures: the error body and field messages. (The AuthorPost shapes are the domain's: services/author-post.schema.ts.) */
+/** Schemas shared by several procedures: the error body and field messages. (The AuthorPost shapes are the domain's: services/posts/author-post.schema.ts.) */
 
 /**
  * Every machine `code` an error body may carry, one per status that has one (docs/api.md

@@ -16,11 +16,11 @@ import {
   parseLimitOverride,
   updateAccount,
   type LimitOverrides,
-} from '../services/accounts';
-import { limitsOf } from '../services/account-usage';
-import { approvePost, listPending, rejectPost } from '../services/moderation';
-import { canonicalPath } from '../services/post-view';
-import { createToken, listTokens, reissueToken, revokeToken, summarize } from '../services/tokens';
+} from '../services/access/accounts';
+import { limitsOf } from '../services/access/account-usage';
+import { approvePost, listPending, rejectPost } from '../services/posts/moderation';
+import { canonicalPath } from '../services/posts/post-view';
+import { createToken, listTokens, reissueToken, revokeToken, summarize } from '../services/access/tokens';
 import { isUuid } from '../foundation/uuid';
 import { isoTimestamp } from '../../db/statements';
 

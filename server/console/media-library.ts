@@ -2,8 +2,8 @@ import 'server-only';
 import type { StatementRunner } from '../../db/statements';
 import { recentMediaRows, type MediaRecord } from '../data/media-rows';
 import { localMediaPath } from '../content/urls';
-import { storeUploadOrGifVideo, type MediaAccount, type MediaDeps } from '../services/media-storage';
-import type { MediaJson } from '../services/media.schema';
+import { storeUploadOrGifVideo, type MediaAccount, type MediaDeps } from '../services/media/media-storage';
+import type { MediaJson } from '../services/media/media.schema';
 
 /**
  * The author's latest stored files, without the posters that belong to GIF videos. Only hands the

@@ -4,5 +4,5 @@
  */
 export type { TokenRecord } from '../data/access';
 export type { MediaRecord } from '../data/media-rows';
-export type { PendingArticle } from '../services/moderation';
+export type { PendingArticle } from '../services/posts/moderation';
 export type { PostStatus } from '../data/posts/rows';

@@ -9,7 +9,7 @@ import { ConsoleProblem } from './problems';
 import type { ConsoleSession } from './session-store';
 import { isDomainError } from '../foundation/errors';
 import { UUID_PATTERN } from '../foundation/uuid';
-import { readRevision } from '../services/revisions';
+import { readRevision } from '../services/posts/revisions';
 
 /**
  * Two versions of an article side by side in ONE sandboxed document, each in a column as wide as

@@ -1,8 +1,8 @@
 import type { StatementRunner } from '../../db/statements';
 import { readPreviewRow } from '../data/posts/reads';
 import { env } from '../foundation/env';
-import { findPublishedArticle, parseVersion } from '../services/public-articles';
-import { canonicalPath } from '../services/post-view';
+import { findPublishedArticle, parseVersion } from '../services/posts/public-articles';
+import { canonicalPath } from '../services/posts/post-view';
 import { socialCardOfPage, type SocialCardFields } from './social-card';
 
 /**

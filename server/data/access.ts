@@ -5,7 +5,7 @@ import { LIMITS, type LimitName } from '../model/rate-classes';
 /**
  * The access aggregate's rows: accounts, their API tokens and the console sessions opened with
  * them. One row type per table and one mapper each; SQL only (the rules, such as five active
- * tokens or the handle's syntax, are server/services/tokens.ts's and accounts.ts's).
+ * tokens or the handle's syntax, are server/services/access/tokens.ts's and accounts.ts's).
  */
 
 // Accounts ------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@ import { isoTimestamp, statement, type StatementRunner } from '../../db/statemen
 
 /**
  * The media aggregate's rows: stored files (`media`). One row type and one mapper; SQL only
- * (what may be stored, the quota, the storage itself: server/services/media-storage.ts, server/media/).
+ * (what may be stored, the quota, the storage itself: server/services/media/media-storage.ts, server/media/).
  */
 
 /** A stored file as the console lists it. */

@@ -5,7 +5,7 @@ import { popularitySql } from '../model/popularity';
  * The readers aggregate's rows: the salts of the days (`reader_salts`), the readers counted on a
  * day (`reader_seen`) and where they came from (`reader_sources`), the daily counts per article
  * (`reader_daily`) and the operator's batches (`reader_event_batches`); the counters on `posts`
- * they move. SQL only: server/services/reader-counts.ts and reader-events.ts say when and why.
+ * they move. SQL only: server/services/readers/reader-counts.ts and reader-events.ts say when and why.
  */
 
 /**

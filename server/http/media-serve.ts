@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { notFound } from '../foundation/errors';
 import { RangeNotSatisfiableError, type ByteRange } from '../media/storage';
-import { findServableMedia } from '../services/media-storage';
+import { findServableMedia } from '../services/media/media-storage';
 import { logLine } from '../foundation/log';
 import { httpFailure, sendFailure } from './errors';
 import type { AppParts } from '../runtime/parts';

@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { admit } from '../admission/admit';
 import type { LimitWindow } from '../foundation/errors';
 import { MAX_IMAGE_BYTES } from '../media/image';
-import { storeUpload } from '../services/media-storage';
+import { storeUpload } from '../services/media/media-storage';
 import { logLine } from '../foundation/log';
 import type { AppParts } from '../runtime/parts';
 import { mediaDepsOf } from '../runtime/request-contexts';

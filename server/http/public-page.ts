@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppParts } from '../runtime/parts';
 import { PUBLIC_PAGE_CSP, renderArticlePage, renderNotFoundPage } from '../reader-pages/article-page';
-import { findPublishedArticle, parseVersion } from '../services/public-articles';
-import { PUBLIC_ID_PATTERN } from '../services/public-id';
+import { findPublishedArticle, parseVersion } from '../services/posts/public-articles';
+import { PUBLIC_ID_PATTERN } from '../services/posts/public-id';
 import { ifNoneMatchMatches, strongEtag } from '../foundation/entity-tags';
 import { env } from '../foundation/env';
 import { cacheTagHeaders } from './cache-tags';

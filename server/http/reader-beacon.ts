@@ -5,14 +5,14 @@ import { env } from '../foundation/env';
 import { readerBeacons } from '../foundation/metrics';
 import type { AppParts } from '../runtime/parts';
 import { READER_BEACON_PREFIX } from '../content/urls';
-import { PUBLIC_ID_PATTERN } from '../services/public-id';
-import { isKnownBot, type ReaderKind } from '../services/reader-tally';
+import { PUBLIC_ID_PATTERN } from '../services/posts/public-id';
+import { isKnownBot, type ReaderKind } from '../services/readers/reader-tally';
 
 /**
  * `GET /api/reader/{public_id}/{open|read|complete}.gif`: the images a public page embeds
  * (server/reader-pages/article-page.ts) so that a browser rendering and scrolling it counts, with no
  * script and whatever cache served the page. Answered from memory: the beacon goes into the
- * tally (server/services/reader-tally.ts) and a flush writes it later, so a page view is never
+ * tally (server/services/readers/reader-tally.ts) and a flush writes it later, so a page view is never
  * a database write. Every well-formed beacon gets the same 1×1 GIF, counted or not, uncacheable
  * so each page view asks again.
  */

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { env } from '../foundation/env';
 import { invalid, notFound, unauthenticated } from '../foundation/errors';
 import type { AppParts } from '../runtime/parts';
-import { applyReaderEvents, ReaderEventBatchSchema } from '../services/reader-events';
+import { applyReaderEvents, ReaderEventBatchSchema } from '../services/readers/reader-events';
 import { bearerMatches } from './bearer';
 import { describeZodError, sendFailure } from './errors';
 import { readJsonBody } from './json-body';

@@ -1,5 +1,5 @@
 import { READER_BEACON_PREFIX } from '../content/urls';
-import type { ReaderKind } from '../services/reader-tally';
+import type { ReaderKind } from '../services/readers/reader-tally';
 
 /** The beacon's path for an article and a kind (what the page embeds). */
 function beaconPath(publicId: string, kind: ReaderKind): string {

@@ -19,11 +19,11 @@ import { cachePurges, readerFlushes } from '../foundation/metrics';
 import { parseAllowList, type AllowList } from '../media/address-policy';
 import { createMediaStorage, mediaStorageConfigFromEnv } from '../media/storage';
 import { createMediaWork } from '../media/work';
-import { publicChangeAnnouncer } from '../services/public-changes';
-import { flushReaderTally } from '../services/reader-counts';
-import { pruneReaderEventBatches } from '../services/reader-events';
-import { ReaderTally } from '../services/reader-tally';
-import { publishDueArticles } from '../services/scheduled-publishing';
+import { publicChangeAnnouncer } from '../services/posts/public-changes';
+import { flushReaderTally } from '../services/readers/reader-counts';
+import { pruneReaderEventBatches } from '../services/readers/reader-events';
+import { ReaderTally } from '../services/readers/reader-tally';
+import { publishDueArticles } from '../services/posts/scheduled-publishing';
 import { Lifecycle } from './lifecycle';
 import type { AppParts, ConsoleParts } from './parts';
 
@@ -181,7 +181,7 @@ export function createApp(config: AppConfig): App {
       // Loads today's salt at once, so the first readers are hashed on arrival.
       void flushReaderCounts();
       const flush = setInterval(() => void flushReaderCounts(), READER_FLUSH_MS);
-      // Schedules are rows (services/scheduled-publishing.ts): any instance publishes a due one, once.
+      // Schedules are rows (services/posts/scheduled-publishing.ts): any instance publishes a due one, once.
       const scheduled = setInterval(() => void publishDue(), env.SCHEDULED_PUBLISH_POLL_MS);
       for (const timer of [sweep, flush, scheduled]) {
         timer.unref();

@@ -3,8 +3,8 @@ import type { ContentPool, Conversions } from '../content';
 import type { AllowList } from '../media/address-policy';
 import type { MediaStorage } from '../media/storage';
 import type { MediaWork } from '../media/work';
-import type { AnnouncePublicChange } from '../services/public-changes';
-import type { ReaderTally } from '../services/reader-tally';
+import type { AnnouncePublicChange } from '../services/posts/public-changes';
+import type { ReaderTally } from '../services/readers/reader-tally';
 import type { Lifecycle } from './lifecycle';
 
 /**

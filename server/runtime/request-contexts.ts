@@ -1,7 +1,7 @@
-import type { MediaDeps } from '../services/media-storage';
-import type { PublishingContext } from '../services/post-publishing';
-import type { WriteContext } from '../services/post-writes';
-import { createRehoster } from '../services/rehost';
+import type { MediaDeps } from '../services/media/media-storage';
+import type { PublishingContext } from '../services/posts/post-publishing';
+import type { WriteContext } from '../services/posts/post-writes';
+import { createRehoster } from '../services/media/rehost';
 import type { Authenticated } from '../model/account';
 import { logLine } from '../foundation/log';
 import type { RequestParts } from './parts';

@@ -13,8 +13,8 @@ import {
 } from '../../server/admission/admitted-statement';
 import { admittedMediaBytesToday } from '../../server/data/usage-counters';
 import { admittedPostPage, admittedPostRow } from '../../server/data/posts/reads';
-import { createPost } from '../../server/services/post-writes';
-import { publishPost } from '../../server/services/post-publishing';
+import { createPost } from '../../server/services/posts/post-writes';
+import { publishPost } from '../../server/services/posts/post-publishing';
 import { hashSecret } from '../../server/model/token-secret';
 import { domainDatabase, newAccount } from './support';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { isDomainError } from '../../server/foundation/errors';
-import { approvePost, listPending, rejectPost } from '../../server/services/moderation';
-import { createPost, updatePost } from '../../server/services/post-writes';
-import { publishPost, unpublishPost } from '../../server/services/post-publishing';
-import { postEtag } from '../../server/services/post-etag';
+import { approvePost, listPending, rejectPost } from '../../server/services/posts/moderation';
+import { createPost, updatePost } from '../../server/services/posts/post-writes';
+import { publishPost, unpublishPost } from '../../server/services/posts/post-publishing';
+import { postEtag } from '../../server/services/posts/post-etag';
 import { admitterFor, newAccount, domainDatabase } from './support';
 
 /** Article rules that need the database: slugs per author, conflicts, versions, moderation, paging. */

@@ -14,11 +14,11 @@ import { chargeWindow, chargeWindowBelow } from '../../server/admission/window-c
 import { AUTOSAVE_RUN_MINUTES } from '../../server/data/posts/writes';
 import { AUTOSAVE, AutosaveWaits, autosaveCeiling, spend } from '../../server/console/console-charges';
 import type { Account } from '../../server/model/account';
-import { createAccount, type LimitOverrides } from '../../server/services/accounts';
-import { postEtag } from '../../server/services/post-etag';
-import { publishPost, unpublishPost } from '../../server/services/post-publishing';
-import { createPost, editFound, editRead, updatePost } from '../../server/services/post-writes';
-import { listRevisions, readRevision } from '../../server/services/revisions';
+import { createAccount, type LimitOverrides } from '../../server/services/access/accounts';
+import { postEtag } from '../../server/services/posts/post-etag';
+import { publishPost, unpublishPost } from '../../server/services/posts/post-publishing';
+import { createPost, editFound, editRead, updatePost } from '../../server/services/posts/post-writes';
+import { listRevisions, readRevision } from '../../server/services/posts/revisions';
 import { admitterFor, awayFromMinuteBoundary, domainDatabase, newAccount, query } from './support';
 
 // Next's marker that the console's modules run on the server only; there is no Next here.

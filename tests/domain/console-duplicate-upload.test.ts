@@ -10,9 +10,9 @@ import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { describe, expect, it, vi } from 'vitest';
 import { storeConsoleUpload } from '../../server/console/media-library';
-import { createAccount } from '../../server/services/accounts';
-import { dailyMediaBytesUsed } from '../../server/services/account-usage';
-import { storeUpload, type MediaAccount, type MediaDeps } from '../../server/services/media-storage';
+import { createAccount } from '../../server/services/access/accounts';
+import { dailyMediaBytesUsed } from '../../server/services/access/account-usage';
+import { storeUpload, type MediaAccount, type MediaDeps } from '../../server/services/media/media-storage';
 import { readImage } from '../support/image-corpus';
 import { domainDatabase, query } from './support';
 

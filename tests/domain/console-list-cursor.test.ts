@@ -9,7 +9,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ARTICLE_SORTS, listArticles, type ArticleQuery } from '../../server/console/article-search';
 import { describeProblem } from '../../server/console/problems';
 import { flushLog } from '../../server/foundation/log';
-import { createPost } from '../../server/services/post-writes';
+import { createPost } from '../../server/services/posts/post-writes';
 import { domainDatabase, newAccount } from './support';
 
 // Next's marker that these modules run on the server only; there is no Next here.

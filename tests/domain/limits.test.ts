@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { addMediaBytesWithin, sweepOldWindows } from '../../server/data/usage-counters';
-import { dailyMediaBytesUsed } from '../../server/services/account-usage';
+import { dailyMediaBytesUsed } from '../../server/services/access/account-usage';
 import { chargeWindow } from '../../server/admission/window-charge';
-import { createAccount, type LimitOverrides } from '../../server/services/accounts';
+import { createAccount, type LimitOverrides } from '../../server/services/access/accounts';
 import { randomUUID } from 'node:crypto';
 import { awayFromMinuteBoundary, domainDatabase, query } from './support';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createPostHandler } from '../../server/api/posts/create.handler';
 import { updatePostHandler } from '../../server/api/posts/update.handler';
 import type { AuthorContext, AuthorReadFirstContext } from '../../server/api/trpc';
-import { createAccount } from '../../server/services/accounts';
+import { createAccount } from '../../server/services/access/accounts';
 import { admitterFor, domainDatabase, query } from './support';
 
 /**

@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createPost, updatePost } from '../../server/services/post-writes';
-import { publishPost } from '../../server/services/post-publishing';
+import { createPost, updatePost } from '../../server/services/posts/post-writes';
+import { publishPost } from '../../server/services/posts/post-publishing';
 import { readForEdit, updatePostRow } from '../../server/data/posts/writes';
 import { domainDatabase, newAccount, query } from './support';
 

@@ -4,10 +4,10 @@ import { meHandler } from '../../server/api/me/me.handler';
 import { MeOutput } from '../../server/api/me/me.schema';
 import { ListPostsOutput } from '../../server/api/posts/list.schema';
 import type { AuthorReadFirstContext } from '../../server/api/trpc';
-import { createAccount } from '../../server/services/accounts';
-import { AuthorPostWithHtmlSchema } from '../../server/services/author-post.schema';
-import { createPost, updatePost } from '../../server/services/post-writes';
-import { publishPost } from '../../server/services/post-publishing';
+import { createAccount } from '../../server/services/access/accounts';
+import { AuthorPostWithHtmlSchema } from '../../server/services/posts/author-post.schema';
+import { createPost, updatePost } from '../../server/services/posts/post-writes';
+import { publishPost } from '../../server/services/posts/post-publishing';
 import { expectExactly, unknownKeys } from './exact-shape';
 import { admitterFor, domainDatabase } from './support';
 

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createPost, updatePost } from '../../server/services/post-writes';
-import { deletePost, publishPost, unpublishPost } from '../../server/services/post-publishing';
+import { createPost, updatePost } from '../../server/services/posts/post-writes';
+import { deletePost, publishPost, unpublishPost } from '../../server/services/posts/post-publishing';
 import { popularitySql } from '../../server/model/popularity';
-import { FLUSH_CHUNK, flushReaderTally, flushTally, loadDaySalt } from '../../server/services/reader-counts';
-import { applyReaderEvents } from '../../server/services/reader-events';
-import { oldestDayFlushed, ReaderTally, utcDay, type ReaderKind } from '../../server/services/reader-tally';
+import { FLUSH_CHUNK, flushReaderTally, flushTally, loadDaySalt } from '../../server/services/readers/reader-counts';
+import { applyReaderEvents } from '../../server/services/readers/reader-events';
+import { oldestDayFlushed, ReaderTally, utcDay, type ReaderKind } from '../../server/services/readers/reader-tally';
 import { statement } from '../../db/statements';
 import { admitterFor, domainDatabase, newAccount } from './support';
 

@@ -1,14 +1,14 @@
 /**
- * A restore in the history (server/services/revisions.ts `restoreRevision`, labelled through
+ * A restore in the history (server/services/posts/revisions.ts `restoreRevision`, labelled through
  * `restored_from`, Migration20261128100000_restored_from): the restore's save says which version
  * it restored, on the article's row and on its copy once a later save replaced it; any other save
  * says nothing, and a save that makes a new version clears the label. The REST view and the ETag
  * are the same as without it.
  */
 import { describe, expect, it } from 'vitest';
-import { postEtag } from '../../server/services/post-etag';
-import { createPost, updatePost } from '../../server/services/post-writes';
-import { listRevisions, readRevision, restoreRevision } from '../../server/services/revisions';
+import { postEtag } from '../../server/services/posts/post-etag';
+import { createPost, updatePost } from '../../server/services/posts/post-writes';
+import { listRevisions, readRevision, restoreRevision } from '../../server/services/posts/revisions';
 import { admitterFor, domainDatabase, newAccount } from './support';
 
 const parts = domainDatabase();

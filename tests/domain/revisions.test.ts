@@ -1,13 +1,13 @@
 /**
- * The history of every save (server/services/revisions.ts, recorded by the migration's trigger):
+ * The history of every save (server/services/posts/revisions.ts, recorded by the migration's trigger):
  * each create and each save that changes what readers would see is a revision with the token
  * it came through, an article keeps only its newest REVISIONS_KEPT, and deleting it drops them.
  */
 import { describe, expect, it } from 'vitest';
-import { createPost, updatePost } from '../../server/services/post-writes';
-import { deletePost, publishPost } from '../../server/services/post-publishing';
-import { listRevisions, readRevision, REVISIONS_KEPT } from '../../server/services/revisions';
-import { createToken, listTokens } from '../../server/services/tokens';
+import { createPost, updatePost } from '../../server/services/posts/post-writes';
+import { deletePost, publishPost } from '../../server/services/posts/post-publishing';
+import { listRevisions, readRevision, REVISIONS_KEPT } from '../../server/services/posts/revisions';
+import { createToken, listTokens } from '../../server/services/access/tokens';
 import { domainDatabase, newAccount, query } from './support';
 
 const parts = domainDatabase();

@@ -7,15 +7,15 @@ import { openStatementPool, statement, type StatementPool, type StatementRunner 
 import type { ContentPool } from '../../server/content';
 import { admitAndRead } from '../../server/admission/admit';
 import type { AdmittedRead } from '../../server/admission/admitted-statement';
-import { pageFound, pageRequest, postFound, postRead } from '../../server/services/post-reads';
-import { createAccount, type LimitOverrides } from '../../server/services/accounts';
-import type { PublishingContext } from '../../server/services/post-publishing';
-import type { WriteContext } from '../../server/services/post-writes';
+import { pageFound, pageRequest, postFound, postRead } from '../../server/services/posts/post-reads';
+import { createAccount, type LimitOverrides } from '../../server/services/access/accounts';
+import type { PublishingContext } from '../../server/services/posts/post-publishing';
+import type { WriteContext } from '../../server/services/posts/post-writes';
 import { parseAllowList } from '../../server/media/address-policy';
 import { createMediaStorage } from '../../server/media/storage';
 import { Lifecycle } from '../../server/runtime/lifecycle';
 import type { AppParts } from '../../server/runtime/parts';
-import { ReaderTally } from '../../server/services/reader-tally';
+import { ReaderTally } from '../../server/services/readers/reader-tally';
 import { testContentPool } from '../support/content-pool';
 import { testMediaWork } from '../support/media-work';
 

@@ -6,8 +6,8 @@ import { publishPostHandler } from '../../server/api/posts/publish.handler';
 import { unpublishPostHandler } from '../../server/api/posts/unpublish.handler';
 import { updatePostHandler } from '../../server/api/posts/update.handler';
 import type { AuthorContext, AuthorReadFirstContext } from '../../server/api/trpc';
-import { createAccount } from '../../server/services/accounts';
-import { AuthorPostSchema, AuthorPostWriteSchema } from '../../server/services/author-post.schema';
+import { createAccount } from '../../server/services/access/accounts';
+import { AuthorPostSchema, AuthorPostWriteSchema } from '../../server/services/posts/author-post.schema';
 import { expectExactly, unknownKeys } from './exact-shape';
 import { admitterFor, domainDatabase } from './support';
 

@@ -3,11 +3,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres } from '../../db/embedded-postgres';
 import { openStatementPool, statement, type StatementPool } from '../../db/statements';
-import { scheduleOf, schedulePublish } from '../../server/services/scheduled-publishing';
+import { scheduleOf, schedulePublish } from '../../server/services/posts/scheduled-publishing';
 import { cli, removeDataDir, startService, tempDataDir, type RunningService } from '../support/service';
 
 /**
- * Scheduled publishing (server/services/scheduled-publishing.ts) through real instances on one
+ * Scheduled publishing (server/services/posts/scheduled-publishing.ts) through real instances on one
  * database: a schedule is published exactly once however many instances look for it, survives a
  * restart, charges the publish limit at its time (and waits a minute when it is spent), and
  * ends with a reason when the rules refuse it. Through the REST API a scheduled article is an

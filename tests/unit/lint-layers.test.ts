@@ -32,7 +32,7 @@ const FORBIDDEN: [string, string, string, RegExp][] = [
   ['server/api/probe.ts', '@/server/http/errors', '../http/errors', /procedures know tRPC and zod/],
   ['server/content/probe.ts', '@/server/media/image', '../media/image', /content is a leaf/],
   ['server/media/probe.ts', '@/server/content/urls', '../content/urls', /media is a leaf/],
-  ['server/foundation/probe.ts', '@/server/services/slugs', '../services/slugs', /import nothing of ours/],
+  ['server/foundation/probe.ts', '@/server/services/posts/slugs', '../services/posts/slugs', /import nothing of ours/],
   [
     'server/reader-pages/probe.ts',
     '@/server/console/preview',
@@ -41,7 +41,7 @@ const FORBIDDEN: [string, string, string, RegExp][] = [
   ],
   ['server/runtime/probe.ts', '@/server/http/errors', '../http/errors', /it serves no request/],
   ['server/http/probe.ts', '@/server/console/preview', '../console/preview', /never the console/],
-  ['server/data/probe.ts', '@/server/services/slugs', '../services/slugs', /not the rules that use them/],
+  ['server/data/probe.ts', '@/server/services/posts/slugs', '../services/posts/slugs', /not the rules that use them/],
   ['server/model/probe.ts', '@/server/data/usage-counters', '../data/usage-counters', /plain rules/],
   ['app/console/probe.tsx', '@/db/statements', '../../db/statements', /never the database/],
   [
@@ -50,7 +50,7 @@ const FORBIDDEN: [string, string, string, RegExp][] = [
     '../../server/http/errors',
     /never the database or the HTTP server/,
   ],
-  ['db/probe.ts', '@/server/services/slugs', '../server/services/slugs', /imports nothing of ours/],
+  ['db/probe.ts', '@/server/services/posts/slugs', '../server/services/posts/slugs', /imports nothing of ours/],
   ['server/services/probe.ts', '@/server/launcher', '../launcher', /the domain knows nothing/],
   ['server/launcher.ts', '@/server/console/preview', './console/preview', /the launcher starts the process/],
   ['server/console-thread.ts', '@/server/http/errors', './http/errors', /the console thread builds its parts/],
@@ -58,7 +58,12 @@ const FORBIDDEN: [string, string, string, RegExp][] = [
   ['server/console/probe.ts', '@/server/api/routes', '../api/routes', /not the HTTP server or the procedures/],
   ['server/cli/probe.ts', '@/server/http/errors', '../http/errors', /without the HTTP server or the console/],
   ['server/cli/probe.ts', '@/server/console/preview', '../console/preview', /without the HTTP server or the console/],
-  ['server/admission/probe.ts', '@/server/services/slugs', '../services/slugs', /not the domain that reads through it/],
+  [
+    'server/admission/probe.ts',
+    '@/server/services/posts/slugs',
+    '../services/posts/slugs',
+    /not the domain that reads through it/,
+  ],
   ['proxy.ts', '@/server/console/preview', './server/console/preview', /Next's proxy runs before every console/],
   ['proxy.ts', '@/server/foundation/log', './server/foundation/log', /Next's proxy runs before every console/],
 ];
@@ -67,7 +72,7 @@ const FORBIDDEN: [string, string, string, RegExp][] = [
 const ALLOWED: [string, string][] = [
   ['server/services/probe.ts', '@/server/data/usage-counters'],
   ['server/services/probe.ts', '../foundation/errors'],
-  ['server/api/probe.ts', '../services/slugs'],
+  ['server/api/probe.ts', '../services/posts/slugs'],
   ['server/http/probe.ts', '@/server/api/routes'],
   ['app/console/probe.tsx', '@/server/http/multipart-file'],
   ['app/console/probe.tsx', '@/server/api/openapi/document'],

@@ -2,11 +2,11 @@
 
 import { redirect } from 'next/navigation';
 import { revalidatePath } from 'next/cache';
-import { createPost, updatePost } from '@/server/services/post-writes';
-import { deletePost, publishPost, unpublishPost } from '@/server/services/post-publishing';
-import { getPostForEditing } from '@/server/services/post-reads';
-import { parsePostWrite } from '@/server/services/post-rules';
-import { postEtag } from '@/server/services/post-etag';
+import { createPost, updatePost } from '@/server/services/posts/post-writes';
+import { deletePost, publishPost, unpublishPost } from '@/server/services/posts/post-publishing';
+import { getPostForEditing } from '@/server/services/posts/post-reads';
+import { parsePostWrite } from '@/server/services/posts/post-rules';
+import { postEtag } from '@/server/services/posts/post-etag';
 import { publishingOf, writeContextOf } from '@/server/runtime/request-contexts';
 import { formString, runConsoleAction, type ActionOutcome } from '@/server/console/action';
 import { AUTOSAVE } from '@/server/console/console-charges';
@@ -15,8 +15,8 @@ import { UUID_PATTERN } from '@/server/foundation/uuid';
 import { normalizeLineEndings, tagNamesFromField, type EditorFields } from '@/server/console/editor-fields';
 import { removedMarkup, type RemovedMarkup } from '@/server/console/removed-markup';
 import { explainSave, type ExplainedWarning, type FailedImage } from '@/server/console/save-report';
-import { restoreRevision as restoreSavedRevision } from '@/server/services/revisions';
-import { cancelScheduledPublish, schedulePublish } from '@/server/services/scheduled-publishing';
+import { restoreRevision as restoreSavedRevision } from '@/server/services/posts/revisions';
+import { cancelScheduledPublish, schedulePublish } from '@/server/services/posts/scheduled-publishing';
 import { formatDateTime } from '../components/format';
 
 /**
@@ -126,7 +126,7 @@ export type RestoreOutcome = ActionOutcome<
 >;
 
 /**
- * Restores a revision into the working version as an ordinary save (server/services/revisions.ts
+ * Restores a revision into the working version as an ordinary save (server/services/posts/revisions.ts
  * `restoreRevision`: the same call as PATCH /posts/{id} with the revision's fields, If-Match the
  * version the editor shows, the same rules, limits and report), labelled in the history as
  * restored from that revision's time. The version it replaces stays in the history, so a restore
@@ -228,7 +228,7 @@ function publishTimeOf(formData: FormData): Date {
 }
 
 /**
- * Schedules the working version's publication (server/services/scheduled-publishing.ts): at that
+ * Schedules the working version's publication (server/services/posts/scheduled-publishing.ts): at that
  * time any instance publishes it as Publish would, moderation and publish limit included.
  * Setting or cancelling a schedule spends one write, like a save.
  */

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { headers } from 'next/headers';
-import { storeFromUrl } from '@/server/services/media-storage';
+import { storeFromUrl } from '@/server/services/media/media-storage';
 import { formString, runConsoleAction, type ActionOutcome } from '@/server/console/action';
 import { markdownSnippet } from '@/server/console/media-library';
 import { mediaDepsOf } from '@/server/runtime/request-contexts';

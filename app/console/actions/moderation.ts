@@ -1,7 +1,7 @@
 'use server';
 
 import { redirect } from 'next/navigation';
-import { approvePost, rejectPost } from '@/server/services/moderation';
+import { approvePost, rejectPost } from '@/server/services/posts/moderation';
 import { publishingOf } from '@/server/runtime/request-contexts';
 import { formString, runConsoleAction, type ActionOutcome } from '@/server/console/action';
 import { ConsoleProblem } from '@/server/console/problems';

@@ -3,7 +3,7 @@
 import { redirect } from 'next/navigation';
 import { revalidatePath } from 'next/cache';
 import type { ConsoleParts } from '@/server/runtime/parts';
-import { createToken, findAccountToken, reissueToken, revokeToken } from '@/server/services/tokens';
+import { createToken, findAccountToken, reissueToken, revokeToken } from '@/server/services/access/tokens';
 import { formString, runConsoleAction, type ActionOutcome } from '@/server/console/action';
 import { ConsoleProblem } from '@/server/console/problems';
 

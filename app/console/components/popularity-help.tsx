@@ -1,5 +1,5 @@
 /**
- * What the popularity number is (server/services/popularity.ts), in the same words under the
+ * What the popularity number is (server/model/popularity.ts), in the same words under the
  * article list and in an article's readers panel, so the number is never shown bare.
  */
 export function PopularityHelp({ id }: { id: string }) {

@@ -1,4 +1,4 @@
-import type { AuthorPostJson } from '@/server/services/post-view';
+import type { AuthorPostJson } from '@/server/services/posts/post-view';
 import { consoleParts } from '@/server/console/context';
 import { recentReaderDays, type ReaderDay } from '@/server/console/reader-days';
 import { PopularityHelp } from './popularity-help';

@@ -4,7 +4,7 @@ import { consoleParts, requireSession } from '@/server/console/context';
 import { spend } from '@/server/console/console-charges';
 import { describeProblem } from '@/server/console/problems';
 import { removedMarkup } from '@/server/console/removed-markup';
-import { listPending } from '@/server/services/moderation';
+import { listPending } from '@/server/services/posts/moderation';
 import type { PendingArticle } from '@/server/console/records';
 import { approveArticle, rejectArticle } from '../actions/moderation';
 import { ConfirmAction } from '../components/confirm-action';

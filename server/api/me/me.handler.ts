@@ -1,4 +1,4 @@
-import { limitsOf, mediaBytesRead, mediaBytesFound } from '../../services/account-usage';
+import { limitsOf, mediaBytesRead, mediaBytesFound } from '../../services/access/account-usage';
 import type { AuthorReadFirstContext } from '../trpc';
 
 /** GET /me: the account and today's media bytes, read in the statement that admits the caller. */

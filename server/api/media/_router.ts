@@ -1,7 +1,7 @@
 import { route } from '../route-meta';
 import { authorProcedure, router } from '../trpc';
 import { fromUrlHandler } from './from-url.handler';
-import { MediaSchema } from '../../services/media.schema';
+import { MediaSchema } from '../../services/media/media.schema';
 import { FromUrlInput } from './media.schema';
 
 /**

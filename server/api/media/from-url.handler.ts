@@ -1,6 +1,6 @@
 import { mediaDepsOf } from '../../runtime/request-contexts';
 import type { z } from 'zod';
-import { storeFromUrl } from '../../services/media-storage';
+import { storeFromUrl } from '../../services/media/media-storage';
 import type { AuthorContext } from '../trpc';
 import type { FromUrlInput } from './media.schema';
 

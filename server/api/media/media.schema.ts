@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { requiredString } from '../common.schema';
-import { unknownField } from '../../services/post-rules';
+import { unknownField } from '../../services/posts/post-rules';
 
 /**
  * `POST /media/from-url` body; an empty string is refused by the service with a clearer message.

@@ -3,11 +3,11 @@
  * under /api/v1/author, not an author's token). Described in a document of their own
  * (`/api/operator/openapi.json`), so that clients generated from the author document never
  * carry them. Schemas come from the zod schemas the route validates with
- * (server/services/reader-events.ts) and the error body's from the author API's (the same shape).
+ * (server/services/readers/reader-events.ts) and the error body's from the author API's (the same shape).
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { ReaderEventBatchSchema, ReaderEventsResultSchema } from '../../services/reader-events';
+import { ReaderEventBatchSchema, ReaderEventsResultSchema } from '../../services/readers/reader-events';
 import { ErrorSchema } from '../common.schema';
 import type { JsonObject } from './types';
 

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { route } from '../route-meta';
-import { AuthorPostSchema, AuthorPostWithHtmlSchema, AuthorPostWriteSchema } from '../../services/author-post.schema';
+import {
+  AuthorPostSchema,
+  AuthorPostWithHtmlSchema,
+  AuthorPostWriteSchema,
+} from '../../services/posts/author-post.schema';
 import { authorProcedure, authorReadFirstProcedure, router } from '../trpc';
 import { PostIdInput, PostIdOnlyInput } from './by-id.schema';
 import { createPostHandler } from './create.handler';

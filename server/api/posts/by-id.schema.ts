@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { unknownField } from '../../services/post-rules';
+import { unknownField } from '../../services/posts/post-rules';
 import { uuidString } from '../../foundation/uuid';
 
 /** `{id}` path parameter of the per-article routes: a non-UUID is 400 without code, before any lookup. */

@@ -1,12 +1,12 @@
 import { notModified } from '../../foundation/errors';
 import { ifNoneMatchMatches } from '../../foundation/entity-tags';
-import { postEtag, type EtagFields } from '../../services/post-etag';
-import type { WritePreconditions } from '../../services/post-writes';
+import { postEtag, type EtagFields } from '../../services/posts/post-etag';
+import type { WritePreconditions } from '../../services/posts/post-writes';
 import type { ApiContext } from '../trpc';
 
 /**
  * Conditional requests on articles (beyond the contract, opt-in): the headers are read and written here,
- * in the procedures; the versions are compared by the domain (services/post-etag.ts), under the
+ * in the procedures; the versions are compared by the domain (services/posts/post-etag.ts), under the
  * row lock for writes. Without these headers every route behaves exactly as the contract describes.
  */
 export function writePreconditions(ctx: ApiContext): WritePreconditions {

@@ -1,6 +1,6 @@
 import { writeContextOf } from '../../runtime/request-contexts';
 import type { z } from 'zod';
-import { createPost } from '../../services/post-writes';
+import { createPost } from '../../services/posts/post-writes';
 import type { AuthorContext } from '../trpc';
 import { sendEtag } from './conditional';
 import type { CreatePostInput } from './write.schema';

@@ -1,6 +1,6 @@
 import { publishingOf } from '../../runtime/request-contexts';
 import type { z } from 'zod';
-import { deletePost } from '../../services/post-publishing';
+import { deletePost } from '../../services/posts/post-publishing';
 import type { AuthorContext } from '../trpc';
 import type { PostIdInput } from './by-id.schema';
 import { writePreconditions } from './conditional';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { postFound, postRead } from '../../services/post-reads';
+import { postFound, postRead } from '../../services/posts/post-reads';
 import type { AuthorReadFirstContext } from '../trpc';
 import type { PostIdInput } from './by-id.schema';
 import { answerNotModifiedIfCurrent, sendEtag } from './conditional';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { pageFound, pageRequest } from '../../services/post-reads';
+import { pageFound, pageRequest } from '../../services/posts/post-reads';
 import type { AuthorReadFirstContext } from '../trpc';
 import type { ListPostsInput } from './list.schema';
 

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { LIST_DEFAULT, LIST_MAX } from '../../services/post-reads';
-import { AuthorPostSchema } from '../../services/author-post.schema';
+import { LIST_DEFAULT, LIST_MAX } from '../../services/posts/post-reads';
+import { AuthorPostSchema } from '../../services/posts/author-post.schema';
 
 const LIMIT_TEXT = `must be an integer from 1 to ${LIST_MAX}`;
 
 /**
- * GET /posts query: status filter, limit 1–LIST_MAX (default LIST_DEFAULT, services/post-reads.ts),
+ * GET /posts query: status filter, limit 1–LIST_MAX (default LIST_DEFAULT, services/posts/post-reads.ts),
  * opaque cursor. `limit` arrives as text and is a number only in its plain decimal spelling
  * (server/http/rest-procedures.ts); every refusal of it says the one rule.
  */

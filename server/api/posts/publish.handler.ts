@@ -1,6 +1,6 @@
 import { publishingOf } from '../../runtime/request-contexts';
 import type { z } from 'zod';
-import { publishPost } from '../../services/post-publishing';
+import { publishPost } from '../../services/posts/post-publishing';
 import type { AuthorContext } from '../trpc';
 import type { PostIdOnlyInput } from './by-id.schema';
 import { sendEtag, writePreconditions } from './conditional';

@@ -1,6 +1,6 @@
 import { writeContextOf } from '../../runtime/request-contexts';
 import type { z } from 'zod';
-import { editFound, editRead, updatePost } from '../../services/post-writes';
+import { editFound, editRead, updatePost } from '../../services/posts/post-writes';
 import type { AuthorReadFirstContext } from '../trpc';
 import { sendEtag, writePreconditions } from './conditional';
 import type { UpdatePostInput } from './write.schema';

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { PostCreateBody, bodyRules, unknownField, updateFields } from '../../services/post-rules';
+import { PostCreateBody, bodyRules, unknownField, updateFields } from '../../services/posts/post-rules';
 import { uuidString } from '../../foundation/uuid';
 
 /**
  * Body fields of POST /posts and PATCH /posts/{id}: the domain's write schemas
- * (services/post-rules.ts), every rule in them, so the procedure's input parse is the one pass
+ * (services/posts/post-rules.ts), every rule in them, so the procedure's input parse is the one pass
  * and the OpenAPI document states what it checks. Unknown fields (cover_width, cover_height
  * included: they are computed) are refused.
  */

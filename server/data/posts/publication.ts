@@ -3,7 +3,7 @@ import { POST_SELECT, WORKING_VERSION, type PostBody, type PostRow, type PostSta
 
 /**
  * The statements that move an article between states (publish, unpublish, a moderator's
- * decision) and delete it. server/services/publication.ts decides the move (a pure state machine
+ * decision) and delete it. server/services/posts/publication.ts decides the move (a pure state machine
  * over the row's state); these read the state and apply the decision, as a rule in two round
  * trips: a read, then an update that applies only while the article is still at the version it
  * was decided on (the ETag's fields), which the caller decides again when it is not.

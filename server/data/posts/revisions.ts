@@ -3,7 +3,7 @@ import { LIVE_OWN } from './rows';
 
 /**
  * The history of saves (`post_revisions`, kept and pruned by the trigger of
- * Migration20261126100000_post_revisions; server/services/revisions.ts says what it is for).
+ * Migration20261126100000_post_revisions; server/services/posts/revisions.ts says what it is for).
  * The article's own row is its newest revision, `current`. `restored_from` (Migration20261128100000_
  * restored_from) is the time of the version a restore saved again, on the row and on its copy.
  * `autosaved` (Migration20261128200000_autosave_runs): the version is an autosave's, the newest

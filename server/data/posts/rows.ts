@@ -3,7 +3,7 @@
  * statement of the aggregate returns them (timestamps as PostgreSQL's text; `isoTimestamp`
  * makes them ISO 8601 where they are shown). Statements that need more of the row select the
  * body columns (`PostBody`) beside it, under the same names. The one mapper to the API's
- * AuthorPost is server/services/post-view.ts's; a unit test holds POST_COLUMNS to AuthorPost's
+ * AuthorPost is server/services/posts/post-view.ts's; a unit test holds POST_COLUMNS to AuthorPost's
  * fields.
  */
 export type PostStatus = 'draft' | 'pending_moderation' | 'published';

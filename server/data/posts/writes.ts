@@ -8,7 +8,7 @@ import { LIVE_OWN, POST_SELECT, type PostRow } from './rows';
  * The statements of the article writes (POST /posts and PATCH /posts/{id}): as a rule a create
  * is one statement (a slug derived from a title already used takes BEGIN, slug lock, slug read,
  * insert, COMMIT), and an edit is a read and an update (BEGIN, row lock, update, COMMIT when
- * another write came in between). server/services/posts.ts decides what to write; this file
+ * another write came in between). server/services/posts/post-writes.ts decides what to write; this file
  * only says how. Every statement returns the article as the aggregate's row (rows.ts).
  */
 
@@ -250,7 +250,7 @@ export interface PostChanges {
    */
   autosaveVisit?: string | null;
   /**
-   * For a restore (server/services/revisions.ts), the time of the version it saves again: the
+   * For a restore (server/services/posts/revisions.ts), the time of the version it saves again: the
    * history labels the save "Restored from" it. Absent for any other save (the label is then
    * cleared by a trigger when the save makes a new version: Migration20261128100000_restored_from).
    */

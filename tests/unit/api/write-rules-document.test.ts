@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { openApiDocument } from '../../../server/api/openapi/document';
-import { parsePostWrite } from '../../../server/services/post-rules';
+import { parsePostWrite } from '../../../server/services/posts/post-rules';
 
 type Schema = Record<string, any>;
 const bodyOf = (path: string, method: string): Schema => {

@@ -11,7 +11,7 @@ import {
   connectionSource,
   sameAddress,
 } from '../../../server/foundation/client-network';
-import { ReaderTally } from '../../../server/services/reader-tally';
+import { ReaderTally } from '../../../server/services/readers/reader-tally';
 
 describe('clientNetwork', () => {
   it('keys an IPv6 address by its /64, whatever its spelling', () => {

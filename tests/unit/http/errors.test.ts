@@ -17,7 +17,7 @@ import {
 import { ContentRejectedError, ConversionBusyError } from '../../../server/content';
 import { ImageError } from '../../../server/media/image';
 import { StorageUnavailableError } from '../../../server/media/storage';
-import { DailyQuotaExceededError } from '../../../server/services/media-storage';
+import { DailyQuotaExceededError } from '../../../server/services/media/media-storage';
 
 /**
  * httpFailure: the one place a failure becomes a status, a body and headers. The domain throws

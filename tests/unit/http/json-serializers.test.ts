@@ -7,8 +7,8 @@ import {
   AuthorPostSchema,
   AuthorPostWithHtmlSchema,
   AuthorPostWriteSchema,
-} from '../../../server/services/author-post.schema';
-import { MediaSchema } from '../../../server/services/media.schema';
+} from '../../../server/services/posts/author-post.schema';
+import { MediaSchema } from '../../../server/services/media/media.schema';
 import { compileSerializer, ResponseShapeError } from '../../../server/http/json-serializers';
 
 /**

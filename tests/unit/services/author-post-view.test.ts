@@ -7,8 +7,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { POST_COLUMNS } from '../../../server/data/posts/rows';
-import { AuthorPostSchema } from '../../../server/services/author-post.schema';
-import { authorPostFromRow, type AuthorPostRow } from '../../../server/services/post-view';
+import { AuthorPostSchema } from '../../../server/services/posts/author-post.schema';
+import { authorPostFromRow, type AuthorPostRow } from '../../../server/services/posts/post-view';
 /** PostgreSQL's text for a timestamptz(3) in a UTC session: no trailing zeros in the fraction. */
 const pgText = (d: Date) => {
   const iso = d.toISOString();

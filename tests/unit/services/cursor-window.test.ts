@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import * as cursor from '../../../server/services/cursor';
+import * as cursor from '../../../server/services/posts/cursor';
 import { derivedKey } from '../../../server/foundation/secrets';
 import { windowState } from '../../../server/admission/window-charge';
 import { rateLimitHeaders } from '../../../server/http/errors';

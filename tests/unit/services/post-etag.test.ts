@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ifMatchHolds, ifNoneMatchMatches, parseEntityTags, strongEtag } from '../../../server/foundation/entity-tags';
-import { assertIfMatch, postEtag } from '../../../server/services/post-etag';
-import { authorPostFromRow, type AuthorPostRow } from '../../../server/services/post-view';
+import { assertIfMatch, postEtag } from '../../../server/services/posts/post-etag';
+import { authorPostFromRow, type AuthorPostRow } from '../../../server/services/posts/post-view';
 import type { PostStatus } from '../../../server/data/posts/rows';
 
 const post = {

@@ -1,7 +1,7 @@
 /** The write rules every way in shares (REST schemas, console, domain): same limits, same 400s. */
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../../server/foundation/errors';
-import { parsePostWrite, MARKDOWN_MAX, SUBTITLE_MAX, TITLE_MAX } from '../../../server/services/post-rules';
+import { parsePostWrite, MARKDOWN_MAX, SUBTITLE_MAX, TITLE_MAX } from '../../../server/services/posts/post-rules';
 import { isUuid } from '../../../server/foundation/uuid';
 import { CreatePostInput, UpdatePostInput } from '../../../server/api/posts/write.schema';
 import { describeZodError } from '../../../server/http/errors';

@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../../server/foundation/errors';
-import { approve, edited, publish, reject, unpublish, type Publication } from '../../../server/services/publication';
+import {
+  approve,
+  edited,
+  publish,
+  reject,
+  unpublish,
+  type Publication,
+} from '../../../server/services/posts/publication';
 
 /** The publication state machine: every transition, every refusal, and invariants over any sequence. */
 type Version = { title: string };

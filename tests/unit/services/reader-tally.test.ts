@@ -8,7 +8,7 @@ import {
   ReaderTally,
   utcDay,
   type Beacon,
-} from '../../../server/services/reader-tally';
+} from '../../../server/services/readers/reader-tally';
 
 /** The pure parts of reader counting: the day, the hash, bots, and what a flush receives. */
 const readerHash = (salt: string, b: Beacon) => hashOfDigests(salt, readerDigests(b));

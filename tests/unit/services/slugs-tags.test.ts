@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../../server/foundation/errors';
-import { isValidSlug, slugFromText } from '../../../server/services/slugs';
-import { normalizeTagNames, TAGS_MAX } from '../../../server/services/tags';
+import { isValidSlug, slugFromText } from '../../../server/services/posts/slugs';
+import { normalizeTagNames, TAGS_MAX } from '../../../server/services/posts/tags';
 
 /** Slugs derived from titles and tag names: always valid, stable, and the same tag whatever its spelling. */
 describe('slugFromText', () => {

@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ArticleFields, EditorFields } from '@/server/console/editor-fields';
 import type { RestoreOutcome, SaveOutcome } from '../../actions/articles';
-import type { RevisionSummary } from '@/server/services/revisions';
+import type { RevisionSummary } from '@/server/services/posts/revisions';
 import type { LibraryItem } from '@/server/console/media-library';
 import { useEditorFields, type CreatedReport, type StoredVersion } from './use-editor-fields';
 import { useLeaveGuard } from './use-leave-guard';
@@ -57,7 +57,7 @@ export function ArticleEditor({
   library: LibraryItem[];
   /** Bytes left of today's media quota when the page was rendered. */
   quotaLeft: number;
-  /** The article's saved versions, newest first (server/services/revisions.ts), and how many are kept. */
+  /** The article's saved versions, newest first (server/services/posts/revisions.ts), and how many are kept. */
   revisions: RevisionSummary[];
   revisionsKept: number;
   /** A large article's Markdown is not in the page: it is loaded from here after the page shows. */

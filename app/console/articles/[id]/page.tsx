@@ -4,13 +4,13 @@ import { notFound } from 'next/navigation';
 import { consoleParts, requireSession } from '@/server/console/context';
 import { spend } from '@/server/console/console-charges';
 import { editorLibrary, type LibraryItem } from '@/server/console/media-library';
-import { dailyMediaBytesUsed } from '@/server/services/account-usage';
+import { dailyMediaBytesUsed } from '@/server/services/access/account-usage';
 import { describeProblem } from '@/server/console/problems';
 import { UUID_PATTERN } from '@/server/foundation/uuid';
 import { isDomainError } from '@/server/foundation/errors';
-import { getEditorPage } from '@/server/services/post-reads';
-import { listRevisions, REVISIONS_KEPT, type RevisionSummary } from '@/server/services/revisions';
-import { canonicalPath } from '@/server/services/post-view';
+import { getEditorPage } from '@/server/services/posts/post-reads';
+import { listRevisions, REVISIONS_KEPT, type RevisionSummary } from '@/server/services/posts/revisions';
+import { canonicalPath } from '@/server/services/posts/post-view';
 import type { ArticleView } from '@/server/reader-pages/article-document';
 import { fieldChanges, type FieldChange } from '@/server/console/publish-diff';
 import { DEFERRED_MARKDOWN_CHARS } from '@/server/console/editor-fields';
@@ -21,7 +21,7 @@ import {
   scheduleArticle,
   unpublishArticle,
 } from '../../actions/articles';
-import { scheduleOf, type ScheduleView } from '@/server/services/scheduled-publishing';
+import { scheduleOf, type ScheduleView } from '@/server/services/posts/scheduled-publishing';
 import { ConfirmAction } from '../../components/confirm-action';
 import { ChangesMarker, StatusBadge } from '../../components/status-badge';
 import { Problem } from '../../components/problem';

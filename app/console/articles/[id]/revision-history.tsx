@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useId, useRef, useState } from 'react';
-import type { RevisionSummary } from '@/server/services/revisions';
+import type { RevisionSummary } from '@/server/services/posts/revisions';
 import { PreviewFrame } from '../../components/preview-frame';
 import { ReaderWidths } from '../../components/reader-widths';
 

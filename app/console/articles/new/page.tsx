@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { consoleParts, requireSession } from '@/server/console/context';
 import { editorLibrary, type LibraryItem } from '@/server/console/media-library';
-import { dailyMediaBytesUsed } from '@/server/services/account-usage';
+import { dailyMediaBytesUsed } from '@/server/services/access/account-usage';
 import { describeProblem } from '@/server/console/problems';
 import { Problem } from '../../components/problem';
 import { NewArticleForm } from './new-article-form';

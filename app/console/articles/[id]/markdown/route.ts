@@ -1,7 +1,7 @@
 import { consoleParts, currentSession } from '@/server/console/context';
 import { describeProblem } from '@/server/console/problems';
 import { isDomainError } from '@/server/foundation/errors';
-import { getMarkdownForEditor } from '@/server/services/post-reads';
+import { getMarkdownForEditor } from '@/server/services/posts/post-reads';
 import { textBody } from '@/server/console/piecewise-body';
 import { UUID_PATTERN } from '@/server/foundation/uuid';
 

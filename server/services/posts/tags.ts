@@ -1,4 +1,4 @@
-import { invalid } from '../foundation/errors';
+import { invalid } from '../../foundation/errors';
 import { slugFromText } from './slugs';
 
 /**

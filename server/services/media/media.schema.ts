@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { UUID_SOURCE } from '../foundation/uuid';
+import { UUID_SOURCE } from '../../foundation/uuid';
 
 const LOCAL_MEDIA_URL = new RegExp(`^/api/media/${UUID_SOURCE}$`);
 

@@ -1,12 +1,12 @@
-import type { StatementRunner } from '../../db/statements';
+import type { StatementRunner } from '../../../db/statements';
 import {
   CURRENT_REVISION,
   listRevisionRows,
   readRevisionRow,
   type RevisionRow,
   type RevisionSummaryRow,
-} from '../data/posts/revisions';
-import { notFound } from '../foundation/errors';
+} from '../../data/posts/revisions';
+import { notFound } from '../../foundation/errors';
 import { parsePostWrite, type PostUpdate } from './post-rules';
 import type { AuthorPostJson } from './post-view';
 import { updatePost, type WriteContext, type WritePreconditions } from './post-writes';

@@ -20,13 +20,13 @@
  *   from-url makes of a GIF, and its first frame alone would silently change the article. A
  *   warning points to the GIF island instead.
  */
-import { isFetchError, MAX_FETCH_BYTES, safeFetch, type SafeFetchOptions } from '../media/safe-fetch';
-import { ByteBudget, claimDownload } from '../media/download-budget';
-import { DownloadMemoryFullError, holdingDownload } from '../media/download-memory';
-import { undiciConnector } from '../media/fetch/undici-connector';
-import { inspectAndNormalizeImage, isImageError } from '../media/image';
-import { chargeWindowRow, windowAfter } from '../admission/window-charge';
-import { dailyQuotaExhausted } from './account-usage';
+import { isFetchError, MAX_FETCH_BYTES, safeFetch, type SafeFetchOptions } from '../../media/safe-fetch';
+import { ByteBudget, claimDownload } from '../../media/download-budget';
+import { DownloadMemoryFullError, holdingDownload } from '../../media/download-memory';
+import { undiciConnector } from '../../media/fetch/undici-connector';
+import { inspectAndNormalizeImage, isImageError } from '../../media/image';
+import { chargeWindowRow, windowAfter } from '../../admission/window-charge';
+import { dailyQuotaExhausted } from '../access/account-usage';
 import { commitImage, DailyQuotaExceededError, type MediaAccount, type MediaDeps } from './media-storage';
 import type { Rehoster, RehostOutcome, StoredImage } from './rehost-port';
 

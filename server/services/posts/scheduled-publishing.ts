@@ -1,4 +1,4 @@
-import type { StatementRunner } from '../../db/statements';
+import type { StatementRunner } from '../../../db/statements';
 import {
   anyScheduleDue,
   cancelSchedule,
@@ -9,10 +9,10 @@ import {
   readSchedules,
   setSchedule,
   type ScheduleRow,
-} from '../data/posts/schedules';
-import { chargeWindowRow } from '../admission/window-charge';
-import { invalid, isDomainError, notFound } from '../foundation/errors';
-import { accountOf, limitFor } from '../model/account';
+} from '../../data/posts/schedules';
+import { chargeWindowRow } from '../../admission/window-charge';
+import { invalid, isDomainError, notFound } from '../../foundation/errors';
+import { accountOf, limitFor } from '../../model/account';
 import { movePost } from './post-publishing';
 import { publish } from './publication';
 import { publicPathOf, type AnnouncePublicChange } from './public-changes';

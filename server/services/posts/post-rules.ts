@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { invalid } from '../foundation/errors';
+import { invalid } from '../../foundation/errors';
 import { SLUG_MAX, SLUG_PATTERN } from './slugs';
 import { TAGS_MAX } from './tags';
-import { localMediaUuid } from '../content/urls';
-import { uuidString } from '../foundation/uuid';
+import { localMediaUuid } from '../../content/urls';
+import { uuidString } from '../../foundation/uuid';
 
 /**
  * The write rules of an article, in one place for every way in, checked in one pass: each

@@ -1,16 +1,16 @@
-import type { StatementRunner } from '../../db/statements';
-import { ownMediaRows } from '../data/media-rows';
-import type { RehostMemory } from '../data/posts/writes';
+import type { StatementRunner } from '../../../db/statements';
+import { ownMediaRows } from '../../data/media-rows';
+import type { RehostMemory } from '../../data/posts/writes';
 import {
   absoluteHttpUrl,
   localMediaPath,
   localMediaUuid,
   pointsAtThisService,
   storedMediaReferences,
-} from '../content';
-import { invalid } from '../foundation/errors';
+} from '../../content';
+import { invalid } from '../../foundation/errors';
 import type { PostWrite } from './post-rules';
-import type { RehostOutcome, StoredImage } from './rehost-port';
+import type { RehostOutcome, StoredImage } from '../media/rehost-port';
 
 /**
  * The stored files an article write shows: its cover (planned before anything is downloaded,

@@ -1,5 +1,5 @@
-import type { StatementRunner } from '../../db/statements';
-import { flushReaderRows, forgetDaysBefore, insertOrReadDaySalt } from '../data/readers';
+import type { StatementRunner } from '../../../db/statements';
+import { flushReaderRows, forgetDaysBefore, insertOrReadDaySalt } from '../../data/readers';
 import { newSalt, oldestDayFlushed, oldestDayKept, type ReaderTally, type TallyBatch } from './reader-tally';
 
 /**

@@ -12,18 +12,18 @@
  * uploads can never both pass a quota that only one of them fits.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { StatementRunner } from '../../db/statements';
-import { findServableMediaRow, findStoredCopyRow, insertMediaRows, type ServableMediaRow } from '../data/media-rows';
-import { addMediaBytesWithin, mediaBytesToday, refundMediaBytes } from '../data/usage-counters';
-import { DomainError, invalid } from '../foundation/errors';
-import type { AllowList } from '../media/address-policy';
-import { animatedGifToMp4, type GifVideo } from '../media/gif-video';
-import { ImageError, inspectAndNormalizeImage, type NormalizedImage } from '../media/image';
-import { fetchRemoteMedia } from '../media/remote-media';
-import type { MediaStorage } from '../media/storage';
-import type { MediaWork } from '../media/work';
-import type { Authenticated } from '../model/account';
-import { localMediaPath } from '../content/urls';
+import type { StatementRunner } from '../../../db/statements';
+import { findServableMediaRow, findStoredCopyRow, insertMediaRows, type ServableMediaRow } from '../../data/media-rows';
+import { addMediaBytesWithin, mediaBytesToday, refundMediaBytes } from '../../data/usage-counters';
+import { DomainError, invalid } from '../../foundation/errors';
+import type { AllowList } from '../../media/address-policy';
+import { animatedGifToMp4, type GifVideo } from '../../media/gif-video';
+import { ImageError, inspectAndNormalizeImage, type NormalizedImage } from '../../media/image';
+import { fetchRemoteMedia } from '../../media/remote-media';
+import type { MediaStorage } from '../../media/storage';
+import type { MediaWork } from '../../media/work';
+import type { Authenticated } from '../../model/account';
+import { localMediaPath } from '../../content/urls';
 import type { MediaJson } from './media.schema';
 
 export type MediaAccount = Pick<Authenticated['account'], 'id' | 'mediaPerMin' | 'dailyMediaBytes'>;

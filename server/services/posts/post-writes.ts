@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { StatementRunner } from '../../db/statements';
+import type { StatementRunner } from '../../../db/statements';
 import {
   admittedReadForEdit,
   findOrCreateTags,
@@ -17,17 +17,17 @@ import {
   type PostChanges,
   type ReadForEditRow,
   type RehostMemory,
-} from '../data/posts/writes';
-import type { PostRow } from '../data/posts/rows';
-import { localMediaPath, type Conversions } from '../content';
-import { conflict, notFound } from '../foundation/errors';
+} from '../../data/posts/writes';
+import type { PostRow } from '../../data/posts/rows';
+import { localMediaPath, type Conversions } from '../../content';
+import { conflict, notFound } from '../../foundation/errors';
 import { assertIfMatch } from './post-etag';
 import type { PostCreate, PostUpdate, PostWrite } from './post-rules';
 import { authorPostFromRow } from './post-view';
 import { newPublicId } from './public-id';
 import { edited } from './publication';
-import { substitutions } from './rehost-memory';
-import { noRehost, type Rehoster, type RehostOutcome } from './rehost-port';
+import { substitutions } from '../media/rehost-memory';
+import { noRehost, type Rehoster, type RehostOutcome } from '../media/rehost-port';
 import { slugFromText } from './slugs';
 import { normalizeTagNames } from './tags';
 import { assertBodyMediaOwned, coverAfterRehost, planCover, type CoverChoice, type CoverPlan } from './post-media';
@@ -75,7 +75,7 @@ export interface EditOptions extends WritePreconditions {
    * into one history entry (Migration20261128200000_autosave_runs).
    */
   autosaveVisit?: string | null;
-  /** For a restore, the time of the version it saves again (server/services/revisions.ts). */
+  /** For a restore, the time of the version it saves again (server/services/posts/revisions.ts). */
   restoredFrom?: string | null;
 }
 

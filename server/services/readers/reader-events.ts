@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { StatementRunner } from '../../db/statements';
-import { uuidString } from '../foundation/uuid';
-import { applyEventRows, pruneEventBatches } from '../data/readers';
+import type { StatementRunner } from '../../../db/statements';
+import { uuidString } from '../../foundation/uuid';
+import { applyEventRows, pruneEventBatches } from '../../data/readers';
 
 /**
  * The platform's events (impressions in its feed, likes, comments, saves, and opens or reads

@@ -1,5 +1,5 @@
-import { ifMatchHolds, strongEtag } from '../foundation/entity-tags';
-import { stale } from '../foundation/errors';
+import { ifMatchHolds, strongEtag } from '../../foundation/entity-tags';
+import { stale } from '../../foundation/errors';
 
 /**
  * Conditional requests on articles (beyond the contract, opt-in): a strong entity tag of the working

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { StatementRunner } from '../../db/statements';
+import type { StatementRunner } from '../../../db/statements';
 import {
   findTokenRow,
   insertTokenRow,
@@ -8,10 +8,10 @@ import {
   reissueTokenRow,
   revokeTokenRow,
   type TokenRecord,
-} from '../data/access';
-import { invalid, notFound } from '../foundation/errors';
-import { hashSecret, TOKEN_PREFIX } from '../model/token-secret';
-import { isUuid } from '../foundation/uuid';
+} from '../../data/access';
+import { invalid, notFound } from '../../foundation/errors';
+import { hashSecret, TOKEN_PREFIX } from '../../model/token-secret';
+import { isUuid } from '../../foundation/uuid';
 
 /**
  * API tokens (contract: "Authentication"). A secret is `dp_live_` + 43 base62 characters

@@ -3,7 +3,7 @@
  * image URLs of one write (body images and cover_url, deduped) and gets back what was stored.
  * The media module implements it (rehost.ts has the rules); posts know nothing of fetching.
  */
-import type { StoredImage } from '../data/posts/writes';
+import type { StoredImage } from '../../data/posts/writes';
 
 export type { StoredImage };
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { isoTimestamp } from '../../db/statements';
-import type { PostRow } from '../data/posts/rows';
+import { isoTimestamp } from '../../../db/statements';
+import type { PostRow } from '../../data/posts/rows';
 import { AuthorPostSchema, type AuthorPostWriteSchema } from './author-post.schema';
 
 /**

@@ -1,7 +1,7 @@
-import type { StatementRunner } from '../../db/statements';
-import { admittedMediaBytesToday, mediaBytesToday, usedThisMinute } from '../data/usage-counters';
-import type { Account } from '../model/account';
-import { LIMITS, RATE_CLASS_NAMES, type LimitName, type RateClass } from '../model/rate-classes';
+import type { StatementRunner } from '../../../db/statements';
+import { admittedMediaBytesToday, mediaBytesToday, usedThisMinute } from '../../data/usage-counters';
+import type { Account } from '../../model/account';
+import { LIMITS, RATE_CLASS_NAMES, type LimitName, type RateClass } from '../../model/rate-classes';
 
 /**
  * Per-account limits as the account's pages and GET /me show them (contract: "Limits"). The

@@ -1,4 +1,4 @@
-import type { StatementRunner } from '../../db/statements';
+import type { StatementRunner } from '../../../db/statements';
 import {
   applyPublication,
   deletePostRow,
@@ -6,8 +6,8 @@ import {
   type PublicationChange,
   type PublicationRow,
   type VersionRef,
-} from '../data/posts/publication';
-import { notFound } from '../foundation/errors';
+} from '../../data/posts/publication';
+import { notFound } from '../../foundation/errors';
 import { assertIfMatch } from './post-etag';
 import { authorPostFromRow, type AuthorPostJson } from './post-view';
 import { publish, unpublish, type Publication } from './publication';

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type { StatementRunner } from '../../db/statements';
+import type { StatementRunner } from '../../../db/statements';
 import {
   deleteAccountRow,
   findLiveAccount as findLiveAccountRow,
   insertAccount,
   updateAccountRow,
-} from '../data/access';
-import type { Account } from '../model/account';
-import { localMediaPath } from '../content/urls';
-import { conflict, invalid, notFound } from '../foundation/errors';
-import { DEFAULT_LIMITS, limitFields, type LimitName } from '../model/rate-classes';
-import { publicPathOf, type AnnouncePublicChange } from './public-changes';
+} from '../../data/access';
+import type { Account } from '../../model/account';
+import { localMediaPath } from '../../content/urls';
+import { conflict, invalid, notFound } from '../../foundation/errors';
+import { DEFAULT_LIMITS, limitFields, type LimitName } from '../../model/rate-classes';
+import { publicPathOf, type AnnouncePublicChange } from '../posts/public-changes';
 import { createToken } from './tokens';
 
 /** Accounts are created and managed by operators (the CLI and the console), never through the REST API. */

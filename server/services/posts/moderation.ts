@@ -1,6 +1,6 @@
-import { isoTimestamp, type StatementRunner } from '../../db/statements';
-import { listPendingRows, type PublicationRow } from '../data/posts/publication';
-import { notFound } from '../foundation/errors';
+import { isoTimestamp, type StatementRunner } from '../../../db/statements';
+import { listPendingRows, type PublicationRow } from '../../data/posts/publication';
+import { notFound } from '../../foundation/errors';
 import { movePost, type PublishingContext } from './post-publishing';
 import { approve, reject } from './publication';
 import { publicPathOf } from './public-changes';

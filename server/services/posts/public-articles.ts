@@ -1,6 +1,6 @@
-import { isoTimestamp, type StatementRunner } from '../../db/statements';
-import { readPublishedRow } from '../data/posts/reads';
-import type { PostVersion } from '../data/posts/rows';
+import { isoTimestamp, type StatementRunner } from '../../../db/statements';
+import { readPublishedRow } from '../../data/posts/reads';
+import type { PostVersion } from '../../data/posts/rows';
 import { canonicalPath } from './post-view';
 import { parseCanonicalSegment } from './public-id';
 

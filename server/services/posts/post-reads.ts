@@ -1,15 +1,15 @@
-import type { StatementRunner } from '../../db/statements';
+import type { StatementRunner } from '../../../db/statements';
 import {
   admittedPostPage,
   admittedPostRow,
   readEditingRow,
   readEditorPageRow,
   readMarkdownRow,
-} from '../data/posts/reads';
-import type { PostRow, PostStatus, PostVersion } from '../data/posts/rows';
-import { invalid, notFound } from '../foundation/errors';
+} from '../../data/posts/reads';
+import type { PostRow, PostStatus, PostVersion } from '../../data/posts/rows';
+import { invalid, notFound } from '../../foundation/errors';
 import { cursorSignedFor, encodeCursor, parseCursor, type ParsedCursor } from './cursor';
-import type { AdmittedRead } from '../admission/admitted-statement';
+import type { AdmittedRead } from '../../admission/admitted-statement';
 import { postEtag } from './post-etag';
 import { authorPostFromRow, type AuthorPostJson } from './post-view';
 

@@ -1,4 +1,4 @@
-import { invalid } from '../foundation/errors';
+import { invalid } from '../../foundation/errors';
 
 /**
  * The publication state machine of an article (docs/api.md "States and moderation"), as pure

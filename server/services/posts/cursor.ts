@@ -1,6 +1,6 @@
 import { hash, timingSafeEqual } from 'node:crypto';
-import { derivedKey } from '../foundation/secrets';
-import { isUuid } from '../foundation/uuid';
+import { derivedKey } from '../../foundation/secrets';
+import { isUuid } from '../../foundation/uuid';
 
 /**
  * Opaque `GET /posts` cursors: the last item's `(created_at, id)`, signed with HMAC so a
@@ -56,7 +56,7 @@ export interface ParsedCursor {
 /**
  * The position a cursor names, or null for anything not shaped like one of ours. Not trusted
  * until `cursorSignedFor` says it was issued to the account (a page is read with it first, in
- * the statement that also finds the account: services/post-reads.ts).
+ * the statement that also finds the account: services/posts/post-reads.ts).
  */
 export function parseCursor(cursor: string): ParsedCursor | null {
   const parts = cursor.split('.');

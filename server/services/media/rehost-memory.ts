@@ -1,5 +1,5 @@
-import { localMediaPath } from '../content/urls';
-import type { RehostMemory } from '../data/posts/writes';
+import { localMediaPath } from '../../content/urls';
+import type { RehostMemory } from '../../data/posts/writes';
 
 /**
  * Rehost memory (table post_media_sources, server/data/posts/writes.ts): per article, which

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { uuidString } from '../foundation/uuid';
+import { uuidString } from '../../foundation/uuid';
 
 /**
  * The AuthorPost resource as zod schemas: the REST procedures validate their output with them
