@@ -3,6 +3,7 @@ import { statement, type StatementRunner } from '../../../db/statements';
 import { admittedStatement } from '../../admission/admitted-statement';
 import { ADMITTED_ACCOUNT, sql, type Param } from '../../admission/sql';
 import { LIVE_OWN, POST_SELECT, type PostRow } from './rows';
+import type { TagRow } from './tags';
 
 /**
  * The statements of the article writes (POST /posts and PATCH /posts/{id}): as a rule a create
@@ -362,44 +363,4 @@ export async function updatePostRow(
     changes.restoredFrom ?? null,
   ]);
   return row ?? null;
-}
-
-// Tags ------------------------------------------------------------------------------------
-
-/** A tag as the `tags` table has it: one row per slug, shared by every article using the name. */
-export interface TagRow {
-  id: string;
-  slug: string;
-  name: string;
-}
-
-/**
- * Creates the tags that do not exist yet and returns every wanted tag's row: tags are found or
- * made by slug. One statement as a rule; a tag another write is creating at that moment (its row
- * not yet committed when this statement began) is read again once that write is done.
- */
-const FIND_OR_CREATE_TAGS = statement(
-  'tags_find_or_create',
-  `WITH created AS (
-     INSERT INTO tags (id, slug, name) SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[])
-     ON CONFLICT (slug) DO NOTHING RETURNING id, slug, name)
-   SELECT id, slug, name FROM created
-   UNION ALL SELECT id, slug, name FROM tags WHERE slug = ANY($2::text[])`,
-);
-const FIND_TAGS = statement('tags_find', 'SELECT id, slug, name FROM tags WHERE slug = ANY($1::text[])');
-
-export async function findOrCreateTags(
-  db: StatementRunner,
-  wanted: { slug: string; name: string }[],
-): Promise<TagRow[]> {
-  if (wanted.length === 0) return [];
-  const slugs = wanted.map((t) => t.slug);
-  let rows = await db.runWrite<TagRow>(FIND_OR_CREATE_TAGS, [
-    wanted.map(() => randomUUID()),
-    slugs,
-    wanted.map((t) => t.name),
-  ]);
-  if (rows.length < wanted.length) rows = await db.run<TagRow>(FIND_TAGS, [slugs]);
-  const bySlug = new Map(rows.map((r) => [r.slug, r]));
-  return wanted.map((t) => bySlug.get(t.slug)!);
 }

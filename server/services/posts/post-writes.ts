@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { StatementRunner } from '../../../db/statements';
 import {
   admittedReadForEdit,
-  findOrCreateTags,
   foundForEdit,
   insertPost,
   lockedDerivedSlug,
@@ -18,6 +17,7 @@ import {
   type ReadForEditRow,
   type RehostMemory,
 } from '../../data/posts/writes';
+import { findOrCreateTags } from '../../data/posts/tags';
 import type { PostRow } from '../../data/posts/rows';
 import { localMediaPath, type Conversions } from '../../content';
 import { conflict, notFound } from '../../foundation/errors';
