@@ -76,34 +76,16 @@ export async function runLoad(
     }),
   );
   agent.destroy();
-  const elapsed = (Date.now() - started) / 1000;
+  return resultOf(latencies, errors, statuses, (Date.now() - started) / 1000);
+}
+
+/** A run's result from what it counted: its latencies (sorted here), errors and statuses over `seconds`. */
+function resultOf(latencies: number[], errors: number, statuses: Record<number, number>, seconds: number): LoadResult {
   latencies.sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
   return {
     requests: latencies.length,
     errors,
-    statuses,
-    rps: latencies.length / elapsed,
-    p50: pct(50),
-    p90: pct(90),
-    p99: pct(99),
-    max: latencies[latencies.length - 1] ?? NaN,
-    latencies,
-    seconds: elapsed,
-  };
-}
-
-/** Slices of one scenario taken apart in time, summed up as if they were one run. */
-export function mergeResults(parts: LoadResult[]): LoadResult {
-  const latencies = parts.flatMap((p) => p.latencies).sort((a, b) => a - b);
-  const seconds = parts.reduce((sum, p) => sum + p.seconds, 0);
-  const statuses: Record<number, number> = {};
-  for (const p of parts)
-    for (const [k, v] of Object.entries(p.statuses)) statuses[Number(k)] = (statuses[Number(k)] ?? 0) + v;
-  const pct = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor((q / 100) * latencies.length))] ?? NaN;
-  return {
-    requests: latencies.length,
-    errors: parts.reduce((sum, p) => sum + p.errors, 0),
     statuses,
     rps: latencies.length / seconds,
     p50: pct(50),
@@ -113,6 +95,19 @@ export function mergeResults(parts: LoadResult[]): LoadResult {
     latencies,
     seconds,
   };
+}
+
+/** Slices of one scenario taken apart in time, summed up as if they were one run. */
+export function mergeResults(parts: LoadResult[]): LoadResult {
+  const statuses: Record<number, number> = {};
+  for (const p of parts)
+    for (const [k, v] of Object.entries(p.statuses)) statuses[Number(k)] = (statuses[Number(k)] ?? 0) + v;
+  return resultOf(
+    parts.flatMap((p) => p.latencies),
+    parts.reduce((sum, p) => sum + p.errors, 0),
+    statuses,
+    parts.reduce((sum, p) => sum + p.seconds, 0),
+  );
 }
 
 export function formatRow(name: string, r: LoadResult): string {

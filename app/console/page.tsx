@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import type { PostStatus } from '@/server/console/records';
+import type { PostStatus } from '@/server/model/post';
 import { consoleParts, currentSession, hasStaleSessionCookie } from '@/server/console/context';
 import { spend } from '@/server/console/console-charges';
 import { describeProblem } from '@/server/console/problems';
@@ -151,7 +151,12 @@ export default async function ConsoleHome({ searchParams }: { searchParams: Sear
         <>
           <ul className="article-list" aria-label="Articles">
             {page.items.map((post) => (
-              <ArticleRow key={post.id} post={post} schedule={schedules.get(post.id)} />
+              <ArticleRow
+                key={post.id}
+                post={post}
+                schedule={schedules.get(post.id)}
+                showLastPublished={sort === 'published'}
+              />
             ))}
           </ul>
           <PopularityHelp id="popularity-help" />
@@ -181,7 +186,21 @@ const CURSOR_REFUSED = 'That page link was out of date or damaged, so the list s
 const SESSION_ENDED =
   'Your console session has ended: it expired, or the token it was opened with was revoked or reissued. Sign in again with a current token.';
 
-function ArticleRow({ post, schedule }: { post: ArticleListItem; schedule?: ScheduleView }) {
+/**
+ * One article of the list. Sorted by "Last published", a row shows the date it is sorted by: when
+ * the version readers see was published (`last_published_at`), which an article waiting for
+ * moderation still has while an earlier version is public; never `published_at`, which the API
+ * leaves null for it.
+ */
+function ArticleRow({
+  post,
+  schedule,
+  showLastPublished,
+}: {
+  post: ArticleListItem;
+  schedule?: ScheduleView;
+  showLastPublished: boolean;
+}) {
   return (
     <li className="article-row">
       <div className="article-row__main">
@@ -199,6 +218,12 @@ function ArticleRow({ post, schedule }: { post: ArticleListItem; schedule?: Sche
           )}
           <span className="muted">
             Updated <time dateTime={post.updated_at}>{formatDateTime(post.updated_at)}</time>
+            {showLastPublished && post.last_published_at && (
+              <>
+                {' '}
+                · Last published <time dateTime={post.last_published_at}>{formatDateTime(post.last_published_at)}</time>
+              </>
+            )}
           </span>
         </div>
       </div>

@@ -21,12 +21,12 @@ import http from 'node:http';
 import pg from 'pg';
 import { openStatementPool } from '../../db/statements';
 import { ContentPool, contentPoolSettings, ContentRejectedError, ConversionBusyError } from '../../server/content';
-import { POST_SELECT } from '../../server/data/posts/rows';
+import { POST_SELECT, type PostRow } from '../../server/data/posts/rows';
 import { authenticateAndCharge } from '../../server/admission/token-match';
 import { windowAfter } from '../../server/admission/window-charge';
 import { limitFor } from '../../server/model/account';
 import { postEtag } from '../../server/services/posts/post-etag';
-import { authorPostFromRow, type AuthorPostRow } from '../../server/services/posts/post-view';
+import { authorPostFromRow } from '../../server/services/posts/post-view';
 import { newPublicId } from '../../server/services/posts/public-id';
 import { slugFromText } from '../../server/services/posts/slugs';
 import { normalizeTagNames } from '../../server/services/posts/tags';
@@ -87,7 +87,7 @@ async function inTransaction<T>(work: (c: pg.PoolClient) => Promise<T>): Promise
 
 const RETURNING = `RETURNING ${POST_SELECT}`;
 
-async function create(accountId: string, body: Record<string, unknown>): Promise<AuthorPostRow> {
+async function create(accountId: string, body: Record<string, unknown>): Promise<PostRow> {
   const { title, markdown } = body;
   if (typeof title !== 'string' || typeof markdown !== 'string') throw new Refusal(400, 'title, markdown: strings');
   const tags = normalizeTagNames(Array.isArray(body.tags) ? (body.tags as string[]) : []);
@@ -137,7 +137,7 @@ async function create(accountId: string, body: Record<string, unknown>): Promise
         ],
         types,
       } as pg.QueryConfig)
-    ).rows[0] as AuthorPostRow;
+    ).rows[0] as PostRow;
     if (tagRows.length > 0)
       await c.query(
         'INSERT INTO post_tags (post_id, tag_id, position) SELECT $1, * FROM unnest($2::uuid[], $3::int[])',
@@ -147,7 +147,7 @@ async function create(accountId: string, body: Record<string, unknown>): Promise
   });
 }
 
-async function update(accountId: string, id: string, body: Record<string, unknown>): Promise<AuthorPostRow> {
+async function update(accountId: string, id: string, body: Record<string, unknown>): Promise<PostRow> {
   const { title, markdown } = body;
   if (title !== undefined && typeof title !== 'string') throw new Refusal(400, 'title: a string');
   if (markdown !== undefined && typeof markdown !== 'string') throw new Refusal(400, 'markdown: a string');
@@ -172,7 +172,7 @@ async function update(accountId: string, id: string, body: Record<string, unknow
         values: [id, accountId, title ?? null, markdown ?? null, html ?? null, updatedAt],
         types,
       } as pg.QueryConfig)
-    ).rows[0] as AuthorPostRow;
+    ).rows[0] as PostRow;
     return row;
   });
 }

@@ -20,7 +20,7 @@ import {
 import { limitsOf } from '../services/access/account-usage';
 import { approvePost, listPending, rejectPost } from '../services/posts/moderation';
 import { canonicalPath } from '../services/posts/post-view';
-import { createToken, listTokens, reissueToken, revokeToken, summarize } from '../services/access/tokens';
+import { createToken, listTokens, reissueToken, revokeToken } from '../services/access/tokens';
 import { isUuid } from '../foundation/uuid';
 import { isoTimestamp } from '../../db/statements';
 
@@ -105,7 +105,7 @@ async function run(app: App, argv: string[]): Promise<unknown> {
     }
     case 'token list': {
       const account = await findLiveAccount(db, need(arg, '<handle>'));
-      return (await listTokens(db, account.id)).map(summarize);
+      return listTokens(db, account.id);
     }
     case 'token create': {
       const account = await findLiveAccount(db, need(arg, '<handle>'));
@@ -118,7 +118,7 @@ async function run(app: App, argv: string[]): Promise<unknown> {
     }
     case 'token revoke': {
       const token = await revokeToken(db, needUuid(arg, '<token-id>'));
-      return { id: token.id, name: token.name, revoked_at: token.revokedAt };
+      return { id: token.id, name: token.name, revoked_at: token.revoked_at };
     }
     case 'moderation list': {
       const posts = await listPending(db);

@@ -4,7 +4,9 @@ import { isoTimestamp, type StatementRunner } from '../../db/statements';
 import { derivedKey } from '../foundation/secrets';
 import { isUuid } from '../foundation/uuid';
 import { ARTICLE_SORTS, listPostRows, positionAfter, type ArticleSort, type ListPosition } from '../data/posts/reads';
-import type { PostRow, PostStatus } from '../data/posts/rows';
+import type { PostRow } from '../data/posts/rows';
+import type { PostStatus } from '../model/post';
+import { authorPostFromRow, type AuthorPostJson } from '../services/posts/post-view';
 
 /**
  * The console's article list: found by words of the title, the slug or a tag, sorted by
@@ -26,25 +28,19 @@ import type { PostRow, PostStatus } from '../data/posts/rows';
 
 export { ARTICLE_SORTS, type ArticleSort };
 
-export interface ArticleListItem {
-  id: string;
-  title: string;
-  slug: string;
-  status: PostStatus;
-  has_unpublished_changes: boolean;
-  created_at: string;
-  updated_at: string;
-  published_at: string | null;
-  tags: { slug: string; name: string }[];
-  like_count: number;
-  comment_count: number;
-  save_count: number;
-  impression_count: number;
-  open_count: number;
-  read_count: number;
-  complete_count: number;
-  popularity: number;
-}
+/**
+ * An article of the list: the author's view of it, made by the posts aggregate's one mapper
+ * (services/posts/post-view.ts), so every field follows the API's rule (`published_at` is null
+ * unless the article is published), and one field of the list's own.
+ */
+export type ArticleListItem = AuthorPostJson & {
+  /**
+   * When the version readers see was published, while one is (the "Last published" sort's key):
+   * unlike `published_at`, it stays while a newer version waits for moderation, because the
+   * earlier one is still public. Null when nothing is public.
+   */
+  last_published_at: string | null;
+};
 
 export interface ArticleQuery {
   q?: string;
@@ -150,23 +146,7 @@ export async function listArticles(db: StatementRunner, accountId: string, query
 }
 
 function listItem(row: PostRow): ArticleListItem {
-  return {
-    id: row.id,
-    title: row.title,
-    slug: row.slug,
-    status: row.status,
-    has_unpublished_changes: row.has_unpublished_changes,
-    created_at: isoTimestamp(row.created_at),
-    updated_at: isoTimestamp(row.updated_at),
-    published_at: row.published_at ? isoTimestamp(row.published_at) : null,
-    tags: row.tags,
-    like_count: row.like_count,
-    comment_count: row.comment_count,
-    save_count: row.save_count,
-    impression_count: row.impression_count,
-    open_count: row.open_count,
-    read_count: row.read_count,
-    complete_count: row.complete_count,
-    popularity: row.popularity,
-  };
+  // The column is the public version's publication time: set on publish and approval, kept while
+  // a newer version waits for moderation, cleared on unpublish (services/posts/publication.ts).
+  return { ...authorPostFromRow(row), last_published_at: row.published_at ? isoTimestamp(row.published_at) : null };
 }

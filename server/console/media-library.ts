@@ -1,16 +1,21 @@
 import 'server-only';
 import type { StatementRunner } from '../../db/statements';
-import { recentMediaRows, type MediaRecord } from '../data/media-rows';
+import { recentMediaRows } from '../data/media-rows';
+import type { MediaRecord } from '../model/media';
 import { localMediaPath } from '../content/urls';
 import { storeUploadOrGifVideo, type MediaAccount, type MediaDeps } from '../services/media/media-storage';
 import type { MediaJson } from '../services/media/media.schema';
 
+/** How many of the latest files the media page and the editor's pickers show. */
+const RECENT_MEDIA = 60;
+
 /**
- * The author's latest stored files, without the posters that belong to GIF videos. Only hands the
- * call on: app/ may not import server/data (eslint.config.mjs `FLOORS`).
+ * The author's latest stored files, without the posters that belong to GIF videos: the media
+ * page's list, and what the editor's pickers are made of (`editorLibrary`). Only hands the call
+ * on: app/ may not import server/data (eslint.config.mjs `FLOORS`).
  */
-export function recentMedia(db: StatementRunner, accountId: string, limit = 60): Promise<MediaRecord[]> {
-  return recentMediaRows(db, accountId, limit);
+export function recentMedia(db: StatementRunner, accountId: string): Promise<MediaRecord[]> {
+  return recentMediaRows(db, accountId, RECENT_MEDIA);
 }
 
 /** A stored file as the editor's pickers show it (the island menu, the cover picker). */
@@ -27,7 +32,7 @@ export interface LibraryItem {
 
 /** The author's latest stored files for the editor's pickers (the new-article page's too). */
 export async function editorLibrary(db: StatementRunner, accountId: string): Promise<LibraryItem[]> {
-  return (await recentMediaRows(db, accountId, 60)).map((m) => ({
+  return (await recentMedia(db, accountId)).map((m) => ({
     id: m.id,
     kind: m.kind === 'gif' ? 'gif' : 'image',
     width: m.width,

@@ -4,7 +4,7 @@ import { readPostHead, readPreviewRow } from '../data/posts/reads';
 import type { ConsoleSession } from './session-store';
 import type { ArticleView } from '../reader-pages/article-document';
 import { UUID_PATTERN } from '../foundation/uuid';
-import type { Revision } from '../services/posts/revisions';
+import type { Revision } from '../model/revision';
 
 /**
  * Which saved version of an article a preview frame may show to this session: the owner

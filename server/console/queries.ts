@@ -1,7 +1,7 @@
 import 'server-only';
 import type { StatementRunner } from '../../db/statements';
 import { countPostsByStatus } from '../data/posts/reads';
-import type { PostStatus } from '../data/posts/rows';
+import type { PostStatus } from '../model/post';
 
 /**
  * Console-only reads that have no REST counterpart (and so no service function). They only

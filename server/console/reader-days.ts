@@ -1,8 +1,7 @@
 import 'server-only';
 import type { StatementRunner } from '../../db/statements';
-import { readerDayRows, type ReaderDay } from '../data/readers';
-
-export type { ReaderDay };
+import { readerDayRows } from '../data/readers';
+import type { ReaderDay } from '../model/readers';
 
 /**
  * The last `days` UTC days up to today, oldest first, days without readers as zeros. The

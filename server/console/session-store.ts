@@ -1,7 +1,7 @@
 import 'server-only';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { StatementRunner } from '../../db/statements';
-import { deleteSession, findSessionRow, insertSession } from '../data/access';
+import { deleteSession, findSessionRow, insertSession } from '../data/sessions';
 import { derivedKey } from '../foundation/secrets';
 import type { Authenticated } from '../model/account';
 

@@ -1,7 +1,8 @@
 import type { StatementRunner } from '../../db/statements';
 import { readPreviewRow } from '../data/posts/reads';
 import { env } from '../foundation/env';
-import { findPublishedArticle, parseVersion } from '../services/posts/public-articles';
+import { findPublishedArticle } from '../services/posts/public-articles';
+import { articlePageOf } from '../reader-pages/article-page';
 import { canonicalPath } from '../services/posts/post-view';
 import { socialCardOfPage, type SocialCardFields } from './social-card';
 
@@ -22,19 +23,7 @@ export async function socialCardFor(
   const origin = env.PUBLIC_ORIGIN ?? null;
   if (publishedSlug !== null) {
     const found = await findPublishedArticle(db, canonicalPath(publishedSlug, post.public_id).slice(1));
-    if (found.kind === 'article') {
-      return socialCardOfPage(
-        {
-          version: parseVersion(found.versionJson),
-          path: found.path,
-          publicId: found.publicId,
-          publishedAt: found.publishedAt,
-          handle: found.handle,
-          origin,
-        },
-        'published',
-      );
-    }
+    if (found.kind === 'article') return socialCardOfPage(articlePageOf(found, origin), 'published');
   }
   const row = await readPreviewRow(db, post.id, 'working');
   if (!row || row.account_id !== account.id || !row.version) return null;

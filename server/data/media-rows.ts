@@ -1,24 +1,11 @@
 import { isoTimestamp, statement, type StatementRunner } from '../../db/statements';
+import type { MediaRecord, ServableMedia } from '../model/media';
 
 /**
  * The media aggregate's rows: stored files (`media`). One row type and one mapper; SQL only
  * (what may be stored, the quota, the storage itself: server/services/media/media-storage.ts, server/media/).
+ * The records it returns are server/model/media.ts's.
  */
-
-/** A stored file as the console lists it. */
-export interface MediaRecord {
-  id: string;
-  kind: string;
-  mimeType: string;
-  byteSize: number;
-  width: number;
-  height: number;
-  sourceUrl: string | null;
-  /** The name the file had on the maintainer's computer, for files added in the console. */
-  fileName: string | null;
-  /** ISO 8601. */
-  createdAt: string;
-}
 
 const MEDIA_COLUMNS =
   'm.id, m.kind, m.mime_type, m.byte_size, m.width, m.height, m.source_url, m.file_name, m.created_at';
@@ -93,14 +80,6 @@ export async function insertMediaRows(
   ]);
 }
 
-/** What serving a file needs. */
-export interface ServableMediaRow {
-  storageKey: string;
-  mimeType: string;
-  byteSize: number;
-  sha256: string;
-}
-
 /**
  * Any stored file of a live account by id (files are public by their unguessable uuid: their
  * url goes into public HTML). A deleted account's files stop being served with its articles.
@@ -112,7 +91,7 @@ const SERVABLE_MEDIA = statement(
     WHERE m.id = $1`,
 );
 
-export async function findServableMediaRow(db: StatementRunner, id: string): Promise<ServableMediaRow | null> {
+export async function findServableMediaRow(db: StatementRunner, id: string): Promise<ServableMedia | null> {
   const [row] = await db.run<{ storage_key: string; mime_type: string; byte_size: string; sha256: string }>(
     SERVABLE_MEDIA,
     [id],

@@ -1,5 +1,6 @@
 import { statement, type StatementRunner } from '../../db/statements';
 import { popularitySql } from '../model/popularity';
+import type { ReaderDay } from '../model/readers';
 
 /**
  * The readers aggregate's rows: the salts of the days (`reader_salts`), the readers counted on a
@@ -211,15 +212,6 @@ export async function pruneEventBatches(db: StatementRunner): Promise<void> {
 }
 
 // The console's chart ------------------------------------------------------------------------------
-
-/** One UTC day of an article's reader counts (opens, reads, full reads), for the editor's chart. */
-export interface ReaderDay {
-  /** `YYYY-MM-DD`. */
-  day: string;
-  opens: number;
-  reads: number;
-  completes: number;
-}
 
 /** The last `$1` UTC days, today included, each with its counts (0 for a day without any) of the author's article. */
 const READER_DAYS = statement(

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppParts } from '../runtime/parts';
-import { PUBLIC_PAGE_CSP, renderArticlePage, renderNotFoundPage } from '../reader-pages/article-page';
-import { findPublishedArticle, parseVersion } from '../services/posts/public-articles';
+import { articlePageOf, PUBLIC_PAGE_CSP, renderArticlePage, renderNotFoundPage } from '../reader-pages/article-page';
+import { findPublishedArticle } from '../services/posts/public-articles';
 import { PUBLIC_ID_PATTERN } from '../services/posts/public-id';
 import { ifNoneMatchMatches, strongEtag } from '../foundation/entity-tags';
 import { env } from '../foundation/env';
@@ -104,14 +104,7 @@ export async function servePublicPage(
     res.end();
     return;
   }
-  const html = renderArticlePage({
-    version: parseVersion(found.versionJson),
-    path: found.path,
-    publicId: found.publicId,
-    publishedAt: found.publishedAt,
-    handle: found.handle,
-    origin,
-  });
+  const html = renderArticlePage(articlePageOf(found, origin));
   send(res, 200, PUBLIC_CACHE_CONTROL, head ? null : html, Buffer.byteLength(html));
 }
 

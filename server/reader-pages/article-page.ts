@@ -1,5 +1,6 @@
 import type { PostVersion } from '../data/posts/rows';
 import { GENERIC_EMBED_HOSTS } from '../content/embed-allowlist';
+import { parseVersion, type PublishedLookup } from '../services/posts/public-articles';
 import { BEACON_CSS, readerBeacons } from './reader-beacons';
 import { articleMarkup, escapeHtml, excerpt, READER_CSS, READER_STYLESHEET } from './article-document';
 
@@ -22,6 +23,24 @@ export interface ArticlePage {
    * URLs; null: the canonical link is the path, og:url and og:image are left out (they must be absolute).
    */
   origin: string | null;
+}
+
+/**
+ * The page of an article the public lookup found (findPublishedArticle), at `origin`: what the
+ * public page renders, and what the console's "When shared" card is made of, so the card is the page's.
+ */
+export function articlePageOf(
+  found: Extract<PublishedLookup, { kind: 'article' }>,
+  origin: string | null,
+): ArticlePage {
+  return {
+    version: parseVersion(found.versionJson),
+    path: found.path,
+    publicId: found.publicId,
+    publishedAt: found.publishedAt,
+    handle: found.handle,
+    origin,
+  };
 }
 
 /**

@@ -81,7 +81,7 @@ const ALLOWED: [string, string][] = [
   ['server/launcher.ts', './runtime/create-app'],
   ['server/console-thread.ts', '@/server/runtime/console-thread-host'],
   ['server/console/probe.ts', '../data/usage-counters'],
-  ['server/cli/probe.ts', '@/server/data/access'],
+  ['server/cli/probe.ts', '@/server/data/tokens'],
   ['server/admission/probe.ts', '../model/account'],
   ['proxy.ts', '@/server/console/return-path'],
   ['server/data/probe.ts', '../model/account'],

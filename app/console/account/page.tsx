@@ -6,8 +6,9 @@ import { dailyMediaBytesUsed, spentThisMinute } from '@/server/services/access/a
 import { limitFor } from '@/server/model/account';
 import { RATE_CLASS_NAMES, RATE_CLASSES, type RateClass } from '@/server/model/rate-classes';
 import { listTokens, MAX_ACTIVE_TOKENS } from '@/server/services/access/tokens';
-import type { TokenRecord } from '@/server/console/records';
+import type { TokenRecord } from '@/server/model/token';
 import { createApiToken, reissueApiToken, revokeApiToken } from '../actions/tokens';
+import { CardTable } from '../components/card-table';
 import { ConfirmAction } from '../components/confirm-action';
 import { Problem } from '../components/problem';
 import { formatBytes, formatDateTime } from '../components/format';
@@ -30,7 +31,7 @@ export default async function AccountPage() {
   } catch (err) {
     return <Problem title="Account" message={describeProblem(err)} />;
   }
-  const active = tokens.filter((t) => !t.revokedAt).length;
+  const active = tokens.filter((t) => !t.revoked_at).length;
 
   return (
     <>
@@ -43,88 +44,72 @@ export default async function AccountPage() {
           only its prefix and last four characters. Reissue keeps the id and name and kills the old secret; revoke kills
           it for good. Either ends console sessions opened with that token.
         </p>
-        <div className="table-wrap">
-          <table className="tokens">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Token</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {tokens.map((t) => (
-                <tr key={t.id} data-token-id={t.id}>
-                  <td>
-                    {t.name}
-                    {t.id === session.auth.tokenId && <span className="badge badge--session">this session</span>}
-                  </td>
-                  <td data-label="Token">
-                    <code>
-                      {t.prefix}…{t.lastFour}
-                    </code>
-                  </td>
-                  <td data-label="Created">{formatDateTime(t.createdAt)}</td>
-                  <td data-label="Last used">
-                    {/* The console's own requests do not pass through the API's token check, so the stored time
+        <CardTable className="tokens" columns={['Name', 'Token', 'Created', 'Last used', 'Status']}>
+          {tokens.map((t) => (
+            <tr key={t.id} data-token-id={t.id}>
+              <td>
+                {t.name}
+                {t.id === session.auth.tokenId && <span className="badge badge--session">this session</span>}
+              </td>
+              <td data-label="Token">
+                <code>
+                  {t.prefix}…{t.last_four}
+                </code>
+              </td>
+              <td data-label="Created">{formatDateTime(t.created_at)}</td>
+              <td data-label="Last used">
+                {/* The console's own requests do not pass through the API's token check, so the stored time
                         lags for the session's token: it is in use right now. */}
-                    {t.id === session.auth.tokenId
-                      ? 'now, by this console session'
-                      : t.lastUsedAt
-                        ? formatDateTime(t.lastUsedAt)
-                        : 'never'}
-                  </td>
-                  <td data-label="Status">
-                    {t.revokedAt ? (
-                      <span className="badge badge--revoked">Revoked {formatDateTime(t.revokedAt)}</span>
-                    ) : (
-                      <span className="badge badge--published">Active</span>
-                    )}
-                  </td>
-                  <td>
-                    {!t.revokedAt && (
-                      <div className="row-actions">
-                        <ConfirmAction
-                          action={reissueApiToken}
-                          fields={{ token_id: t.id, csrf: session.csrfToken }}
-                          label="Reissue"
-                          question={`Reissue “${t.name}”?`}
-                          detail="A new secret replaces the old one at once; integrations using the old secret get 401 until updated."
-                          confirmLabel="Reissue"
-                          caution
-                        />
-                        <ConfirmAction
-                          action={revokeApiToken}
-                          fields={{ token_id: t.id, csrf: session.csrfToken }}
-                          label="Revoke"
-                          question={`Revoke “${t.name}”?`}
-                          detail={
-                            t.id === session.auth.tokenId
-                              ? 'This console session was opened with this token and ends too.'
-                              : 'Integrations using it get 401 from now on. This cannot be undone.'
-                          }
-                          confirmLabel="Revoke"
-                          danger
-                        />
-                      </div>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                {t.id === session.auth.tokenId
+                  ? 'now, by this console session'
+                  : t.last_used_at
+                    ? formatDateTime(t.last_used_at)
+                    : 'never'}
+              </td>
+              <td data-label="Status">
+                {t.revoked_at ? (
+                  <span className="badge badge--revoked">Revoked {formatDateTime(t.revoked_at)}</span>
+                ) : (
+                  <span className="badge badge--published">Active</span>
+                )}
+              </td>
+              <td>
+                {!t.revoked_at && (
+                  <div className="row-actions">
+                    <ConfirmAction
+                      action={reissueApiToken}
+                      fields={{ token_id: t.id, csrf: session.csrfToken }}
+                      label="Reissue"
+                      question={`Reissue “${t.name}”?`}
+                      detail="A new secret replaces the old one at once; integrations using the old secret get 401 until updated."
+                      confirmLabel="Reissue"
+                      caution
+                    />
+                    <ConfirmAction
+                      action={revokeApiToken}
+                      fields={{ token_id: t.id, csrf: session.csrfToken }}
+                      label="Revoke"
+                      question={`Revoke “${t.name}”?`}
+                      detail={
+                        t.id === session.auth.tokenId
+                          ? 'This console session was opened with this token and ends too.'
+                          : 'Integrations using it get 401 from now on. This cannot be undone.'
+                      }
+                      confirmLabel="Revoke"
+                      danger
+                    />
+                  </div>
+                )}
+              </td>
+            </tr>
+          ))}
+        </CardTable>
         <CreateTokenForm
           action={createApiToken}
           csrf={session.csrfToken}
           full={active >= MAX_ACTIVE_TOKENS}
           max={MAX_ACTIVE_TOKENS}
-          activeTokenIds={tokens.filter((t) => !t.revokedAt).map((t) => t.id)}
+          activeTokenIds={tokens.filter((t) => !t.revoked_at).map((t) => t.id)}
         />
       </section>
 

@@ -38,7 +38,7 @@ export async function createApiToken(_prev: TokenOutcome, formData: FormData): P
 export async function reissueApiToken(_prev: TokenOutcome, formData: FormData): Promise<TokenOutcome> {
   return runConsoleAction(formData, 'write', async ({ parts, session }) => {
     const token = await ownToken(parts.db, session.auth.account.id, formData);
-    if (token.revokedAt) throw new ConsoleProblem('A revoked token cannot be reissued.');
+    if (token.revoked_at) throw new ConsoleProblem('A revoked token cannot be reissued.');
     const { secret } = await reissueToken(parts.db, token.id);
     if (token.id === session.auth.tokenId) {
       // This session was opened with that token and has just ended with it (tokens.ts deletes

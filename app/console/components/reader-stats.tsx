@@ -1,6 +1,7 @@
 import type { AuthorPostJson } from '@/server/services/posts/post-view';
 import { consoleParts } from '@/server/console/context';
-import { recentReaderDays, type ReaderDay } from '@/server/console/reader-days';
+import { recentReaderDays } from '@/server/console/reader-days';
+import type { ReaderDay } from '@/server/model/readers';
 import { PopularityHelp } from './popularity-help';
 
 /**

@@ -1,4 +1,4 @@
-import type { PostStatus } from '@/server/console/records';
+import type { PostStatus } from '@/server/model/post';
 
 const LABELS: Record<PostStatus, string> = {
   draft: 'Draft',

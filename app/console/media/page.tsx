@@ -3,7 +3,7 @@ import { consoleParts, requireSession } from '@/server/console/context';
 import { spend } from '@/server/console/console-charges';
 import { markdownSnippet, recentMedia } from '@/server/console/media-library';
 import { describeProblem } from '@/server/console/problems';
-import type { MediaRecord } from '@/server/console/records';
+import type { MediaRecord } from '@/server/model/media';
 import { storeMediaFromUrl } from '../actions/media';
 import { Problem } from '../components/problem';
 import { formatBytes, formatDateTime } from '../components/format';

@@ -1,5 +1,6 @@
 import { statement, type StatementRunner } from '../../../db/statements';
-import { POST_SELECT, WORKING_VERSION, type PostBody, type PostRow, type PostStatus } from './rows';
+import type { PostStatus } from '../../model/post';
+import { POST_SELECT, WORKING_VERSION, type PostBody, type PostRowWith, type VersionSeen } from './rows';
 
 /**
  * The statements that move an article between states (publish, unpublish, a moderator's
@@ -13,15 +14,13 @@ import { POST_SELECT, WORKING_VERSION, type PostBody, type PostRow, type PostSta
 export type VersionRef = 'working' | 'published' | 'submitted' | null;
 
 /** An article's publication state, as the state machine reads it. */
-export interface PublicationRow extends PostRow {
-  account_id: string;
+export interface PublicationRow extends PostRowWith<'account_id' | 'moderation_note'> {
   /** The working html is empty (nothing to publish). */
   empty: boolean;
   /** The public snapshot's slug (its path, for purges), and whether a snapshot exists. */
   published_slug: string | null;
   has_published: boolean;
   has_submitted: boolean;
-  moderation_note: PostBody['moderation_note'];
 }
 
 const STATE = `${POST_SELECT}, account_id, html !~ '\\S' AS empty, published_version->>'slug' AS published_slug,
@@ -82,7 +81,7 @@ export async function applyPublication(
   id: string,
   accountId: string | null,
   change: PublicationChange,
-  seen: PostRow,
+  seen: VersionSeen,
 ): Promise<PublicationRow | null> {
   const [row] = await db.run<PublicationRow>(APPLY, [
     id,
@@ -125,8 +124,7 @@ export async function deletePostRow(
 }
 
 /** The moderation queue: waiting submissions, oldest first, with their author's handle and the submitted version. */
-export interface PendingRow extends PostRow {
-  account_id: string;
+export interface PendingRow extends PostRowWith<'account_id'> {
   handle: string;
   submitted_version: NonNullable<PostBody['submitted_version']>;
   /** An earlier version is public. */

@@ -1,15 +1,8 @@
 import { statement, type Statement, type StatementRunner } from '../../../db/statements';
 import { admittedStatement } from '../../admission/admitted-statement';
 import { ADMITTED_ACCOUNT, NOTHING, sql } from '../../admission/sql';
-import {
-  LIVE_OWN,
-  POST_SELECT,
-  WORKING_VERSION,
-  type PostBody,
-  type PostRow,
-  type PostStatus,
-  type PostVersion,
-} from './rows';
+import { LIVE_OWN, POST_SELECT, WORKING_VERSION, type PostRow, type PostRowWith, type PostVersion } from './rows';
+import type { PostStatus } from '../../model/post';
 
 /**
  * The posts aggregate's reads: the author's article (GET /posts/{id}), a page of the author's
@@ -18,7 +11,7 @@ import {
  * counts per status, the history of saves).
  */
 
-const ADMITTED_POST_BY_ID = admittedStatement<'id', PostRow & { html: string }>({
+const ADMITTED_POST_BY_ID = admittedStatement<'id', PostRowWith<'html'>>({
   name: 'admitted_post_by_id',
   cls: 'read',
   params: { id: 'uuid' },
@@ -112,8 +105,9 @@ export async function readPublishedRow(db: StatementRunner, publicId: string): P
 }
 
 /** The editor's row: the article, its Markdown and html, both snapshots and the moderator's note. */
-export type EditingRow = PostRow &
-  Pick<PostBody, 'markdown' | 'html' | 'published_version' | 'submitted_version' | 'moderation_note'>;
+export type EditingRow = PostRowWith<
+  'markdown' | 'html' | 'published_version' | 'submitted_version' | 'moderation_note'
+>;
 
 const FOR_EDITING = statement(
   'post_for_editing',
@@ -133,11 +127,10 @@ export async function readEditingRow(db: StatementRunner, accountId: string, id:
  * text takes the one event loop about 10 ms on a small machine: the page reads none it does
  * not show.
  */
-export type EditorPageRow = PostRow & {
+export type EditorPageRow = PostRowWith<'moderation_note'> & {
   markdown: string | null;
   published_fields: Omit<PostVersion, 'html'> | null;
   has_submitted: boolean;
-  moderation_note: string | null;
 };
 
 const FOR_EDITOR_PAGE = statement(
@@ -165,8 +158,8 @@ export async function readMarkdownRow(
   db: StatementRunner,
   accountId: string,
   id: string,
-): Promise<(PostRow & Pick<PostBody, 'markdown'>) | null> {
-  const [row] = await db.run<PostRow & Pick<PostBody, 'markdown'>>(MARKDOWN_OF, [id, accountId]);
+): Promise<PostRowWith<'markdown'> | null> {
+  const [row] = await db.run<PostRowWith<'markdown'>>(MARKDOWN_OF, [id, accountId]);
   return row ?? null;
 }
 

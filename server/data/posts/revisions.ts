@@ -1,4 +1,5 @@
 import { isoTimestamp, statement, type StatementRunner } from '../../../db/statements';
+import type { Revision, RevisionSummary } from '../../model/revision';
 import { LIVE_OWN } from './rows';
 
 /**
@@ -10,19 +11,6 @@ import { LIVE_OWN } from './rows';
  * of its run (the run's earlier autosaves folded into it); on the row, `autosave_visit` is set.
  */
 export const CURRENT_REVISION = 'current';
-
-export interface RevisionSummaryRow {
-  id: string;
-  /** ISO 8601. */
-  savedAt: string;
-  tokenName: string | null;
-  title: string;
-  markdownLength: number;
-  /** ISO 8601: this save restored the version saved then; null for any other save. */
-  restoredFrom: string | null;
-  /** The console editor's autosave made this version (the last of a run of autosaves). */
-  autosaved: boolean;
-}
 
 const LIST_REVISIONS = statement(
   'revisions_list',
@@ -45,7 +33,7 @@ export async function listRevisionRows(
   db: StatementRunner,
   accountId: string,
   postId: string,
-): Promise<RevisionSummaryRow[]> {
+): Promise<RevisionSummary[]> {
   const rows = await db.run<{
     id: string;
     saved_at: string;
@@ -64,18 +52,6 @@ export async function listRevisionRows(
     restoredFrom: r.restored_from === null ? null : isoTimestamp(r.restored_from),
     autosaved: r.autosaved,
   }));
-}
-
-export interface RevisionRow {
-  id: string;
-  /** ISO 8601. */
-  savedAt: string;
-  title: string;
-  subtitle: string | null;
-  slug: string;
-  tags: { slug: string; name: string }[];
-  markdown: string;
-  html: string;
 }
 
 const READ_REVISION = statement(
@@ -97,15 +73,11 @@ export async function readRevisionRow(
   accountId: string,
   postId: string,
   revisionId: string,
-): Promise<RevisionRow | null> {
+): Promise<Revision | null> {
   const [row] =
     revisionId === CURRENT_REVISION
-      ? await db.run<Omit<RevisionRow, 'savedAt'> & { saved_at: string }>(READ_CURRENT, [postId, accountId])
-      : await db.run<Omit<RevisionRow, 'savedAt'> & { saved_at: string }>(READ_REVISION, [
-          postId,
-          accountId,
-          revisionId,
-        ]);
+      ? await db.run<Omit<Revision, 'savedAt'> & { saved_at: string }>(READ_CURRENT, [postId, accountId])
+      : await db.run<Omit<Revision, 'savedAt'> & { saved_at: string }>(READ_REVISION, [postId, accountId, revisionId]);
   if (!row) return null;
   const { saved_at, ...rest } = row;
   return { ...rest, savedAt: isoTimestamp(saved_at) };

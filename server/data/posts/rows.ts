@@ -1,3 +1,5 @@
+import type { PostStatus } from '../../model/post';
+
 /**
  * The posts aggregate's one row shape: the `posts` columns an AuthorPost is made of, as every
  * statement of the aggregate returns them (timestamps as PostgreSQL's text; `isoTimestamp`
@@ -6,8 +8,6 @@
  * AuthorPost is server/services/posts/post-view.ts's; a unit test holds POST_COLUMNS to AuthorPost's
  * fields.
  */
-export type PostStatus = 'draft' | 'pending_moderation' | 'published';
-
 export interface PostRow {
   id: string;
   public_id: string;
@@ -83,6 +83,18 @@ export interface PostBody {
   moderation_note: string | null;
   account_id: string;
 }
+
+/**
+ * The row with some of the body's columns beside it, under their names: how a statement that
+ * selects more than the row says what it returns (the one row shape, not a type per statement).
+ */
+export type PostRowWith<K extends keyof PostBody> = PostRow & Pick<PostBody, K>;
+
+/**
+ * The fields of the version a write (an edit, a move between states) was decided on: the ETag's
+ * (services/posts/post-etag.ts), as read.
+ */
+export type VersionSeen = Pick<PostRow, 'updated_at' | 'status' | 'has_unpublished_changes' | 'published_at'>;
 
 /**
  * The working version as readers would get it on publish, made by PostgreSQL from the row's own

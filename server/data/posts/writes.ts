@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { statement, type StatementRunner } from '../../../db/statements';
 import { admittedStatement } from '../../admission/admitted-statement';
 import { ADMITTED_ACCOUNT, sql, type Param } from '../../admission/sql';
-import { LIVE_OWN, POST_SELECT, type PostRow } from './rows';
+import { LIVE_OWN, POST_SELECT, type PostRow, type PostRowWith, type VersionSeen } from './rows';
 import type { TagRow } from './tags';
 
 /**
@@ -14,7 +14,7 @@ import type { TagRow } from './tags';
  */
 
 /** The row as a write reads it: the answer's columns, and the Markdown it converts. */
-export type EditedRow = PostRow & { markdown: string };
+export type EditedRow = PostRowWith<'markdown'>;
 
 /** A stored copy of an external image: what the rehost memory remembers of it. */
 export interface StoredImage {
@@ -265,9 +265,6 @@ export interface PostChanges {
  * version to go back to every 10 minutes, at most 6 entries an hour of the 50 an article keeps.
  */
 export const AUTOSAVE_RUN_MINUTES = 10;
-
-/** The fields of the version an edit was decided on: the ETag's (post-etag.ts), as read. */
-export type VersionSeen = Pick<PostRow, 'updated_at' | 'status' | 'has_unpublished_changes' | 'published_at'>;
 
 /**
  * The edit and the article's `post_tags`, in one statement, applied only if the article is still

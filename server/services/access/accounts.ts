@@ -5,7 +5,7 @@ import {
   findLiveAccount as findLiveAccountRow,
   insertAccount,
   updateAccountRow,
-} from '../../data/access';
+} from '../../data/accounts';
 import type { Account } from '../../model/account';
 import { localMediaPath } from '../../content/urls';
 import { conflict, invalid, notFound } from '../../foundation/errors';

@@ -1,15 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { StatementRunner } from '../../../db/statements';
-import {
-  findTokenRow,
-  insertTokenRow,
-  listTokenRows,
-  lockAccount,
-  reissueTokenRow,
-  revokeTokenRow,
-  type TokenRecord,
-} from '../../data/access';
+import { lockAccount } from '../../data/accounts';
+import { findTokenRow, insertTokenRow, listTokenRows, reissueTokenRow, revokeTokenRow } from '../../data/tokens';
 import { invalid, notFound } from '../../foundation/errors';
+import type { TokenRecord } from '../../model/token';
 import { hashSecret, TOKEN_PREFIX } from '../../model/token-secret';
 import { isUuid } from '../../foundation/uuid';
 
@@ -37,30 +31,7 @@ function newSecret(): string {
   return TOKEN_PREFIX + base62(randomBytes(32), 43);
 }
 
-/** How the CLI prints a token (contract: `token list`): never the secret. */
-export interface TokenSummary {
-  id: string;
-  name: string;
-  prefix: string;
-  last_four: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
-
-export function summarize(t: TokenRecord): TokenSummary {
-  return {
-    id: t.id,
-    name: t.name,
-    prefix: t.prefix,
-    last_four: t.lastFour,
-    created_at: t.createdAt,
-    last_used_at: t.lastUsedAt,
-    revoked_at: t.revokedAt,
-  };
-}
-
-/** The account's tokens, revoked ones too. Only hands the call on: app/ may not import server/data. */
+/** The account's tokens, revoked ones too: the console's door to them, as app/ may not import server/data. */
 export function listTokens(db: StatementRunner, accountId: string): Promise<TokenRecord[]> {
   return listTokenRows(db, accountId);
 }

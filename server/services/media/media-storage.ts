@@ -13,7 +13,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { StatementRunner } from '../../../db/statements';
-import { findServableMediaRow, findStoredCopyRow, insertMediaRows, type ServableMediaRow } from '../../data/media-rows';
+import { findServableMediaRow, findStoredCopyRow, insertMediaRows } from '../../data/media-rows';
 import { addMediaBytesWithin, mediaBytesToday, refundMediaBytes } from '../../data/usage-counters';
 import { DomainError, invalid } from '../../foundation/errors';
 import type { AllowList } from '../../media/address-policy';
@@ -23,6 +23,7 @@ import { fetchRemoteMedia } from '../../media/remote-media';
 import type { MediaStorage } from '../../media/storage';
 import type { MediaWork } from '../../media/work';
 import type { Authenticated } from '../../model/account';
+import type { ServableMedia } from '../../model/media';
 import { localMediaPath } from '../../content/urls';
 import type { MediaJson } from './media.schema';
 
@@ -352,9 +353,7 @@ const alreadyStored = () =>
 
 // ---- Serving ------------------------------------------------------------------------------
 
-export type ServableMedia = ServableMediaRow;
-
-/** Any stored file of a live account by id (server/data/media-rows.ts). */
+/** Any stored file of a live account by id. Only hands the call on: server/http may not import server/data. */
 export function findServableMedia(db: StatementRunner, id: string): Promise<ServableMedia | null> {
   return findServableMediaRow(db, id);
 }

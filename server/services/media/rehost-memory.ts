@@ -8,7 +8,6 @@ import type { RehostMemory } from '../../data/posts/writes';
  * URLs the content pipeline reports; a row is written once and never changed (the first stored
  * copy wins).
  */
-export type { RehostMemory };
 
 /** The memory as the conversion's `rehosted` map: URL → `/api/media/<uuid>`. */
 export function substitutions(memory: RehostMemory): Record<string, string> {

@@ -5,8 +5,6 @@
  */
 import type { StoredImage } from '../../data/posts/writes';
 
-export type { StoredImage };
-
 export interface RehostOutcome {
   /** URL as written → the stored image. */
   stored: Record<string, StoredImage>;

@@ -1,6 +1,6 @@
 import type { StatementRunner } from '../../../db/statements';
 import { ownMediaRows } from '../../data/media-rows';
-import type { RehostMemory } from '../../data/posts/writes';
+import type { RehostMemory, StoredImage } from '../../data/posts/writes';
 import {
   absoluteHttpUrl,
   localMediaPath,
@@ -10,7 +10,7 @@ import {
 } from '../../content';
 import { invalid } from '../../foundation/errors';
 import type { PostWrite } from './post-rules';
-import type { RehostOutcome, StoredImage } from '../media/rehost-port';
+import type { RehostOutcome } from '../media/rehost-port';
 
 /**
  * The stored files an article write shows: its cover (planned before anything is downloaded,

@@ -6,7 +6,8 @@ import {
   readEditorPageRow,
   readMarkdownRow,
 } from '../../data/posts/reads';
-import type { PostRow, PostStatus, PostVersion } from '../../data/posts/rows';
+import type { PostRow, PostVersion } from '../../data/posts/rows';
+import type { PostStatus } from '../../model/post';
 import { invalid, notFound } from '../../foundation/errors';
 import { cursorSignedFor, encodeCursor, parseCursor, type ParsedCursor } from './cursor';
 import type { AdmittedRead } from '../../admission/admitted-statement';

@@ -30,9 +30,6 @@ export interface ViewExtras {
 
 type AuthorPostField = keyof z.infer<typeof AuthorPostSchema>;
 
-/** The aggregate's row (server/data/posts/rows.ts), as this mapper reads it. */
-export type AuthorPostRow = PostRow;
-
 /**
  * The AuthorPost fields that are not simply their column. Every other field of AuthorPostSchema
  * (the one list of the fields, in the contract's order) is the `posts` column of its name.

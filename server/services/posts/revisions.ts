@@ -1,12 +1,7 @@
 import type { StatementRunner } from '../../../db/statements';
-import {
-  CURRENT_REVISION,
-  listRevisionRows,
-  readRevisionRow,
-  type RevisionRow,
-  type RevisionSummaryRow,
-} from '../../data/posts/revisions';
+import { CURRENT_REVISION, listRevisionRows, readRevisionRow } from '../../data/posts/revisions';
 import { notFound } from '../../foundation/errors';
+import type { Revision, RevisionSummary } from '../../model/revision';
 import { parsePostWrite, type PostUpdate } from './post-rules';
 import type { AuthorPostJson } from './post-view';
 import { updatePost, type WriteContext, type WritePreconditions } from './post-writes';
@@ -32,9 +27,6 @@ import { updatePost, type WriteContext, type WritePreconditions } from './post-w
 
 /** How many revisions an article has at most (its newest saves, the current one included). */
 export const REVISIONS_KEPT = 50;
-
-export type RevisionSummary = RevisionSummaryRow;
-export type Revision = RevisionRow;
 
 /** The article's revisions, newest first; none for an article that is not the author's. */
 export function listRevisions(db: StatementRunner, accountId: string, postId: string): Promise<RevisionSummary[]> {

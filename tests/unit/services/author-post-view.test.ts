@@ -6,9 +6,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { POST_COLUMNS } from '../../../server/data/posts/rows';
+import { POST_COLUMNS, type PostRow } from '../../../server/data/posts/rows';
 import { AuthorPostSchema } from '../../../server/services/posts/author-post.schema';
-import { authorPostFromRow, type AuthorPostRow } from '../../../server/services/posts/post-view';
+import { authorPostFromRow } from '../../../server/services/posts/post-view';
 /** PostgreSQL's text for a timestamptz(3) in a UTC session: no trailing zeros in the fraction. */
 const pgText = (d: Date) => {
   const iso = d.toISOString();
@@ -50,7 +50,7 @@ const stored = fc.record({
 type Stored = typeof stored extends fc.Arbitrary<infer T> ? T : never;
 
 /** The same state as the read statement returns it (snake_case columns, timestamps as text). */
-function rowOf(s: Stored): AuthorPostRow {
+function rowOf(s: Stored): PostRow {
   return {
     id: s.id,
     public_id: s.publicId,

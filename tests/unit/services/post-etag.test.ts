@@ -4,8 +4,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ifMatchHolds, ifNoneMatchMatches, parseEntityTags, strongEtag } from '../../../server/foundation/entity-tags';
 import { assertIfMatch, postEtag } from '../../../server/services/posts/post-etag';
-import { authorPostFromRow, type AuthorPostRow } from '../../../server/services/posts/post-view';
-import type { PostStatus } from '../../../server/data/posts/rows';
+import type { PostRow } from '../../../server/data/posts/rows';
+import { authorPostFromRow } from '../../../server/services/posts/post-view';
+import type { PostStatus } from '../../../server/model/post';
 
 const post = {
   id: '0f8fad5b-d9cb-469f-a165-70867728950e',
@@ -128,7 +129,7 @@ describe('postEtag of a row equals postEtag of the state it stores', () => {
     for (const updated of updatedAts) {
       it(`${state.status}${state.hasUnpublishedChanges ? ' with changes' : ''}, updated ${updated}`, () => {
         const updatedAt = new Date(updated);
-        const row: AuthorPostRow = {
+        const row: PostRow = {
           id: '0f8fad5b-d9cb-469f-a165-70867728950e',
           public_id: 'abc123def456',
           slug: 'a-title',

@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ArticleFields, EditorFields } from '@/server/console/editor-fields';
 import type { RestoreOutcome, SaveOutcome } from '../../actions/articles';
-import type { RevisionSummary } from '@/server/services/posts/revisions';
+import type { RevisionSummary } from '@/server/model/revision';
 import type { LibraryItem } from '@/server/console/media-library';
 import { useEditorFields, type CreatedReport, type StoredVersion } from './use-editor-fields';
 import { useLeaveGuard } from './use-leave-guard';
@@ -83,8 +83,7 @@ export function ArticleEditor({
   });
   const { fields, setFields, version, dirty } = text;
   const previewForm = useRef<HTMLFormElement>(null);
-  const previewCursor = useRef<HTMLInputElement>(null);
-  const preview = useLivePreview({ postId, dirty, fields, markdownField, previewForm, previewCursor });
+  const preview = useLivePreview({ postId, dirty, fields, markdownField, previewForm });
   const guard = useLeaveGuard(dirty, editForm);
   const hydrated = useHydrated();
 
@@ -272,7 +271,6 @@ export function ArticleEditor({
         savedSrc={preview.savedSrc}
         savedKey={preview.savedKey}
         formRef={previewForm}
-        cursorRef={previewCursor}
       />
       <RevisionHistory
         postId={postId}

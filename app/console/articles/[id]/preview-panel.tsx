@@ -24,7 +24,6 @@ export function PreviewPanel({
   savedSrc,
   savedKey,
   formRef,
-  cursorRef,
 }: {
   postId: string;
   csrf: string;
@@ -33,7 +32,6 @@ export function PreviewPanel({
   savedSrc: string;
   savedKey: string;
   formRef: React.RefObject<HTMLFormElement | null>;
-  cursorRef: React.RefObject<HTMLInputElement | null>;
 }) {
   const frameName = `live-preview-${postId}`;
   return (
@@ -49,15 +47,13 @@ export function PreviewPanel({
       <form ref={formRef} method="post" action={`/console/preview/live#${PREVIEW_CURSOR_ID}`} target={frameName} hidden>
         <input type="hidden" name="id" value={postId} />
         <input type="hidden" name="csrf" value={csrf} />
-        {/* Filled from the editor's fields just before each post (use-live-preview.ts), not rendered
-            with them: a copy of the Markdown here doubled the page of a large article and made
-            React update it on every keystroke. */}
+        {/* Filled from the editor's fields just before each post (live-preview-post.ts). */}
         <input type="hidden" name="title" />
         <input type="hidden" name="subtitle" />
         <input type="hidden" name="tags" />
         <input type="hidden" name="markdown" />
         <input type="hidden" name="cover_asset_id" />
-        <input ref={cursorRef} type="hidden" name="cursor" defaultValue="" />
+        <input type="hidden" name="cursor" />
       </form>
     </>
   );

@@ -1,7 +1,8 @@
 'use client';
 
 import { useEffect, useId, useRef, useState } from 'react';
-import type { RevisionSummary } from '@/server/services/posts/revisions';
+import type { RevisionSummary } from '@/server/model/revision';
+import { CardTable } from '../../components/card-table';
 import { PreviewFrame } from '../../components/preview-frame';
 import { ReaderWidths } from '../../components/reader-widths';
 
@@ -106,67 +107,55 @@ export function RevisionHistory({
           You have unsaved changes: save or discard them before restoring an older version.
         </p>
       )}
-      <div className="table-wrap">
-        <table className="history__list">
-          <caption className="visually-hidden">Saved versions, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Saved</th>
-              <th scope="col">Token</th>
-              <th scope="col">Title</th>
-              <th scope="col">Markdown</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {revisions.map((r, i) => (
-              <tr key={r.id}>
-                <td data-label="Saved">
-                  <time dateTime={r.savedAt}>{savedAt(r.savedAt)}</time>
-                  {r.restoredFrom && (
-                    <div className="muted">
-                      Restored from <time dateTime={r.restoredFrom}>{savedAt(r.restoredFrom)}</time>
-                    </div>
-                  )}
-                </td>
-                <td data-label="Token">
-                  {r.tokenName ?? <span className="muted">unknown</span>}
-                  {r.autosaved && (
-                    <span
-                      className="badge"
-                      title="Saved by the editor's autosave: a run of autosaves is kept as one entry, its newest"
-                    >
-                      autosaved
-                    </span>
-                  )}
-                </td>
-                <td data-label="Title">{r.title}</td>
-                <td data-label="Markdown">{r.markdownLength.toLocaleString('en')} characters</td>
-                <td>
-                  {i === 0 ? (
-                    <span className="badge">current</span>
-                  ) : (
-                    <button
-                      type="button"
-                      aria-disabled={blocked || undefined}
-                      aria-label={`Restore the version saved ${savedAt(r.savedAt)}`}
-                      aria-haspopup="dialog"
-                      onClick={() => {
-                        // With unsaved text the dialog does not even open: the notice above says why.
-                        if (!blocked) setAsked(r);
-                      }}
-                    >
-                      Restore
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <CardTable
+        className="history__list"
+        caption="Saved versions, newest first"
+        columns={['Saved', 'Token', 'Title', 'Markdown']}
+      >
+        {revisions.map((r, i) => (
+          <tr key={r.id}>
+            <td data-label="Saved">
+              <time dateTime={r.savedAt}>{savedAt(r.savedAt)}</time>
+              {r.restoredFrom && (
+                <div className="muted">
+                  Restored from <time dateTime={r.restoredFrom}>{savedAt(r.restoredFrom)}</time>
+                </div>
+              )}
+            </td>
+            <td data-label="Token">
+              {r.tokenName ?? <span className="muted">unknown</span>}
+              {r.autosaved && (
+                <span
+                  className="badge"
+                  title="Saved by the editor's autosave: a run of autosaves is kept as one entry, its newest"
+                >
+                  autosaved
+                </span>
+              )}
+            </td>
+            <td data-label="Title">{r.title}</td>
+            <td data-label="Markdown">{r.markdownLength.toLocaleString('en')} characters</td>
+            <td>
+              {i === 0 ? (
+                <span className="badge">current</span>
+              ) : (
+                <button
+                  type="button"
+                  aria-disabled={blocked || undefined}
+                  aria-label={`Restore the version saved ${savedAt(r.savedAt)}`}
+                  aria-haspopup="dialog"
+                  onClick={() => {
+                    // With unsaved text the dialog does not even open: the notice above says why.
+                    if (!blocked) setAsked(r);
+                  }}
+                >
+                  Restore
+                </button>
+              )}
+            </td>
+          </tr>
+        ))}
+      </CardTable>
       <dialog ref={dialog} aria-labelledby={titleId} className="dialog" onClose={() => setAsked(null)}>
         {/* The heading is there while closed too, so aria-labelledby always names something. */}
         <h2 id={titleId}>{asked ? `Restore the version saved ${savedAt(asked.savedAt)}?` : 'Restore a version?'}</h2>

@@ -4,8 +4,7 @@ import { useEffect, useState } from 'react';
 import { nearText, PREVIEW_CURSOR_ID } from '@/server/console/preview-cursor';
 import { LIVE_PREVIEW_MAX_CHARS, type ArticleFields } from '@/server/console/editor-fields';
 import type { MarkdownHandle } from './markdown-handle';
-
-const PREVIEW_DELAY_MS = 600;
+import { postToPreview, PREVIEW_PAUSE_MS } from './live-preview-post';
 
 export type PreviewState = 'saved' | 'pending' | 'live' | 'too-long';
 
@@ -26,15 +25,13 @@ export function useLivePreview({
   fields,
   markdownField,
   previewForm,
-  previewCursor,
 }: {
   postId: string;
   dirty: boolean;
   fields: ArticleFields;
   markdownField: React.RefObject<MarkdownHandle | null>;
-  /** The hidden form that posts the unsaved fields into the frame, and its cursor field. */
+  /** The hidden form that posts the unsaved fields into the frame (preview-panel.tsx). */
   previewForm: React.RefObject<HTMLFormElement | null>;
-  previewCursor: React.RefObject<HTMLInputElement | null>;
 }) {
   const [state, setState] = useState<PreviewState>('saved');
   // A new saved version reloads the frame (its key); `near` says where it opens.
@@ -62,17 +59,19 @@ export function useLivePreview({
       }
       const form = previewForm.current;
       if (!form) return;
-      // The cover: the chosen image's id, '' for none; the route shows it (live-cover.ts).
-      for (const name of ['title', 'subtitle', 'tags', 'markdown', 'cover_asset_id'] as const) {
-        const input = form.elements.namedItem(name);
-        if (input instanceof HTMLInputElement) input.value = fields[name];
-      }
-      if (previewCursor.current) previewCursor.current.value = String(markdownField.current?.selectionStart ?? '');
-      form.requestSubmit();
+      postToPreview(form, {
+        title: fields.title,
+        subtitle: fields.subtitle,
+        tags: fields.tags,
+        markdown: fields.markdown,
+        // The chosen image's id, '' for none; the route shows it (live-cover.ts).
+        cover_asset_id: fields.cover_asset_id,
+        cursor: String(markdownField.current?.selectionStart ?? ''),
+      });
       setState('live');
-    }, PREVIEW_DELAY_MS);
+    }, PREVIEW_PAUSE_MS);
     return () => clearTimeout(timer);
-  }, [fields, dirty, markdownField, previewForm, previewCursor]);
+  }, [fields, dirty, markdownField, previewForm]);
 
   /** The stored version changed (`version`: a new one to show): the frame opens at the cursor. */
   const showSaved = (version: string) => {

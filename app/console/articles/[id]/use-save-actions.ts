@@ -8,7 +8,7 @@ import {
   type RestoreOutcome,
   type SaveOutcome,
 } from '../../actions/articles';
-import type { RevisionSummary } from '@/server/services/posts/revisions';
+import type { RevisionSummary } from '@/server/model/revision';
 import type { StoredVersion, useEditorFields } from './use-editor-fields';
 import type { useLivePreview } from './use-live-preview';
 import { noteSaved } from './unsaved-state';

@@ -7,13 +7,12 @@ import { createArticle, type NewArticleState } from '../../actions/articles';
 import { handOverCreatedReport } from '../[id]/created-report';
 import { MarkdownField } from '../[id]/markdown-field';
 import { insertBlockAtCursor, type MarkdownHandle } from '../[id]/markdown-handle';
+import { postToPreview, PREVIEW_PAUSE_MS } from '../[id]/live-preview-post';
 import { useImageUpload } from '../[id]/use-image-upload';
 import { useMediaLibrary } from '../[id]/use-media-library';
 import { PreviewFrame } from '../../components/preview-frame';
 import { ReaderWidths } from '../../components/reader-widths';
 
-/** How long typing pauses before the preview shows the text (the article editor's pause too). */
-const PREVIEW_PAUSE_MS = 600;
 const FRAME = 'new-article-preview';
 
 /**
@@ -58,15 +57,7 @@ export function NewArticleForm({
     const timer = setTimeout(() => {
       const form = previewForm.current;
       if (!form) return;
-      for (const [name, value] of [
-        ['title', title],
-        ['markdown', markdown],
-        ['cursor', String(field.current?.selectionStart ?? '')],
-      ] as const) {
-        const input = form.elements.namedItem(name);
-        if (input instanceof HTMLInputElement) input.value = value;
-      }
-      form.requestSubmit();
+      postToPreview(form, { title, markdown, cursor: String(field.current?.selectionStart ?? '') });
       setPreviewed(true);
     }, PREVIEW_PAUSE_MS);
     return () => clearTimeout(timer);

@@ -3,7 +3,8 @@ import { answerPreviewFrame, frameMessage, POOL_BUSY, spendPoolTurn } from '@/se
 import { diffDocument, publishDiffInPool } from '@/server/console/publish-diff';
 import { revisionView } from '@/server/console/preview';
 import { isDomainError } from '@/server/foundation/errors';
-import { readRevision, type Revision } from '@/server/services/posts/revisions';
+import type { Revision } from '@/server/model/revision';
+import { readRevision } from '@/server/services/posts/revisions';
 import { UUID_PATTERN } from '@/server/foundation/uuid';
 
 export const dynamic = 'force-dynamic';
