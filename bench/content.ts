@@ -5,8 +5,9 @@
  *    micromark alone (the parser both are built on, the ceiling), each in a thread of its own
  *    (bench/support/conversion-thread.ts), interleaved document by document; BENCH_BASELINE=DIR
  *    adds the pipeline of another checkout (before/after in one run); target ours >= 2x plain;
- * 2. documents of each ordinary shape near the contract's 2 MB limit (tests/unit/content/shapes.ts)
- *    through the real worker pool with its real budget: time and result (target: all converted);
+ * 2. documents of each ordinary shape near the contract's 2 MB limit through the real worker pool
+ *    with its real budget, on one worker and on all of them (bench/content-shapes.ts; target: all
+ *    converted, the tables and nested lists in at most 0.6x the wall-clock time of one worker);
  * 3. growth time(2n)/time(n) for every pathological corpus input and the adversarial patterns;
  *    target <= 2.5 for inputs that are converted (refused ones are answered by the pre-scan or
  *    the worker budget);
@@ -25,22 +26,12 @@ import { ContentPool, contentPoolSettings, ContentRejectedError } from '../serve
 /** The pool a service process would have (CONTENT_POOL_THREADS and the rest from the environment). */
 const pool = new ContentPool(contentPoolSettings());
 const renderArticle: ContentPool['render'] = (input, owner) => pool.render(input, owner);
-import { timeBudgetMs } from '../server/content/conversion-bounds';
 import { corpusPath } from '../tests/support/corpus-files';
 import { articles, buildRecipe, type RecipePart } from '../tests/unit/content/corpus';
-import { DOCUMENT_SHAPES } from '../tests/unit/content/shapes';
 import { startConversionThread, type ConversionThread } from './support/conversion-thread';
+import { shapesBench, table } from './content-shapes';
 
 const MB = 1_000_000;
-
-function table(headers: string[], rows: (string | number)[][]): void {
-  const cells = [headers, ...rows.map((r) => r.map(String))];
-  const widths = headers.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
-  for (const [k, row] of cells.entries()) {
-    console.log(row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  '));
-    if (k === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  }
-}
 
 // 1. Throughput ------------------------------------------------------------------------------
 const BASELINE = process.env.BENCH_BASELINE;
@@ -88,41 +79,6 @@ async function throughput(): Promise<void> {
     ]),
   );
   console.log('\ntarget: ours >= 2x plain; micromark only is the parser itself, the ceiling of both.');
-}
-
-// 2. Documents near the contract's 2 MB, through the worker pool --------------------------------
-async function shapes(): Promise<void> {
-  const bytes = Number(process.env.BENCH_SHAPE_BYTES ?? 1_900_000);
-  const rows: (string | number)[][] = [];
-  let unbudgeted: ConversionThread | undefined;
-  await renderArticle({ markdown: '# warm', title: 'w' });
-  for (const [name, build] of Object.entries(DOCUMENT_SHAPES)) {
-    const markdown = build(bytes);
-    const size = Buffer.byteLength(markdown);
-    const cpu = process.cpuUsage();
-    const { ms, result } = await pooled(markdown);
-    const used = process.cpuUsage(cpu);
-    // A refused document's full cost: converted once more in a thread of its own, without a budget.
-    let needs = '-';
-    if (result !== 'converted') {
-      unbudgeted ??= await startConversionThread('ours', { pipeline: 'ours' });
-      const before = (await unbudgeted.ask({ kind: 'cpu' })).ms;
-      await unbudgeted.ask({ kind: 'convert', markdown });
-      needs = (((await unbudgeted.ask({ kind: 'cpu' })).ms - before) / 1000).toFixed(1);
-    }
-    rows.push([
-      name,
-      (size / MB).toFixed(2),
-      (timeBudgetMs(size) / 1000).toFixed(1),
-      (ms / 1000).toFixed(1),
-      ((used.user + used.system) / 1e6).toFixed(1),
-      result,
-      needs,
-    ]);
-  }
-  await unbudgeted?.close();
-  console.log(`\n## Ordinary documents near 2 MB through the worker pool (renderArticle, its budget)\n`);
-  table(['shape', 'MB', 'budget s (CPU)', 'wall s', 'process CPU s', 'result', 'unbudgeted thread CPU s'], rows);
 }
 
 // 3. Growth (the pathological corpus's recipes, built by the tests' own builder) -----------------
@@ -397,7 +353,7 @@ async function profileConversion(): Promise<void> {
 execFileSync(process.execPath, ['scripts/build-server.mjs'], { stdio: 'ignore' });
 const only = process.argv[2];
 if (!only || only === 'throughput') await throughput();
-if (!only || only === 'shapes') await shapes();
+if (!only || only === 'shapes') await shapesBench();
 if (!only || only === 'growth') await growth();
 if (!only || only === 'latency') await latencyUnderLoad();
 if (only === 'profile') await profileConversion();

@@ -27,6 +27,9 @@
  *   but after them when parsed alone, so such a document is parsed whole; and so is a document
  *   with both fences and lines starting with `<` (a fence line inside an HTML block is text).
  *
+ * Parsing in parts (parse-in-parts.ts) also cuts between the items of a top-level list
+ * (`cutPoints`, which says when): the cache does not, as a list cut there would be filed in pieces.
+ *
  * These rules hold for CommonMark with GFM and nothing else: another syntax extension may keep a
  * block open across such a line (math blocks, directives, front matter). So the parse is handed
  * the pipeline's list of syntax extensions (pipeline.ts `MARKDOWN_SYNTAX_EXTENSIONS`) and cuts
@@ -46,7 +49,7 @@ import { BLOCK_CACHE_CHARS, BLOCK_CACHE_MAX_BLOCK_CHARS } from './conversion-bou
 const CUT_RULES_SYNTAX: readonly string[] = ['remark-gfm'];
 
 /** Whether `syntax` (a parser's extensions, by name, in order) is the one the cut rules were written for. */
-const cutRulesHold = (syntax: readonly { name: string }[]) =>
+export const cutRulesHold = (syntax: readonly { name: string }[]) =>
   syntax.length === CUT_RULES_SYNTAX.length && syntax.every(({ name }, i) => name === CUT_RULES_SYNTAX[i]);
 
 /** Kinds 1 to 5 of CommonMark's HTML blocks start like this; the test errs on the side of finding one. */
@@ -59,19 +62,43 @@ const FENCE_CLOSE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
 const BLANK = /^[ \t]*$/;
 const HTML_LINE = /^ {0,3}</;
 const QUOTED = /^ {0,3}>/;
+/** A list item's first line in column 1: marker, spaces after it, the rest. */
+const LIST_ITEM = /^([-*+]|\d{1,9}[.)])([ ]*)(.*)$/;
+const THEMATIC_BREAK = /^([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 
 /**
  * Offsets where the document may be cut (the first is 0), or null when it must be parsed whole
  * (see the header).
  */
 export function blockStarts(markdown: string): number[] | null {
+  return cutPoints(markdown)?.blocks ?? null;
+}
+
+/**
+ * The cuts of `blockStarts` (`blocks`), and besides them (`listItems`) the starts of the items of
+ * a top-level list that the scan can follow line by line: a list item in column 1 right after a
+ * line that is not blank, of the same list (same bullet, or same delimiter after the number) as
+ * an item started earlier (at the start, after a blank line, or at such a cut), with every line
+ * since then blank or indented to that item's content (spaces only). Such a line always starts a
+ * sibling item (micromark's list continuation tries a new item of the same list before anything
+ * else, and interruption rules do not apply to it), so the text from there parses alone as a
+ * list of the remaining items, and the text before as the list up to there: parse-in-parts.ts
+ * joins the two lists. Not after a blank line: that makes the list loose, which neither part
+ * would know. Never in the middle of the lines a list item may be continued by lazily (a line in
+ * column 1 that is not an item ends the tracking), nor after an item that starts with a blank
+ * line (it may end at the next blank line), nor where a tab makes columns uncertain.
+ */
+export function cutPoints(markdown: string): { blocks: number[]; listItems: number[] } | null {
   // Line endings other than `\n` are normalized before (prepare.ts); a `\r` here is not expected.
   if (markdown.includes(']:') || markdown.includes('\r') || HTML_BLOCK_TO_END_MARKER.test(markdown)) return null;
   const starts = [0];
+  const listItems: number[] = [];
   let fence: { char: string; length: number } | null = null;
   let afterBlank = false;
   let sawFence = false;
   let sawHtml = false;
+  /** The top-level list the scan follows: its marker, and the content column of its current item. */
+  let list: { kind: string; indent: number } | null = null;
   for (let start = 0; start < markdown.length;) {
     const newline = markdown.indexOf('\n', start);
     const end = newline === -1 ? markdown.length : newline;
@@ -89,6 +116,8 @@ export function blockStarts(markdown: string): number[] | null {
       continue;
     }
     const first = line.charCodeAt(0);
+    if (list) list = followList(list, line, lineStart, afterBlank, listItems);
+    else if (lineStart === 0 || afterBlank) list = listStartedBy(line);
     // Not before a byte order mark either: the parser drops one at the start of its text only.
     if (afterBlank && first !== 0x20 && first !== 0x09 && first !== 0xfeff && !LIST_MARKER.test(line) && lineStart > 0)
       starts.push(lineStart);
@@ -109,7 +138,44 @@ export function blockStarts(markdown: string): number[] | null {
     // there ends where the item does (before the blank lines) in place but after them alone.
     return null;
   }
-  return sawFence && sawHtml ? null : starts;
+  return sawFence && sawHtml ? null : { blocks: starts, listItems };
+}
+
+/**
+ * The list a line in column 1 starts an item of (at the start of the text or after a blank line,
+ * where such a line always starts one), or null: not an item, a thematic break (which wins over
+ * an item), an item whose first line is blank or whose marker is followed by a tab.
+ */
+function listStartedBy(line: string): { kind: string; indent: number } | null {
+  const item = LIST_ITEM.exec(line);
+  if (!item || THEMATIC_BREAK.test(line)) return null;
+  const [, marker, spaces, content] = item;
+  // No space after the marker: not an item (`-x`), or a tab or nothing after it.
+  if (spaces === '' || content === '' || content!.startsWith('\t')) return null;
+  // One to four spaces after the marker belong to it; with five or more, one does and the rest
+  // make the item's content indented code.
+  const indent = marker!.length + (spaces!.length <= 4 ? spaces!.length : 1);
+  return { kind: marker!.slice(-1), indent };
+}
+
+/** The followed list after a non-blank line; notes the line's start in `cuts` when it starts a sibling item. */
+function followList(
+  list: { kind: string; indent: number },
+  line: string,
+  lineStart: number,
+  afterBlank: boolean,
+  cuts: number[],
+): { kind: string; indent: number } | null {
+  const first = line.charCodeAt(0);
+  if (first === 0x20) {
+    let lead = 1;
+    while (line.charCodeAt(lead) === 0x20) lead++;
+    return lead >= list.indent && line.charCodeAt(lead) !== 0x09 ? list : null;
+  }
+  const next = listStartedBy(line);
+  if (!next || next.kind !== list.kind) return afterBlank ? next : null;
+  if (!afterBlank) cuts.push(lineStart);
+  return next;
 }
 
 interface Point {
@@ -136,7 +202,7 @@ function copyMoved<T>(value: T, lines: number, offset: number): T {
 }
 
 /** Moves the positions of freshly parsed nodes (new position objects: points may be shared). */
-function moveInPlace(value: unknown, lines: number, offset: number): void {
+export function moveInPlace(value: unknown, lines: number, offset: number): void {
   if (Array.isArray(value)) {
     for (const item of value) moveInPlace(item, lines, offset);
     return;
@@ -158,7 +224,7 @@ function movedPosition(position: { start: Point; end: Point }, lines: number, of
   return { start: move(position.start), end: move(position.end) };
 }
 
-function endPoint(text: string): Point {
+export function endPoint(text: string): Point {
   let lines = 1;
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
   return { line: lines, column: text.length - text.lastIndexOf('\n'), offset: text.length };

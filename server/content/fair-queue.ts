@@ -7,6 +7,14 @@
  * leaves a worker free for the others. Both the waiting documents of one account
  * and all waiting documents are bounded: past either bound `enqueue` refuses at once with
  * FairQueueFullError instead of letting the queue (and its memory) grow.
+ *
+ * Spare jobs (`enqueueSpare`: the parts of a large document that other workers may parse while
+ * its own worker converts it, pool.ts) take only turns nobody else wants: one starts when a
+ * worker is free and no waiting job of any key may start, and then even past `inFlightPerKey`
+ * (never past `inFlight`). So an account's large document can use every idle worker, but the next
+ * free worker goes to any other waiting document first: another account waits for one part (a
+ * fraction of a second), not for the document. They are bounded by their callers (a document's
+ * parts), not by the waiting limits, and never refused.
  */
 
 export class FairQueueFullError extends Error {
@@ -34,6 +42,8 @@ interface Waiting {
 export class FairQueue {
   /** Keys with waiting jobs, in round-robin order (a Map keeps insertion order). */
   private readonly waiting = new Map<string, Waiting[]>();
+  /** Spare jobs waiting, per key, in round-robin order like `waiting`. */
+  private readonly spare = new Map<string, Waiting[]>();
   private waitingCount = 0;
   private running = 0;
   private readonly runningByKey = new Map<string, number>();
@@ -75,6 +85,32 @@ export class FairQueue {
     return { result, cancel };
   }
 
+  /**
+   * Runs `job` under `key` when a worker would otherwise stay idle (see the header); `cancel` as
+   * for `enqueue`.
+   */
+  enqueueSpare<T>(key: string, job: () => Promise<T>): { result: Promise<T>; cancel: () => boolean } {
+    if (this.running < this.limits.inFlight && !this.someWaitingMayStart()) {
+      return { result: this.run(key, job), cancel: () => false };
+    }
+    let entry!: Waiting;
+    const result = new Promise<T>((resolve, reject) => {
+      entry = { start: () => this.run(key, job).then(resolve, reject) };
+    });
+    const queue = this.spare.get(key);
+    if (queue) queue.push(entry);
+    else this.spare.set(key, [entry]);
+    const cancel = (): boolean => {
+      const list = this.spare.get(key);
+      const at = list?.indexOf(entry) ?? -1;
+      if (!list || at < 0) return false;
+      list.splice(at, 1);
+      if (list.length === 0) this.spare.delete(key);
+      return true;
+    };
+    return { result, cancel };
+  }
+
   /** Whether `enqueue(key, …)` would refuse now (checked before a request's body is read). */
   wouldRefuse(key: string): boolean {
     const queue = this.waiting.get(key);
@@ -92,6 +128,11 @@ export class FairQueue {
     if (!mayNotWait(0)) return false;
     if (this.running >= this.limits.inFlight) return true;
     for (const key of this.runningByKey.keys()) if (!this.waiting.has(key) && !this.canStart(key)) return true;
+    return false;
+  }
+
+  private someWaitingMayStart(): boolean {
+    for (const key of this.waiting.keys()) if (this.canStart(key)) return true;
     return false;
   }
 
@@ -118,7 +159,7 @@ export class FairQueue {
 
   /**
    * Starts the head of the first key in turn that may start one, then moves that key to the
-   * back of the round.
+   * back of the round; spare jobs when no waiting job may start.
    */
   private next(): void {
     while (this.running < this.limits.inFlight && this.waitingCount > 0) {
@@ -129,12 +170,26 @@ export class FairQueue {
           break;
         }
       }
-      if (!chosen) return;
+      if (!chosen) break;
       const [key, queue] = chosen;
       const entry = queue.shift()!;
       this.waitingCount--;
       this.waiting.delete(key);
       if (queue.length > 0) this.waiting.set(key, queue);
+      entry.start();
+    }
+    this.nextSpare();
+  }
+
+  /** Starts spare jobs, round-robin over keys, while workers are free (no waiting job may start). */
+  private nextSpare(): void {
+    while (this.running < this.limits.inFlight) {
+      const first = this.spare.entries().next();
+      if (first.done) return;
+      const [key, queue] = first.value;
+      const entry = queue.shift()!;
+      this.spare.delete(key);
+      if (queue.length > 0) this.spare.set(key, queue);
       entry.start();
     }
   }

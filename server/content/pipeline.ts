@@ -159,12 +159,47 @@ export interface ParsedBlocks {
 }
 
 export function renderArticleSync(input: RenderInput, parsedBlocks?: ParsedBlocks): RenderOutput {
+  const markdown = preparedMarkdown(input);
+  const tree = withinStack(() =>
+    parsedBlocks
+      ? parsedBlocks.cache.parse(markdown, parsedBlocks.scope, parseMarkdownSync, MARKDOWN_SYNTAX_EXTENSIONS)
+      : parseMarkdownSync(markdown),
+  );
+  return renderTreeSync(input, markdown, tree);
+}
+
+/**
+ * The Markdown of `input` as it is parsed: checked (a string, within the size limit, within the
+ * nesting limit of prescan.ts) and prepared (prepare.ts). Throws ContentRejectedError.
+ */
+export function preparedMarkdown(input: RenderInput): string {
   if (typeof input.markdown !== 'string') throw new ContentRejectedError('markdown: must be a string');
   const bytes = Buffer.byteLength(input.markdown, 'utf8');
   if (bytes > MAX_MARKDOWN_BYTES) throw new ContentRejectedError(REJECT.tooLarge(MAX_MARKDOWN_BYTES));
   const markdown = prepareMarkdown(input.markdown);
   assertNestingWithinLimit(markdown);
+  return markdown;
+}
 
+/**
+ * Deep nesting the pre-scan does not model (raw HTML, emphasis) can still exhaust the stack of
+ * the recursive tree walkers; that is a property of the document, not a server fault.
+ */
+export function withinStack<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof RangeError) throw new ContentRejectedError(REJECT.stackExhausted);
+    throw error;
+  }
+}
+
+/**
+ * The conversion of `input` from its prepared Markdown (`preparedMarkdown`) and that Markdown's
+ * tree (`parseMarkdownSync`'s, or one built as it would be: block-parse.ts, parse-in-parts.ts),
+ * which the conversion changes.
+ */
+export function renderTreeSync(input: RenderInput, markdown: string, markdownTree: MarkdownRoot): RenderOutput {
   const context: RenderContext = {
     title: typeof input.title === 'string' ? input.title : '',
     rehosted: new Map(Object.entries(input.rehosted ?? {})),
@@ -176,11 +211,8 @@ export function renderArticleSync(input: RenderInput, parsedBlocks?: ParsedBlock
     rawHtml: false,
     tags: new Set(),
   };
-  try {
+  return withinStack(() => {
     const file = { value: markdown, data: { render: context } };
-    const markdownTree = parsedBlocks
-      ? parsedBlocks.cache.parse(markdown, parsedBlocks.scope, parseMarkdownSync, MARKDOWN_SYNTAX_EXTENSIONS)
-      : processor.parse(file);
     const tree = processor.runSync(markdownTree, file) as Root;
     const writtenAs: Record<string, string[]> = {};
     for (const url of context.externalImages) writtenAs[url] = context.writtenAs.get(url) ?? [url];
@@ -190,10 +222,5 @@ export function renderArticleSync(input: RenderInput, parsedBlocks?: ParsedBlock
       writtenAs,
       selfImages: context.selfImages,
     };
-  } catch (error) {
-    // Deep nesting the pre-scan does not model (raw HTML, emphasis) can still exhaust the stack
-    // of the recursive tree walkers; that is a property of the document, not a server fault.
-    if (error instanceof RangeError) throw new ContentRejectedError(REJECT.stackExhausted);
-    throw error;
-  }
+  });
 }

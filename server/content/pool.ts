@@ -14,18 +14,18 @@
  * gets a ConversionBusyError (503: not its fault). Past its budget while converting the task is
  * aborted, piscina terminates that worker (the only way to stop synchronous parsing), and the
  * caller gets a ContentRejectedError.
+ *
+ * A large document's worker offers parts of its parse to the others (parallel-parse.ts): they run
+ * as spare work under the document's account (part-helpers.ts, fair-queue.ts), so the document
+ * uses every idle worker and another account's document still gets the next free one; their CPU
+ * time counts against the same budget (conversion-cpu.ts).
  */
-import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
-import path from 'node:path';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import Piscina from 'piscina';
-import { env } from '../foundation/env';
 import { conversionSeconds, parsedCharacters } from '../foundation/metrics';
 import { ContentRejectedError, ConversionBusyError, REJECT } from './errors';
 import { FairQueue, FairQueueFullError } from './fair-queue';
 import { timeBudgetMs } from './conversion-bounds';
-import { SELF_ORIGINS } from './self-origins';
 import type { RenderInput, RenderOutput } from './types';
 import type { ArticleZones, ZonesDiff } from './block-diff';
 import type {
@@ -35,22 +35,39 @@ import type {
   RenderResult,
   RewriteResult,
   WorkerSettings,
+  PartsOffer,
   WorkerStarted,
 } from './task';
-import { threadCpuMs } from './worker-thread';
+import { ConversionCpuWatch } from './conversion-cpu';
+import type { ContentPoolSettings } from './pool-settings';
+import { queuePartHelpers } from './part-helpers';
+import { TRACING } from '../foundation/tracing';
+import { conversionSpans } from './conversion-spans';
+
+export { contentPoolSettings, type ContentPoolSettings } from './pool-settings';
 
 /** Heap cap per worker: a runaway document fails its own task instead of the process. */
 const WORKER_HEAP_MB = 1024;
 
 /**
- * Young generation per worker, kept small and fixed. micromark's tokens all live until the end
- * of a conversion; with V8's default, growing semi-spaces a small document's tokens die young
- * (cheap) while a larger one's are promoted, so the per-byte cost steps up once between ~5 and
- * ~20 KB: a linear parser then shows time(2n)/time(n) of 3-5 across that step on token-dense
- * input (`[` + 10,000 backslashes, entities, code spans). With semi-spaces fixed at 1 MB every
- * size is in the same regime (ratio ~2) and large documents are not slower (bench/content.ts).
+ * Young generation of the foreground lane's workers, kept small and fixed. micromark's tokens all
+ * live until the end of a conversion; with V8's default, growing semi-spaces a small document's
+ * tokens die young (cheap) while a larger one's are promoted, so the per-byte cost steps up once
+ * between ~5 and ~20 KB: a linear parser then shows time(2n)/time(n) of 3-5 across that step on
+ * token-dense input (`[` + 10,000 backslashes, entities, code spans). With semi-spaces fixed at
+ * 1 MB every size is in the same regime (ratio ~2).
+ *
+ * The background lane's workers (documents over BACKGROUND_FROM_BYTES, and the parts of large
+ * ones) keep V8's default instead: that costs less for every shape of 1.9 MB document. A large
+ * document's objects outlive any young generation, so a small one only promotes them sooner and
+ * scavenges more often; and V8's parallel scavenges and concurrent marking run on helper threads
+ * whose CPU time the worker's own does not show, but which share the machine's cores with the
+ * other workers. bench/content-shapes.ts, the seven 1.9 MB shapes through the pool on 2 cores
+ * (2026-11-28, load average 2-3), summed: converted in parts on all workers, 33.5 s of the
+ * workers' CPU time and 75.7 s of the process's with 3 MB against 24.5 s and 55.3 s with the
+ * default; whole on one worker, 48.3 / 100.7 s against 35.0 / 84.5 s; every shape cost less.
  */
-const WORKER_YOUNG_GENERATION_MB = 3;
+const FOREGROUND_YOUNG_GENERATION_MB = 3;
 
 /**
  * How long, in wall-clock time, a conversion may take for each ms of CPU budget: a niced worker
@@ -70,8 +87,9 @@ const MIN_RECHECK_MS = 20;
 /**
  * Documents up to this size (most articles are a few to a few dozen KB) convert at the normal
  * priority, so a write's latency does not depend on what else the machine converts; larger ones
- * in the background lane. Two lanes are two thread pools (a thread's priority, once lowered,
- * cannot be raised again without privileges); the fair queue bounds them together.
+ * in the background lane (with its own young generation, see above). Two lanes are two thread
+ * pools (a thread's priority, once lowered, cannot be raised again without privileges); the fair
+ * queue bounds them together.
  */
 const BACKGROUND_FROM_BYTES = 64 * 1024;
 
@@ -79,46 +97,12 @@ type Lane = 'foreground' | 'background';
 
 type Workers = Piscina<PoolTask, PoolResult>;
 
-/** How the process's conversions run; read from the environment by `contentPoolSettings`. */
-export interface ContentPoolSettings {
-  /**
-   * Regular worker threads: the cores less one, kept for the HTTP event loop (with every core
-   * parsing, requests that need no conversion, such as GET /me, would wait for CPU).
-   */
-  threads: number;
-  /** The bundled worker (`npm run build:server`). */
-  workerPath: string;
-  /** Nice value of the background lane's threads; 0: one lane at the normal priority. */
-  nice: number;
-  /** Documents one account, and all accounts, may have waiting for a worker. */
-  waitingPerAccount: number;
-  waitingTotal: number;
-  /** The public pages' origins (PUBLIC_ORIGIN), for the conversion's self-image rule. */
-  selfOrigins: readonly string[];
-  /**
-   * Whether workers reuse an account's recently parsed blocks (block-parse.ts). Always on in the
-   * service; off only where a conversion must parse whole, as the bare write server of the
-   * benchmarks stands for the pipeline alone.
-   */
-  reuseParsedBlocks: boolean;
-}
-
-/** The settings of CONTENT_POOL_THREADS, CONTENT_WORKER_PATH, CONTENT_WORKER_NICE and CONTENT_QUEUE_*. */
-export function contentPoolSettings(): ContentPoolSettings {
-  const workerPath = env.CONTENT_WORKER_PATH ?? path.resolve(process.cwd(), 'dist/content-worker.mjs');
-  // A runtime path outside the bundle: tell Turbopack not to trace the whole project for it.
-  if (!existsSync(/*turbopackIgnore: true*/ workerPath)) {
-    throw new Error(`content worker bundle not found at ${workerPath}: run npm run build:server`);
-  }
-  return {
-    threads: env.CONTENT_POOL_THREADS ?? Math.max(1, availableParallelism() - 1),
-    workerPath,
-    nice: env.CONTENT_WORKER_NICE,
-    waitingPerAccount: env.CONTENT_QUEUE_PER_ACCOUNT,
-    waitingTotal: env.CONTENT_QUEUE_LIMIT,
-    selfOrigins: SELF_ORIGINS,
-    reuseParsedBlocks: true,
-  };
+/** A conversion and how it went (`ContentPool.renderMeasured`). */
+export interface ConversionMeasure {
+  output: RenderOutput;
+  parts: number;
+  partsByHelpers: number;
+  cpuMs: number;
 }
 
 /**
@@ -162,7 +146,7 @@ export class ContentPool implements Conversions {
   }
 
   private laneOf(bytes: number): Lane {
-    return this.settings.nice > 0 && bytes > BACKGROUND_FROM_BYTES ? 'background' : 'foreground';
+    return bytes > BACKGROUND_FROM_BYTES ? 'background' : 'foreground';
   }
 
   private workers(lane: Lane): Workers {
@@ -172,10 +156,17 @@ export class ContentPool implements Conversions {
       minThreads: lane === 'foreground' ? 1 : 0,
       maxThreads: this.workerCount(),
       idleTimeout: 60_000,
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+      // Traces on: a worker waits for its next task without blocking its event loop, so the spans
+      // it recorded are sent meanwhile (piscina's default `sync` wait stops every timer).
+      ...(TRACING ? { atomics: 'async' as const } : {}),
+      resourceLimits:
+        lane === 'foreground'
+          ? { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: FOREGROUND_YOUNG_GENERATION_MB }
+          : { maxOldGenerationSizeMb: WORKER_HEAP_MB },
       workerData: {
         nice: lane === 'background' ? this.settings.nice : 0,
         reuseParsedBlocks: this.settings.reuseParsedBlocks,
+        parseInParts: this.settings.parseInParts ?? 'shared',
       } satisfies WorkerSettings,
     });
     return this.lanes[lane];
@@ -204,16 +195,29 @@ export class ContentPool implements Conversions {
    * fair queue (the account's id); documents without one share a single turn.
    */
   async render(input: RenderInput, owner = ''): Promise<RenderOutput> {
+    return (await this.renderMeasured(input, owner)).output;
+  }
+
+  /**
+   * `render`, with how the conversion went: the parts its parse was shared in (1: parsed whole by
+   * its worker; parallel-parse.ts), how many of them other workers parsed, and the CPU time of all
+   * the threads that worked on it.
+   */
+  async renderMeasured(input: RenderInput, owner = ''): Promise<ConversionMeasure> {
     const withOrigins = input.selfOrigins ? input : { ...input, selfOrigins: this.settings.selfOrigins };
-    const result = (await this.runBudgeted(Buffer.byteLength(input.markdown ?? '', 'utf8'), owner, (started) => ({
-      input: withOrigins,
+    let cpuMs = 0;
+    const bytes = Buffer.byteLength(input.markdown ?? '', 'utf8');
+    const result = (await this.runBudgeted(
+      bytes,
       owner,
-      started,
-    }))) as RenderResult;
+      (started) => ({ input: withOrigins, owner, started }),
+      (used) => (cpuMs = used),
+    )) as RenderResult;
     if (!result.ok) throw new ContentRejectedError(result.rejection);
     parsedCharacters.inc({ source: 'reused' }, result.parse.reused);
     parsedCharacters.inc({ source: 'parsed' }, result.parse.parsed);
-    return result.output;
+    const { parts, partsByHelpers } = result.parse;
+    return { output: result.output, parts, partsByHelpers, cpuMs };
   }
 
   /**
@@ -261,8 +265,12 @@ export class ContentPool implements Conversions {
     bytes: number,
     owner: string,
     task: (started: MessagePort) => PoolTask,
+    measured?: (cpuMs: number) => void,
   ): Promise<PoolResult> {
-    const workers = this.workers(this.laneOf(bytes));
+    const lane = this.laneOf(bytes);
+    const workers = this.workers(lane);
+    // Traces on: the document's spans (conversion-spans.ts); off, nothing is built for them.
+    const spans = TRACING ? conversionSpans(bytes, lane) : undefined;
     const abort = new AbortController();
     const { port1, port2 } = new MessageChannel();
     const budget = timeBudgetMs(bytes);
@@ -271,21 +279,29 @@ export class ContentPool implements Conversions {
     let started = false;
     // Time spent waiting for a turn is part of the document's budget; a worker's start-up (a
     // cold worker loads the whole pipeline) is not, as it is not the document's doing.
-    let timer = setTimeout(() => abort.abort(), budget);
-    port1.once('message', (worker: WorkerStarted) => {
+    const timer = setTimeout(() => abort.abort(), budget);
+    // The CPU time of every thread working on the document counts (conversion-cpu.ts): its
+    // worker's, and that of the workers parsing parts of it (part-helpers.ts).
+    let watch: ConversionCpuWatch | undefined;
+    let helperFault: unknown;
+    const dropHelpers: (() => void)[] = [];
+    port1.on('message', (message: WorkerStarted | PartsOffer) => {
+      if ('parts' in message) {
+        if (!watch || abort.signal.aborted) return;
+        const run = (helperTask: PoolTask, transferList: MessagePort[]) =>
+          workers.run(helperTask, { signal: abort.signal, transferList });
+        const failed = (error: unknown) => {
+          helperFault = error;
+          abort.abort();
+        };
+        dropHelpers.push(
+          queuePartHelpers(message, { queue: this.queue, owner, run, signal: abort.signal, watch, failed }),
+        );
+        return;
+      }
       started = true;
-      const cpuBudget = remaining;
-      const ceiling = Date.now() + WALL_CEILING * cpuBudget;
-      // Wall-clock time passes at least as fast as the worker's CPU time: look when the budget
-      // would be spent at full speed, and again when what is left would be.
-      const check = () => {
-        const now = worker.tid === null || worker.cpuMs === null ? null : threadCpuMs(worker.tid);
-        const left = now === null ? 0 : cpuBudget - (now - worker.cpuMs!);
-        const wallLeft = ceiling - Date.now();
-        if (left <= 0 || wallLeft <= 0) return abort.abort();
-        timer = setTimeout(check, Math.max(MIN_RECHECK_MS, Math.min(left, wallLeft)));
-      };
-      timer = setTimeout(check, cpuBudget);
+      watch = new ConversionCpuWatch(remaining, WALL_CEILING * remaining, MIN_RECHECK_MS, () => abort.abort());
+      watch.share().started(message);
     });
     const stopTimer = conversionSeconds.startTimer();
     try {
@@ -294,7 +310,10 @@ export class ContentPool implements Conversions {
         clearTimeout(timer);
         remaining = budget - (Date.now() - queuedAt);
         if (remaining < MIN_TURN_MS) throw new ConversionBusyError();
-        return workers.run(task(port2), { signal: abort.signal, transferList: [port2] });
+        return workers.run(spans ? spans.turn(task(port2)) : task(port2), {
+          signal: abort.signal,
+          transferList: [port2],
+        });
       });
       const gaveUp = new Promise<never>((_, reject) => {
         abort.signal.addEventListener('abort', () => {
@@ -303,13 +322,20 @@ export class ContentPool implements Conversions {
       });
       return await Promise.race([queued.result, gaveUp]);
     } catch (error) {
+      spans?.failed(error);
+      if (helperFault !== undefined)
+        throw isOutOfMemory(helperFault) ? new ContentRejectedError(REJECT.memory) : helperFault;
       if (error instanceof FairQueueFullError || error instanceof ConversionBusyError) throw new ConversionBusyError();
       if (abort.signal.aborted) throw started ? new ContentRejectedError(REJECT.timeBudget) : new ConversionBusyError();
       if (isOutOfMemory(error)) throw new ContentRejectedError(REJECT.memory);
       throw error;
     } finally {
+      spans?.end();
       stopTimer();
       clearTimeout(timer);
+      if (watch) measured?.(watch.usedMs());
+      watch?.stop();
+      for (const drop of dropHelpers) drop();
       port1.close();
     }
   }

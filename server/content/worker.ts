@@ -1,5 +1,6 @@
 /**
- * Piscina worker entry, bundled to dist/content-worker.mjs by scripts/build-server.mjs.
+ * The piscina worker's task function; its entry (runtime/content-worker-entry.ts, which adds the
+ * thread's spans when traces are on) is bundled to dist/content-worker.mjs by scripts/build-server.mjs.
  * Rejections travel back as data; anything else is a real fault and is rethrown.
  */
 import { workerData } from 'node:worker_threads';
@@ -8,6 +9,7 @@ import { BlockParseCache } from './block-parse';
 import { ContentRejectedError, REJECT } from './errors';
 import { assertEditMapPatch } from './micromark-edit-map';
 import { parseMarkdownSync, renderArticleSync } from './pipeline';
+import { parseOfferedPart, renderArticleInParts } from './parallel-parse';
 import { rewriteImageSourcesSync } from './rewrite';
 import type { PoolResult, PoolTask, WorkerSettings, WorkerStarted } from './task';
 import { currentThreadId, lowerThreadPriority, threadCpuMs } from './worker-thread';
@@ -27,7 +29,13 @@ const parsedBlocks = settings?.reuseParsedBlocks === false ? undefined : new Blo
 export default function render(task: PoolTask): PoolResult {
   const started: WorkerStarted = { tid: threadId, cpuMs: threadId === null ? null : threadCpuMs(threadId) };
   task.started.postMessage(started);
-  task.started.close();
+  // A document's worker may offer parts of it on the same port (parallel-parse.ts) before closing it.
+  if (!('input' in task)) task.started.close();
+  if ('part' in task) {
+    const parsed = parseOfferedPart(task.part, parseMarkdownSync);
+    const cpuMs = started.cpuMs === null ? null : threadCpuMs(threadId!)! - started.cpuMs;
+    return { ok: true, parsed, cpuMs };
+  }
   // Bounded by its own work budget: past it the body is reported as changed, never an error.
   if ('diff' in task) return { ok: true, zones: diffArticleZones(task.diff.before, task.diff.after) };
   if ('rewrite' in task) {
@@ -39,18 +47,38 @@ export default function render(task: PoolTask): PoolResult {
     }
   }
   const { input, owner } = task;
+  const whole = { parts: 1, partsByHelpers: 0 };
   try {
+    // 'alone': offered to nobody, every part is the document's worker's own (bench/content-shapes.ts).
+    const mode = settings?.parseInParts ?? 'shared';
+    const inParts =
+      mode === 'off'
+        ? null
+        : renderArticleInParts(input, (offer, transfer) => {
+            if (mode === 'shared') task.started.postMessage(offer, transfer);
+            else for (const port of transfer) port.close();
+          });
+    if (inParts) {
+      const { output, parts, byHelpers } = inParts;
+      return {
+        ok: true,
+        output,
+        parse: { reused: 0, parsed: input.markdown.length, parts, partsByHelpers: byHelpers },
+      };
+    }
     if (!parsedBlocks) {
       const output = renderArticleSync(input);
-      return { ok: true, output, parse: { reused: 0, parsed: input.markdown.length } };
+      return { ok: true, output, parse: { reused: 0, parsed: input.markdown.length, ...whole } };
     }
     const { reused, parsed } = parsedBlocks.counts;
     const output = renderArticleSync(input, { cache: parsedBlocks, scope: owner });
-    const parse = { reused: parsedBlocks.counts.reused - reused, parsed: parsedBlocks.counts.parsed - parsed };
-    return { ok: true, output, parse };
+    const counts = { reused: parsedBlocks.counts.reused - reused, parsed: parsedBlocks.counts.parsed - parsed };
+    return { ok: true, output, parse: { ...counts, ...whole } };
   } catch (error) {
     if (error instanceof ContentRejectedError) return { ok: false, rejection: error.message };
     if (error instanceof RangeError) return { ok: false, rejection: REJECT.stackExhausted };
     throw error;
+  } finally {
+    task.started.close();
   }
 }

@@ -134,4 +134,57 @@ describe('FairQueue: per-account FIFO, round-robin, bounded', () => {
     expect(ran).toEqual(['first', 'next']);
     expect(running.cancel()).toBe(false);
   });
+
+  it("spare jobs take only idle workers, past the account's limit, and another account's job goes first", async () => {
+    const queue = new FairQueue({ inFlight: 2, waitingPerKey: 10, waitingTotal: 100, inFlightPerKey: 1 });
+    const started: string[] = [];
+    const gates = new Map<string, ReturnType<typeof gate>>();
+    const job = (name: string) => () => {
+      started.push(name);
+      const g = gate();
+      gates.set(name, g);
+      return g.opened.then(() => name);
+    };
+    const finish = async (name: string) => {
+      gates.get(name)!.open();
+      for (let i = 0; i < 5; i++) await Promise.resolve();
+    };
+    const document = queue.enqueue('A', job('a-document'));
+    // A's limit is one job at a time, but a worker is idle: A's first spare job takes it.
+    const parts = ['a-part1', 'a-part2', 'a-part3'].map((name) => queue.enqueueSpare('A', job(name)));
+    expect(started).toEqual(['a-document', 'a-part1']);
+    // Another account's job waits for one spare job, not for the document or its other parts.
+    const other = queue.enqueue('B', job('b-document'));
+    expect(queue.size).toBe(1);
+    await finish('a-part1');
+    expect(started).toEqual(['a-document', 'a-part1', 'b-document']);
+    await finish('b-document');
+    expect(started).toEqual(['a-document', 'a-part1', 'b-document', 'a-part2']);
+    // A dropped spare job never runs.
+    expect(parts[2]!.cancel()).toBe(true);
+    await finish('a-part2');
+    await finish('a-document');
+    expect(started).toEqual(['a-document', 'a-part1', 'b-document', 'a-part2']);
+    expect(await Promise.all([document.result, other.result, parts[0]!.result, parts[1]!.result])).toEqual([
+      'a-document',
+      'b-document',
+      'a-part1',
+      'a-part2',
+    ]);
+  });
+
+  it('never runs spare jobs past inFlight, nor while a waiting job may start', () => {
+    const queue = new FairQueue({ inFlight: 2, waitingPerKey: 10, waitingTotal: 100 });
+    const started: string[] = [];
+    const never = (name: string) => () => {
+      started.push(name);
+      return new Promise<void>(() => {});
+    };
+    queue.enqueue('A', never('a1'));
+    queue.enqueue('B', never('b1'));
+    queue.enqueueSpare('A', never('a-part'));
+    queue.enqueue('C', never('c1'));
+    expect(started).toEqual(['a1', 'b1']);
+    expect(queue.size).toBe(1);
+  });
 });

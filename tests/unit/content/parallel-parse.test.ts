@@ -1,0 +1,81 @@
+/**
+ * A large document through the worker pool (server/content/pool.ts, parallel-parse.ts): its parse
+ * is shared between its worker and the pool's other worker, in parts, and the conversion is the
+ * one the whole parse gives, byte for byte; a document under the threshold, or a pool with the
+ * sharing off, parses whole. `renderMeasured` reports the parts and the CPU time of every thread.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ContentPool, contentPoolSettings } from '../../../server/content/pool';
+import { renderArticleSync } from '../../../server/content/pipeline';
+import { PARTS_FROM_CHARS } from '../../../server/content/conversion-bounds';
+import { testContentPool } from '../../support/content-pool';
+import { DOCUMENT_SHAPES } from './shapes';
+
+let pool: ContentPool;
+let onePerDocument: ContentPool;
+beforeAll(() => {
+  pool = testContentPool();
+  // At least two workers, whatever the machine: one for the document, one to help it.
+  onePerDocument = new ContentPool({ ...contentPoolSettings(), parseInParts: 'off' });
+});
+
+afterAll(async () => {
+  await Promise.all([pool.close(), onePerDocument.close()]);
+});
+
+describe('a large document through the pool', () => {
+  it.each(['GFM tables', 'nested lists', 'prose'])(
+    'the %s shape is parsed in parts, with the output of the whole parse',
+    async (shape) => {
+      const markdown = DOCUMENT_SHAPES[shape]!(PARTS_FROM_CHARS + 100_000);
+      const input = { markdown, title: 'Large' };
+      const measured = await pool.renderMeasured(input, 'account-a');
+      expect(measured.parts).toBeGreaterThan(1);
+      expect(measured.partsByHelpers).toBeLessThan(measured.parts);
+      expect(measured.output).toEqual(renderArticleSync(input));
+    },
+    120_000,
+  );
+
+  it('is parsed whole below the threshold, or by a pool with the sharing off', async () => {
+    const large = DOCUMENT_SHAPES['GFM tables']!(PARTS_FROM_CHARS + 50_000);
+    const small = DOCUMENT_SHAPES['GFM tables']!(PARTS_FROM_CHARS - 50_000);
+    const whole = await onePerDocument.renderMeasured({ markdown: large, title: 'T' }, 'account-a');
+    expect(whole.parts).toBe(1);
+    expect((await pool.renderMeasured({ markdown: small, title: 'T' }, 'account-a')).parts).toBe(1);
+    const shared = await pool.renderMeasured({ markdown: large, title: 'T' }, 'account-a');
+    expect(shared.parts).toBeGreaterThan(1);
+    expect(shared.output).toEqual(whole.output);
+    // The CPU time of every thread counts, helpers' included: about the same work either way.
+    expect(shared.cpuMs).toBeGreaterThan(0.5 * whole.cpuMs);
+  }, 120_000);
+
+  it("leaves another account's document the next free worker", async () => {
+    // One lane at the normal priority: on a machine busy with other work, a lowered worker's part
+    // could take longer than the small document's budget allows it to wait.
+    const unlowered = new ContentPool({ ...contentPoolSettings(), nice: 0 });
+    try {
+      // The other worker parses parts once it is up (a cold one first loads the pipeline).
+      const warm = DOCUMENT_SHAPES['nested lists']!(PARTS_FROM_CHARS + 50_000);
+      let byHelpers = 0;
+      for (let i = 0; i < 3 && byHelpers === 0; i++) {
+        byHelpers = (await unlowered.renderMeasured({ markdown: warm, title: 'T' }, 'account-a')).partsByHelpers;
+      }
+      expect(byHelpers).toBeGreaterThan(0);
+      const large = DOCUMENT_SHAPES['nested lists']!(PARTS_FROM_CHARS + 300_000);
+      let largeDone = false;
+      const measuredLarge = unlowered.renderMeasured({ markdown: large, title: 'T' }, 'account-a').finally(() => {
+        largeDone = true;
+      });
+      // Once the large document's parts are under way, a small one of another account converts
+      // long before the large one is done.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const small = await unlowered.render({ markdown: '# Small\n\nA paragraph.', title: 'S' }, 'account-b');
+      expect(small.html).toBe('<h1>Small</h1>\n<p>A paragraph.</p>');
+      expect(largeDone).toBe(false);
+      expect((await measuredLarge).parts).toBeGreaterThan(1);
+    } finally {
+      await unlowered.close();
+    }
+  }, 120_000);
+});
