@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { startupParameters, TRANSACTION_PREAMBLE, usesNamedStatements, type PoolerMode } from './connection-mode';
+import { inSpan, inTrace, SpanKind, TRACING } from '../server/foundation/tracing';
 
 /**
  * The one way to the data on the request path: prepared statements on plain `pg` pools. Every
@@ -149,12 +150,35 @@ class ShapedQuery extends (pg.Query as unknown as new (config: pg.QueryConfig) =
   }
 }
 
+/**
+ * Each statement sent is a span when traces are on (server/foundation/tracing.ts): `sql <name>`,
+ * with the statement's name and the rows it returned, never its text's values; a statement sent
+ * again unnamed (below) is a second span. Only inside a traced operation (`inTrace`): a timer's
+ * statement starts no trace of its own. Off, `send` is called directly.
+ */
+function traced(st: Statement, send: () => Promise<pg.QueryResult>): Promise<pg.QueryResult> {
+  const attributes = { 'db.system': 'postgresql', 'db.statement.name': st.name };
+  return inSpan(`sql ${st.name}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
+    const result = await send();
+    span.setAttribute('db.response.returned_rows', result.rows.length);
+    return result;
+  });
+}
+
 /** `st` on a pool (which takes a connection for it and gives it back). */
 const onPool = (pool: pg.Pool, naming: Naming, st: Statement, values: unknown[]) =>
+  TRACING && inTrace() ? traced(st, () => poolQuery(pool, naming, st, values)) : poolQuery(pool, naming, st, values);
+
+const poolQuery = (pool: pg.Pool, naming: Naming, st: Statement, values: unknown[]) =>
   pool.query(new ShapedQuery(config(naming, st, values)) as never) as unknown as Promise<pg.QueryResult>;
 
 /** `st` on a connection held for a transaction. */
 const onClient = (client: pg.PoolClient, naming: Naming, st: Statement, values: unknown[]) =>
+  TRACING && inTrace()
+    ? traced(st, () => clientQuery(client, naming, st, values))
+    : clientQuery(client, naming, st, values);
+
+const clientQuery = (client: pg.PoolClient, naming: Naming, st: Statement, values: unknown[]) =>
   new Promise<pg.QueryResult>((resolve, reject) => {
     client.query(
       new ShapedQuery(config(naming, st, values)) as never,

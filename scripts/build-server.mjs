@@ -3,10 +3,13 @@
 // - dist/launcher.mjs: `npm start` (server/launcher.ts);
 // - dist/console-thread.mjs: the thread the launcher runs Next in (server/console-thread.ts);
 // - dist/cli.mjs: the operator CLI (server/cli/main.ts);
-// - dist/content-worker.mjs: the Markdown conversion worker the piscina pool loads.
+// - dist/content-worker.mjs: the Markdown conversion worker the piscina pool loads
+//   (server/runtime/content-worker-entry.ts: server/content/worker.ts, and its spans when traces are on).
 // The launcher and the CLI keep npm packages external (resolved from node_modules at run time,
 // as Next's own server code is); the worker bundles everything so each thread starts without
-// module resolution. The banner gives ESM bundles a `require` for CommonJS code esbuild inlines.
+// module resolution, except OpenTelemetry's packages: the SDK is loaded only when traces are on
+// (server/runtime/tracing-sdk.ts), and it must share the thread's one copy of the API. The
+// banner gives ESM bundles a `require` for CommonJS code esbuild inlines.
 import { build } from 'esbuild';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,8 +41,9 @@ await Promise.all([
   }),
   build({
     ...common,
-    entryPoints: [path.join(root, 'server/content/worker.ts')],
+    entryPoints: [path.join(root, 'server/runtime/content-worker-entry.ts')],
     outfile: path.join(root, 'dist/content-worker.mjs'),
+    external: ['@opentelemetry/*'],
   }),
 ]);
 console.log('built dist/launcher.mjs, dist/console-thread.mjs, dist/cli.mjs, dist/content-worker.mjs');

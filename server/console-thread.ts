@@ -16,6 +16,7 @@ import { flushLog } from './foundation/log';
 import { createConsoleParts } from './runtime/create-app';
 import type { ConsoleThreadData, ConsoleThreadMessage } from './runtime/console-thread-host';
 import { handPartsToNext } from './runtime/next-bridge';
+import { startTracing } from './runtime/tracing-sdk';
 
 const data = workerData as ConsoleThreadData;
 const tell = (message: ConsoleThreadMessage) => parentPort!.postMessage(message);
@@ -28,6 +29,9 @@ const tell = (message: ConsoleThreadMessage) => parentPort!.postMessage(message)
 const KEEP_ALIVE_MS = 60_000;
 
 async function main() {
+  // Traces on: this thread's SDK, before Next loads (Next records its own spans through it, under
+  // the REST thread's request span that the proxied request names in its `traceparent`).
+  const tracing = await startTracing('console');
   const parts = createConsoleParts({
     databaseUrl: data.databaseUrl,
     poolerMode: data.poolerMode,
@@ -62,6 +66,7 @@ async function main() {
     void parts
       .close()
       .catch(() => undefined)
+      .then(() => tracing?.shutdown())
       .then(() => {
         flushLog();
         tell({ type: 'closed' });

@@ -24,6 +24,7 @@ import { createApp, outboundAllowList, type App } from './runtime/create-app';
 import { startConsoleThread } from './runtime/console-thread-host';
 import { proxyToConsole } from './http/console-proxy';
 import { answerClientError, capConnectionsPerAddress } from './http/connection-guards';
+import { startTracing, type Tracing } from './runtime/tracing-sdk';
 
 // The service never phones home: Next's anonymous telemetry is off unless asked for.
 process.env.NEXT_TELEMETRY_DISABLED ??= '1';
@@ -36,12 +37,16 @@ const dev = process.argv.includes('--dev');
 let stopDatabase: (() => Promise<void>) | undefined;
 /** Set once the parts are built, so a failed start closes them. */
 let built: App | undefined;
+/** This thread's trace SDK, when traces are on: its last spans are sent before the process exits. */
+let tracing: Tracing | undefined;
 
 const FIRST_CONNECTION = statement('launcher_first_connection', 'SELECT 1');
 
 async function main() {
   appSecret(); // a short or unreadable session secret stops the start before anything runs
   outboundAllowList(env); // so does a malformed ALLOWED_PRIVATE_ADDRESSES or ALLOWED_OUTBOUND_PORTS
+  // Traces on (OTEL_* variables, README "Traces"): the SDK before the first span; off, not loaded.
+  tracing = await startTracing('http');
   const db = await provideDatabase(
     { databaseUrl: env.DATABASE_URL, dataDir: env.dataDir, pooler: env.DATABASE_POOLER },
     (msg) => logLine({ level: 'notice', msg }),
@@ -88,6 +93,7 @@ async function main() {
     }
     await parts.lifecycle.runShutdownHooks();
     await parts.close();
+    await tracing?.shutdown();
     await db.stop();
     logLine({ level: 'notice', msg: 'stopped' });
     flushLog();
@@ -175,6 +181,7 @@ main().catch(async (err) => {
   await built?.lifecycle.runShutdownHooks();
   await built?.close().catch(() => undefined);
   await stopDatabase?.().catch(() => undefined);
+  await tracing?.shutdown();
   flushLog();
   process.exit(1);
 });

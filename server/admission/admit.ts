@@ -1,6 +1,7 @@
 import type { StatementRunner } from '../../db/statements';
 import { rateLimited, unauthenticated, type LimitWindow } from '../foundation/errors';
 import { rateLimitRefusals } from '../foundation/metrics';
+import { inSpan, TRACING } from '../foundation/tracing';
 import { limitFor, type Authenticated } from '../model/account';
 import type { RateClass } from '../model/rate-classes';
 import { hashSecret, looksLikeToken } from '../model/token-secret';
@@ -42,7 +43,11 @@ const unknownToken = () => unauthenticated('Authorization: the token is unknown 
  * The caller's account, before anything else of the request is read: used for requests with
  * a large body, so a missing or dead token is answered 401 without receiving megabytes first.
  */
-export async function identify(db: StatementRunner, headers: RequestHeaders): Promise<Authenticated> {
+export function identify(db: StatementRunner, headers: RequestHeaders): Promise<Authenticated> {
+  return TRACING ? inAdmissionSpan('identify', undefined, () => identifyNow(db, headers)) : identifyNow(db, headers);
+}
+
+async function identifyNow(db: StatementRunner, headers: RequestHeaders): Promise<Authenticated> {
   const auth = await authenticate(db, bearerSecret(headers));
   if (!auth) throw unknownToken();
   return auth;
@@ -53,7 +58,18 @@ export async function identify(db: StatementRunner, headers: RequestHeaders): Pr
  * window, in one round trip unless `identified` already holds the account. Shared by the tRPC
  * procedures and the multipart upload, so both refuse alike.
  */
-export async function admit(
+export function admit(
+  db: StatementRunner,
+  headers: RequestHeaders,
+  cls: RateClass,
+  identified?: Authenticated,
+): Promise<{ auth: Authenticated; window: LimitWindow }> {
+  return TRACING
+    ? inAdmissionSpan('admit', cls, () => admitNow(db, headers, cls, identified))
+    : admitNow(db, headers, cls, identified);
+}
+
+async function admitNow(
   db: StatementRunner,
   headers: RequestHeaders,
   cls: RateClass,
@@ -78,7 +94,18 @@ export async function admit(
  * `admit` and a read for the admitted account in one statement, shared with the requests of any
  * callers that meet it: the same 401 and 429, and `rows` is what the read found.
  */
-export async function admitAndRead<Row>(
+export function admitAndRead<Row>(
+  db: StatementRunner,
+  headers: RequestHeaders,
+  cls: RateClass,
+  read: AdmittedRead<Row>,
+): Promise<{ auth: Authenticated; window: LimitWindow; rows: Row[] }> {
+  return TRACING
+    ? inAdmissionSpan('admit_and_read', cls, () => admitAndReadNow(db, headers, cls, read), read.statement.name)
+    : admitAndReadNow(db, headers, cls, read);
+}
+
+async function admitAndReadNow<Row>(
   db: StatementRunner,
   headers: RequestHeaders,
   cls: RateClass,
@@ -103,4 +130,16 @@ function refuseSpent(cls: RateClass, window: WindowState): void {
     `${cls} limit of ${window.limit} requests per minute reached; retry after ${window.retryAfter} s`,
     window,
   );
+}
+
+/**
+ * A way in as an `admission` span (traces on): which way, the rate class, the admitted read's
+ * statement; a batched read adds the batch it joined (lanes.ts). A 401 or a 429 marks it an
+ * error of that kind.
+ */
+function inAdmissionSpan<T>(way: string, cls: RateClass | undefined, work: () => Promise<T>, statement?: string) {
+  const attributes: Record<string, string> = { 'admission.way': way };
+  if (cls) attributes['admission.rate_class'] = cls;
+  if (statement) attributes['admission.statement'] = statement;
+  return inSpan('admission', { attributes }, work);
 }

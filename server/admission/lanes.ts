@@ -1,6 +1,16 @@
 import type { StatementRunner } from '../../db/statements';
 import { admissionBatches } from '../foundation/metrics';
 import {
+  activeContext,
+  inSpan,
+  linkTo,
+  spanOf,
+  TRACING,
+  type Context,
+  type Link,
+  type SpanOptions,
+} from '../foundation/tracing';
+import {
   runAdmitted,
   type Admitted,
   type AdmittedRead,
@@ -45,6 +55,8 @@ const STALL_MS = 50;
 interface Waiting extends Request {
   resolve: (admitted: Admitted<unknown> | null) => void;
   reject: (err: unknown) => void;
+  /** Traces on: the request's context, whose span is its `admission` (set only then). */
+  trace?: Context;
 }
 
 interface Lane {
@@ -83,7 +95,8 @@ export function admitInLane<Row>(
   const key = digest.toString('base64');
   const admitted = new Promise<Admitted<unknown> | null>((resolve, reject) => {
     const queue = lane.waiting.get(key);
-    const request = { digest, values: read.values, resolve, reject };
+    const request: Waiting = { digest, values: read.values, resolve, reject };
+    if (TRACING) request.trace = activeContext();
     if (queue) queue.push(request);
     else lane.waiting.set(key, [request]);
   });
@@ -138,7 +151,7 @@ function send(lane: Lane): void {
     send(lane); // the next batch goes out before this one's answers are built
     schedule(lane); // past MAX_BATCH, the rest wait behind it with a stall timer of their own
   };
-  runAdmitted(lane.db, lane.st, batch).then(
+  (TRACING ? inBatchSpan(lane, batch) : runAdmitted(lane.db, lane.st, batch)).then(
     (results) => {
       next();
       batch.forEach((w, i) => w.resolve(results[i]!));
@@ -146,8 +159,43 @@ function send(lane: Lane): void {
     (err: unknown) => {
       next();
       if (batch.length > 1 && dataException(err)) {
-        for (const w of batch) runAdmitted(lane.db, lane.st, [w]).then(([one]) => w.resolve(one!), w.reject);
+        for (const w of batch) alone(lane, w).then(([one]) => w.resolve(one!), w.reject);
       } else for (const w of batch) w.reject(err);
     },
   );
 }
+
+/** A request of a failed batch again on its own, under its own admission when traces are on. */
+function alone(lane: Lane, w: Waiting) {
+  return TRACING && w.trace
+    ? inSpan('admission.batch', batchSpan(lane, 1, w.trace, []), () => runAdmitted(lane.db, lane.st, [w]))
+    : runAdmitted(lane.db, lane.st, [w]);
+}
+
+/**
+ * The batch's statement in an `admission.batch` span (traces on): a child of the first request's
+ * `admission`, linked to the others'; each request's `admission` notes the batch's size and
+ * links to it, so every request's trace shows the batch it joined.
+ */
+function inBatchSpan(lane: Lane, batch: Waiting[]) {
+  const links: Link[] = [];
+  for (const w of batch.slice(1)) {
+    const link = w.trace && linkTo(w.trace);
+    if (link) links.push(link);
+  }
+  return inSpan('admission.batch', batchSpan(lane, batch.length, batch[0]!.trace, links), (span) => {
+    const toBatch = { context: span.spanContext() };
+    for (const w of batch) {
+      const admission = w.trace && spanOf(w.trace);
+      admission?.setAttribute('admission.batch.size', batch.length);
+      if (w !== batch[0]) admission?.addLink(toBatch);
+    }
+    return runAdmitted(lane.db, lane.st, batch);
+  });
+}
+
+const batchSpan = (lane: Lane, size: number, parent: Context | undefined, links: Link[]): SpanOptions => ({
+  parent,
+  links,
+  attributes: { 'admission.statement': lane.st.name, 'admission.batch.size': size },
+});

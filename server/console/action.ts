@@ -1,6 +1,7 @@
 import 'server-only';
 import { redirect, unstable_rethrow } from 'next/navigation';
 import { isDomainError } from '../foundation/errors';
+import { inSpan, TRACING } from '../foundation/tracing';
 import type { ConsoleParts } from '../runtime/parts';
 import { consoleParts, currentSession } from './context';
 import { AutosaveWaits, spend, type ConsoleCharge } from './console-charges';
@@ -28,7 +29,28 @@ export interface ActionContext {
   session: ConsoleSession;
 }
 
-export async function runConsoleAction<T extends object>(
+export function runConsoleAction<T extends object>(
+  formData: FormData,
+  cls: ConsoleCharge | null,
+  fn: (ctx: ActionContext) => Promise<T>,
+): Promise<ActionOutcome<T>> {
+  return TRACING ? inActionSpan(cls, () => runAction(formData, cls, fn)) : runAction(formData, cls, fn);
+}
+
+/**
+ * Traces on: every action in a `console.action` span (the one place: each action goes through
+ * runConsoleAction), with its charge and how it ended, never the form's fields.
+ */
+function inActionSpan<T extends object>(cls: ConsoleCharge | null, run: () => Promise<ActionOutcome<T>>) {
+  return inSpan('console.action', { attributes: { 'console.action.charge': cls ?? 'none' } }, async (span) => {
+    const outcome = await run();
+    const ended = outcome.ok ? 'ok' : outcome.conflict ? 'conflict' : 'refused';
+    span.setAttribute('console.action.outcome', ended);
+    return outcome;
+  });
+}
+
+async function runAction<T extends object>(
   formData: FormData,
   cls: ConsoleCharge | null,
   fn: (ctx: ActionContext) => Promise<T>,

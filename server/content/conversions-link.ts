@@ -14,13 +14,23 @@ import type { ArticleZones, ZonesDiff } from './block-diff';
 import { ContentRejectedError, ConversionBusyError } from './errors';
 import type { Conversions } from './pool';
 import type { RenderInput, RenderOutput } from './types';
+import { activeTraceparent, contextOf, TRACING, withContext } from '../foundation/tracing';
 
-type Method = 'render' | 'rewriteImageSources' | 'diffZones' | 'queueFull';
+/** The pool's methods the link carries: the console thread calls them, the REST thread answers only them. */
+const METHODS = [
+  'render',
+  'rewriteImageSources',
+  'diffZones',
+  'queueFull',
+] as const satisfies readonly (keyof Conversions)[];
+type Method = (typeof METHODS)[number];
 
 interface Call {
   id: number;
   method: Method;
   args: unknown[];
+  /** Traces on: the caller's span (a console action's), for the pool's `conversion` span. */
+  traceparent?: string;
 }
 
 interface CrossedError {
@@ -37,18 +47,17 @@ const KNOWN_ERRORS: Record<string, (message: string) => Error> = {
   ConversionBusyError: (message) => new ConversionBusyError(message),
 };
 
-const METHODS = new Set<Method>(['render', 'rewriteImageSources', 'diffZones', 'queueFull']);
-
 /** Answers the calls arriving on `port` with `pool` (the REST thread's side of the link). */
 export function serveConversions(port: MessagePort, pool: Conversions): void {
   port.on('message', (call: Call) => {
     const answer = (result: Result) => port.postMessage({ id: call.id, ...result });
-    if (!METHODS.has(call.method)) {
+    if (!(METHODS as readonly string[]).includes(call.method)) {
       answer({ error: { name: 'Error', message: `no conversion method ${String(call.method)}` } });
       return;
     }
+    const run = () => (pool[call.method] as (...args: unknown[]) => unknown)(...call.args);
     Promise.resolve()
-      .then(() => (pool[call.method] as (...args: unknown[]) => unknown)(...call.args))
+      .then(() => (call.traceparent ? withContext(contextOf(call.traceparent), run) : run()))
       .then(
         (value) => answer({ value }),
         (err: unknown) =>
@@ -80,7 +89,8 @@ export function conversionsOverPort(port: MessagePort): Conversions & { close():
     new Promise<T>((resolve, reject) => {
       const id = nextId++;
       pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      port.postMessage({ id, method, args } satisfies Call);
+      const traceparent = TRACING ? activeTraceparent() : undefined;
+      port.postMessage((traceparent ? { id, method, args, traceparent } : { id, method, args }) satisfies Call);
     });
   return {
     render: (input: RenderInput, owner?: string) => call<RenderOutput>('render', [input, owner]),

@@ -156,7 +156,58 @@ const EnvSchema = z.object({
   SHUTDOWN_DRAIN_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(60_000).default(0)),
   /** Base URLs of shared caches that take `PURGE <path>` (comma-separated); empty: no purges. */
   CACHE_PURGE_URLS: z.preprocess(emptyAsUndefined, z.string().default('')).transform(parseCachePurgeUrls),
+  // OpenTelemetry traces (README, "Traces"): the standard variables, off unless an endpoint or
+  // the exporter is named. `tracesUrl` (below) is the one answer the process reads.
+  /** `otlp` (OTLP over HTTP, JSON) or `none`; unset: on when an OTLP endpoint is set. */
+  OTEL_TRACES_EXPORTER: z.preprocess(emptyAsUndefined, z.enum(['otlp', 'none']).optional()),
+  /** Base URL of an OTLP/HTTP receiver; traces go to `<it>/v1/traces`. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess(emptyAsUndefined, httpUrl().optional()),
+  /** The traces URL itself, used as written (wins over OTEL_EXPORTER_OTLP_ENDPOINT). */
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.preprocess(emptyAsUndefined, httpUrl().optional()),
+  /** Only `http/json` is sent (the exporter this service bundles); another value stops the start. */
+  OTEL_EXPORTER_OTLP_PROTOCOL: z.preprocess(emptyAsUndefined, z.enum(['http/json']).optional()),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: z.preprocess(emptyAsUndefined, z.enum(['http/json']).optional()),
+  /** `service.name` of every span; two instances of one deployment share it. */
+  OTEL_SERVICE_NAME: z.preprocess(emptyAsUndefined, z.string().max(200).default('author-publishing')),
+  /** Which traces are kept: the SDK's standard samplers; `parentbased_always_on` by default. */
+  OTEL_TRACES_SAMPLER: z.preprocess(
+    emptyAsUndefined,
+    z
+      .enum([
+        'always_on',
+        'always_off',
+        'traceidratio',
+        'parentbased_always_on',
+        'parentbased_always_off',
+        'parentbased_traceidratio',
+      ])
+      .default('parentbased_always_on'),
+  ),
+  /** The ratio of the `traceidratio` samplers, 0 to 1. */
+  OTEL_TRACES_SAMPLER_ARG: z.preprocess(emptyAsUndefined, z.coerce.number().min(0).max(1).default(1)),
+  /** Longest time (ms) a finished span waits before it is sent with others. */
+  OTEL_BSP_SCHEDULE_DELAY: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(10).max(600_000).default(5_000)),
 });
+
+/** An http(s) URL, as the OTLP endpoints must be. */
+function httpUrl() {
+  return z
+    .string()
+    .url()
+    .refine((text) => /^https?:\/\//i.test(text), 'must be an http(s) URL');
+}
+
+/**
+ * Where this process sends its spans, or undefined when traces are off (the default): the
+ * specification's rule, except that nothing is sent until an endpoint or the exporter is named.
+ * `OTEL_TRACES_EXPORTER=otlp` alone sends to the specification's default receiver on this machine.
+ */
+function tracesUrlOf(e: z.infer<typeof EnvSchema>): string | undefined {
+  if (e.OTEL_TRACES_EXPORTER === 'none') return undefined;
+  if (e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  if (e.OTEL_EXPORTER_OTLP_ENDPOINT) return `${e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`;
+  return e.OTEL_TRACES_EXPORTER === 'otlp' ? 'http://localhost:4318/v1/traces' : undefined;
+}
 
 /** Each entry an http(s) URL without query or fragment (a path prefix is kept). */
 function parseCachePurgeUrls(text: string, ctx: z.RefinementCtx): string[] {
@@ -178,7 +229,11 @@ function parseCachePurgeUrls(text: string, ctx: z.RefinementCtx): string[] {
   return urls;
 }
 
-export type Env = z.infer<typeof EnvSchema> & { dataDir: string };
+export type Env = z.infer<typeof EnvSchema> & {
+  dataDir: string;
+  /** The OTLP/HTTP traces URL (tracesUrlOf); undefined: traces are off. */
+  tracesUrl: string | undefined;
+};
 
 function readEnv(): Env {
   const parsed = EnvSchema.safeParse(process.env);
@@ -186,7 +241,7 @@ function readEnv(): Env {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`Invalid environment: ${problems}`);
   }
-  return { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR) };
+  return { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR), tracesUrl: tracesUrlOf(parsed.data) };
 }
 
 /** `https://blog.example[:port]` as written (a final `/` allowed), or undefined for anything more or else. */

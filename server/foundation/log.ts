@@ -1,5 +1,6 @@
 import { env } from './env';
 import { jsonString } from './json-string';
+import { activeTraceId, TRACING } from './tracing';
 
 /**
  * One JSON object per line on stdout. LOG_LEVEL=silent mutes per-request `info` lines
@@ -21,7 +22,10 @@ let timer: NodeJS.Timeout | undefined;
 
 export function logLine(fields: Record<string, unknown> & { level: 'info' | 'notice' | 'error' }): void {
   if (env.LOG_LEVEL === 'silent' && fields.level === 'info') return;
-  append(JSON.stringify({ time: isoTime(Date.now()), ...fields }) + '\n', fields.level !== 'info');
+  // Traces on: a line written during a request names the request's trace (`trace_id`).
+  const traceId = TRACING && fields.trace_id === undefined ? activeTraceId() : undefined;
+  const line = traceId === undefined ? fields : { ...fields, trace_id: traceId };
+  append(JSON.stringify({ time: isoTime(Date.now()), ...line }) + '\n', fields.level !== 'info');
 }
 
 /** The fields of the line every HTTP request leaves (server/http/request-listener.ts). */
@@ -38,12 +42,13 @@ export interface RequestLine {
 /**
  * The per-request line: the text `logLine({ level: 'info', msg: 'request', method, route,
  * status, duration_ms: duration_us / 1000, request_id })` writes, assembled directly (no
- * intermediate object, no generic JSON.stringify of it).
+ * intermediate object, no generic JSON.stringify of it). With traces on, `traceId` (the
+ * request span's, 32 hex digits) follows as `trace_id`.
  */
-export function logRequest(line: RequestLine): void {
+export function logRequest(line: RequestLine, traceId?: string): void {
   if (env.LOG_LEVEL === 'silent') return;
   append(
-    `{"time":"${isoTime(Date.now())}","level":"info","msg":"request","method":${jsonString(line.method)},"route":${jsonString(line.route)},"status":${jsonNumber(line.status)},"duration_ms":${millis(line.duration_us)},"request_id":${jsonString(line.request_id)}}\n`,
+    `{"time":"${isoTime(Date.now())}","level":"info","msg":"request","method":${jsonString(line.method)},"route":${jsonString(line.route)},"status":${jsonNumber(line.status)},"duration_ms":${millis(line.duration_us)},"request_id":${jsonString(line.request_id)}${traceId === undefined ? '' : `,"trace_id":"${traceId}"`}}\n`,
     false,
   );
 }

@@ -1,5 +1,6 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { unavailable } from '../foundation/errors';
+import { activeTraceparent, TRACING } from '../foundation/tracing';
 import { sendFailure } from './errors';
 
 /**
@@ -38,6 +39,21 @@ function endToEnd(raw: readonly string[]): string[] {
   return out;
 }
 
+/**
+ * Traces on: the request's own span is the console's parent, so the caller's `traceparent` and
+ * `tracestate` give way to this thread's (Next, in the console's thread, continues the trace).
+ */
+function withOurTraceparent(headers: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < headers.length; i += 2) {
+    const name = headers[i]!.toLowerCase();
+    if (name !== 'traceparent' && name !== 'tracestate') out.push(headers[i]!, headers[i + 1]!);
+  }
+  const traceparent = activeTraceparent();
+  if (traceparent) out.push('traceparent', traceparent);
+  return out;
+}
+
 export type ConsoleHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 /** A handler that passes each request to the HTTP server listening on `socketPath`. */
@@ -52,7 +68,7 @@ export function proxyToConsole(socketPath: string): ConsoleHandler & { close(): 
         agent,
         method: req.method,
         path: req.url,
-        headers: endToEnd(req.rawHeaders),
+        headers: TRACING ? withOurTraceparent(endToEnd(req.rawHeaders)) : endToEnd(req.rawHeaders),
         setHost: false,
       });
       const fail = () => {

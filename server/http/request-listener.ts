@@ -4,6 +4,7 @@ import { checkHealth } from '../runtime/health';
 import type { AppParts } from '../runtime/parts';
 import { logLine, logRequest } from '../foundation/log';
 import { countRequest } from '../foundation/metrics';
+import { endRequestSpan, startRequestSpan, traceIdOf, TRACING, withSpan } from '../foundation/tracing';
 import { notFound } from '../foundation/errors';
 import { takeMediaRequest } from './media-node';
 import { canonicalSegment, servePublicPage } from './public-page';
@@ -30,6 +31,9 @@ import { OPERATOR_DOCUMENT, serveOpenApiDocument } from './openapi-documents';
  */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** Probes (a proxy's health checks every 500 ms, metrics scrapes) leave no trace: they would be most of them. */
+const UNTRACED = new Set(['/api/health', '/api/metrics']);
+
 export function createRequestListener(parts: AppParts, toConsole: ConsoleHandler) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const started = process.hrtime.bigint();
@@ -41,21 +45,43 @@ export function createRequestListener(parts: AppParts, toConsole: ConsoleHandler
     const query = url.indexOf('?');
     const pathname = query === -1 ? url : url.slice(0, query);
     const method = req.method ?? 'GET';
+    // Traces on: the request's span, a child of the caller's `traceparent` if it sent one; off,
+    // undefined (foundation/tracing.ts: nothing else is built for it).
+    const span = TRACING && !UNTRACED.has(pathname) ? startRequestSpan(method, req.headers) : undefined;
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const status = res.statusCode;
       const route = maskIds(pathname);
-      countRequest(method, requestRoute(res, method, pathname), status, seconds);
-      logRequest({
-        method,
-        route,
-        status,
-        duration_us: Math.round(seconds * 1e6),
-        request_id: requestId,
-      });
+      const template = requestRoute(res, method, pathname);
+      countRequest(method, template, status, seconds);
+      if (span) endRequestSpan(span, method, template, status);
+      logRequest(
+        {
+          method,
+          route,
+          status,
+          duration_us: Math.round(seconds * 1e6),
+          request_id: requestId,
+        },
+        span && traceIdOf(span),
+      );
     });
-    route(parts, req, res, pathname, toConsole).catch((err) => {
-      logLine({ level: 'error', msg: 'unhandled', error: String(err), request_id: requestId });
+    if (span)
+      res.once('close', () => {
+        // A client gone before its answer: the span ends with the request, as far as it got.
+        if (!res.writableFinished) endRequestSpan(span, method, requestRoute(res, method, pathname), res.statusCode);
+      });
+    const handled = span
+      ? withSpan(span, () => route(parts, req, res, pathname, toConsole))
+      : route(parts, req, res, pathname, toConsole);
+    handled.catch((err) => {
+      logLine({
+        level: 'error',
+        msg: 'unhandled',
+        error: String(err),
+        request_id: requestId,
+        ...(span && { trace_id: traceIdOf(span) }),
+      });
       if (res.headersSent) res.destroy();
       else sendFailure(res, err);
     });

@@ -24,6 +24,7 @@ import type { AppParts } from '../runtime/parts';
 import { invalid, notFound } from '../foundation/errors';
 import type { Authenticated } from '../model/account';
 import { logLine } from '../foundation/log';
+import { inSpanSync, TRACING } from '../foundation/tracing';
 import { JSON_UTF8, sendFailure } from './errors';
 import { handleMediaUpload } from './media-upload';
 import { AUTHOR_DOCUMENT, serveOpenApiDocument } from './openapi-documents';
@@ -98,14 +99,26 @@ export async function handleRestRequest(parts: AppParts, req: IncomingMessage, r
       }
     }
     await runProcedure(parts, { matched, query: routed.query, headers, body, identified }, outcome);
-    settle(res, outcome);
+    const done = outcome;
+    if (TRACING) inResponseSpan(res, () => settle(res, done));
+    else settle(res, outcome);
   } catch (err) {
     if (res.headersSent) {
       res.destroy();
       return;
     }
-    fail(res, err, outcome?.gathered());
+    const gathered = outcome?.gathered();
+    if (TRACING) inResponseSpan(res, () => fail(res, err, gathered));
+    else fail(res, err, gathered);
   }
+}
+
+/** Traces on: writing the answer (status, headers, the body handed to the socket) as a `response` span. */
+function inResponseSpan(res: ServerResponse, write: () => void): void {
+  inSpanSync('response', {}, (span) => {
+    write();
+    span.setAttribute('http.response.status_code', res.statusCode);
+  });
 }
 
 /**

@@ -1,4 +1,5 @@
 import { ConcurrencyLimit } from '../foundation/concurrency-limit';
+import { inSpan, SpanKind, TRACING } from '../foundation/tracing';
 
 /**
  * Purging shared caches (CACHE_PURGE_URLS): `PURGE <path>` to every cache once a public path
@@ -78,7 +79,7 @@ export function createPurgeQueue(options: PurgeQueueOptions): PurgeQueue {
     }
   }
 
-  async function send(base: string, path: string, startedAt: number): Promise<void> {
+  async function send(base: string, path: string, startedAt: number): Promise<PurgeOutcome | undefined> {
     const url = new URL(base.replace(/\/+$/, '') + path);
     let last: { status?: number; error?: string } = {};
     for (let n = 1; n <= attempts; n++) {
@@ -88,8 +89,16 @@ export function createPurgeQueue(options: PurgeQueueOptions): PurgeQueue {
       if (done || n === attempts) {
         const result: PurgeResult =
           status !== undefined && status >= 200 && status < 300 ? 'purged' : status === 404 ? 'not_cached' : 'failed';
-        report({ cache: url.host, path, result, attempts: n, ms: Date.now() - startedAt, ...last });
-        return;
+        const outcome: PurgeOutcome = {
+          cache: url.host,
+          path,
+          result,
+          attempts: n,
+          ms: Date.now() - startedAt,
+          ...last,
+        };
+        report(outcome);
+        return outcome;
       }
       await sleep(Math.min(baseDelayMs * 2 ** (n - 1), 10_000));
     }
@@ -107,9 +116,32 @@ export function createPurgeQueue(options: PurgeQueueOptions): PurgeQueue {
           report({ cache: hostOf(base), path, result: 'dropped', attempts: 0, ms: 0 });
           continue;
         }
-        track(send(base, path, startedAt).catch(() => {}));
+        track(
+          (TRACING ? tracedSend(base, path, startedAt) : send(base, path, startedAt)).then(
+            () => {},
+            () => {},
+          ),
+        );
       }
     }
+  }
+
+  /**
+   * Traces on: one path's purge of one cache, retries included, as a `cache.purge` span under
+   * the change that asked for it: the cache's host, never its URL (it may carry credentials), nor the path.
+   */
+  function tracedSend(base: string, path: string, startedAt: number) {
+    const attributes = { 'server.address': hostOf(base) };
+    return inSpan('cache.purge', { kind: SpanKind.CLIENT, attributes }, async (span) => {
+      const outcome = await send(base, path, startedAt);
+      if (outcome) {
+        span.setAttribute('cache.purge.result', outcome.result);
+        span.setAttribute('cache.purge.attempts', outcome.attempts);
+        if (outcome.status !== undefined) span.setAttribute('http.response.status_code', outcome.status);
+        if (outcome.result === 'failed') span.setAttribute('error.type', outcome.error ?? `${outcome.status}`);
+      }
+      return outcome;
+    });
   }
 
   return {

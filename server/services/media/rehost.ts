@@ -28,7 +28,9 @@ import { inspectAndNormalizeImage, isImageError } from '../../media/image';
 import { chargeWindowRow, windowAfter } from '../../admission/window-charge';
 import { dailyQuotaExhausted } from '../access/account-usage';
 import { commitImage, DailyQuotaExceededError, type MediaAccount, type MediaDeps } from './media-storage';
-import type { Rehoster, RehostOutcome, StoredImage } from './rehost-port';
+import type { StoredImage } from '../../data/posts/writes';
+import type { Rehoster, RehostOutcome } from './rehost-port';
+import { inSpan, TRACING } from '../../foundation/tracing';
 
 const REHOST_MAX_URLS = 100;
 const REHOST_MAX_BYTES = 50 * 1024 * 1024;
@@ -47,7 +49,20 @@ export interface RehostOptions {
 type Stop = 'minute' | 'quota' | 'bytes' | 'storage';
 
 export function createRehoster(deps: MediaDeps, account: MediaAccount, options: RehostOptions = {}): Rehoster {
-  return { rehost: (_accountId, urls) => rehostAll(deps, account, urls, options) };
+  return {
+    rehost: (_accountId, urls) =>
+      TRACING ? tracedRehost(deps, account, urls, options) : rehostAll(deps, account, urls, options),
+  };
+}
+
+/** Traces on: one write's rehosting as a `rehost` span, counts only (each download is a `media.download` under it). */
+function tracedRehost(deps: MediaDeps, account: MediaAccount, urls: string[], options: RehostOptions) {
+  return inSpan('rehost', { attributes: { 'rehost.urls': new Set(urls).size } }, async (span) => {
+    const outcome = await rehostAll(deps, account, urls, options);
+    span.setAttribute('rehost.stored', Object.keys(outcome.stored).length);
+    span.setAttribute('rehost.failed', outcome.failed.length);
+    return outcome;
+  });
 }
 
 async function rehostAll(

@@ -1,6 +1,7 @@
 import type { StatementRunner } from '../../../db/statements';
 import { flushReaderRows, forgetDaysBefore, insertOrReadDaySalt } from '../../data/readers';
 import { newSalt, oldestDayFlushed, oldestDayKept, type ReaderTally, type TallyBatch } from './reader-tally';
+import { inSpan, TRACING } from '../../foundation/tracing';
 
 /**
  * When reader counts reach the database: the shared salt of a day, and the flush of a tally
@@ -32,7 +33,18 @@ export const FLUSH_CHUNK = 2_000;
  * ones after it back to the tally, for the next flush, and throws. Returns the number of entries
  * written.
  */
-export async function flushReaderTally(db: StatementRunner, tally: ReaderTally, now: number): Promise<number> {
+export function flushReaderTally(db: StatementRunner, tally: ReaderTally, now: number): Promise<number> {
+  // Traces on: a flush with beacons to write is a `readers.flush` span (a root: no request asked
+  // for it); the empty ones, every few seconds, leave none.
+  if (!TRACING || tally.size === 0) return flushNow(db, tally, now);
+  return inSpan('readers.flush', {}, async (span) => {
+    const written = await flushNow(db, tally, now);
+    span.setAttribute('readers.entries', written);
+    return written;
+  });
+}
+
+async function flushNow(db: StatementRunner, tally: ReaderTally, now: number): Promise<number> {
   const oldest = oldestDayFlushed(now);
   for (const day of tally.daysNeedingSalt(now)) tally.setSalt(day, await loadDaySalt(db, day), oldest);
   const keptFrom = oldestDayKept(now);

@@ -99,3 +99,36 @@ describe('CACHE_PURGE_URLS', () => {
     );
   });
 });
+
+// Traces are off unless an endpoint or the exporter is named (docs/traces.md); the process reads
+// the one URL derived here.
+describe('OpenTelemetry traces', () => {
+  it('are off by default', async () => {
+    expect((await loadEnv({})).env.tracesUrl).toBeUndefined();
+  });
+
+  it.each<[Record<string, string>, string | undefined]>([
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' }, 'http://127.0.0.1:4318/v1/traces'],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://collector.example/otlp/' }, 'https://collector.example/otlp/v1/traces'],
+    [
+      {
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://traces.example:9999/in',
+      },
+      'http://traces.example:9999/in',
+    ],
+    [{ OTEL_TRACES_EXPORTER: 'otlp' }, 'http://localhost:4318/v1/traces'],
+    [{ OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' }, undefined],
+  ])('%o sends to %s', async (vars, url) => {
+    expect((await loadEnv(vars)).env.tracesUrl).toBe(url);
+  });
+
+  it.each<Record<string, string>>([
+    { OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://127.0.0.1:4317' },
+    { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' },
+    { OTEL_TRACES_EXPORTER: 'zipkin' },
+    { OTEL_TRACES_SAMPLER_ARG: '2' },
+  ])('%o fails the start', async (vars) => {
+    await expect(loadEnv(vars)).rejects.toThrow(/Invalid environment: OTEL_/);
+  });
+});

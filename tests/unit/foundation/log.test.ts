@@ -65,6 +65,17 @@ describe('the per-request line', () => {
     }
   });
 
+  it("ends with the request's trace id when traces are on, as JSON.stringify writes it", () => {
+    const line = { method: 'GET', route: '/x', status: 200, duration_us: 1500, request_id: 'r' };
+    const traceId = '0af7651916cd43dd8448eb211c80319c';
+    logRequest(line, traceId);
+    flushLog();
+    const text = lines()[0]!;
+    const { time } = JSON.parse(text) as { time: string };
+    const fields = { method: 'GET', route: '/x', status: 200, duration_ms: 1.5, request_id: 'r', trace_id: traceId };
+    expect(text).toBe(JSON.stringify({ time, level: 'info', msg: 'request', ...fields }));
+  });
+
   it('carries the time it was written', () => {
     const before = Date.now();
     logRequest({ method: 'GET', route: '/api/health', status: 200, duration_us: 1500, request_id: 'r' });
