@@ -37,7 +37,6 @@ export const FLOORS = {
       'db',
       'server/foundation',
     ],
-    except: { 'server/console': ['./session-cookie.ts'] },
     why: 'the runtime builds parts from the domain and its leaves; it serves no request',
   },
   'server/http': {

@@ -4,7 +4,8 @@ import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { partsFromConsoleThread } from '../runtime/next-bridge';
 import type { ConsoleParts } from '../runtime/parts';
-import { SESSION_COOKIE, SESSION_TTL_SECONDS, findSession, type ConsoleSession } from './session-store';
+import { SESSION_COOKIE } from '../model/session';
+import { SESSION_TTL_SECONDS, findSession, type ConsoleSession } from './session-store';
 import { REQUESTED_PATH_HEADER, signInPath } from './return-path';
 
 /**

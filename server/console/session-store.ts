@@ -14,7 +14,6 @@ import type { Authenticated } from '../model/account';
  * Every lookup joins the token and the account, so a session dies the moment its token is
  * revoked or reissued (tokens.ts also deletes the rows) or the account is deleted.
  */
-export { SESSION_COOKIE } from './session-cookie';
 /** An absolute lifetime: a console left signed in on a shared machine does not live for ever. */
 export const SESSION_TTL_SECONDS = 12 * 60 * 60;
 

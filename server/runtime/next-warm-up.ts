@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { SESSION_COOKIE } from '../console/session-cookie';
+import { SESSION_COOKIE } from '../model/session';
 import http from 'node:http';
 import path from 'node:path';
 

@@ -40,6 +40,8 @@ const FORBIDDEN: [string, string, string, RegExp][] = [
     /know nothing of requests or the console/,
   ],
   ['server/runtime/probe.ts', '@/server/http/errors', '../http/errors', /it serves no request/],
+  // The runtime reads nothing of the console (the session cookie's name is the model's).
+  ['server/runtime/probe.ts', '@/server/console/session-store', '../console/session-store', /it serves no request/],
   ['server/http/probe.ts', '@/server/console/preview', '../console/preview', /never the console/],
   ['server/data/probe.ts', '@/server/services/posts/slugs', '../services/posts/slugs', /not the rules that use them/],
   ['server/model/probe.ts', '@/server/data/usage-counters', '../data/usage-counters', /plain rules/],
@@ -76,7 +78,7 @@ const ALLOWED: [string, string][] = [
   ['server/http/probe.ts', '@/server/api/routes'],
   ['app/console/probe.tsx', '@/server/http/multipart-file'],
   ['app/console/probe.tsx', '@/server/api/openapi/document'],
-  ['server/runtime/probe.ts', '../console/session-cookie'],
+  ['server/runtime/probe.ts', '../model/session'],
   ['server/reader-pages/probe.ts', './article-document'],
   ['server/launcher.ts', './runtime/create-app'],
   ['server/console-thread.ts', '@/server/runtime/console-thread-host'],

@@ -5,7 +5,8 @@ import { cookies } from 'next/headers';
 import { TOKEN_PREFIX } from '@/server/model/token-secret';
 import { authenticate } from '@/server/admission/token-match';
 import { clearSessionCookie, consoleParts, currentSession, setSessionCookie } from '@/server/console/context';
-import { closeSession, csrfMatches, openSession, SESSION_COOKIE } from '@/server/console/session-store';
+import { SESSION_COOKIE } from '@/server/model/session';
+import { closeSession, csrfMatches, openSession } from '@/server/console/session-store';
 import { describeProblem } from '@/server/console/problems';
 import { safeReturnPath } from '@/server/console/return-path';
 
