@@ -37,16 +37,10 @@ function mediaOf(row: MediaRow): MediaRecord {
 }
 
 /** A file to record: stored already, under its own id as the storage key. */
-export interface NewMediaRow {
-  id: string;
-  kind: string;
-  mimeType: string;
-  byteSize: number;
-  width: number;
-  height: number;
+export type NewMediaRow = Pick<MediaRecord, 'id' | 'kind' | 'mimeType' | 'byteSize' | 'width' | 'height'> & {
   sha256: string;
   posterMediaId: string | null;
-}
+};
 
 /** All rows of files that belong together (a GIF video and its poster) in one statement: together or not at all. */
 const INSERT_MEDIA = statement(

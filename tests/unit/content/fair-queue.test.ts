@@ -9,17 +9,23 @@ function gate() {
   return { open, opened };
 }
 
+/** Jobs named by the test, each held at its gate until opened; `started` records their start order. */
+function gatedJobs() {
+  const started: string[] = [];
+  const gates = new Map<string, ReturnType<typeof gate>>();
+  const job = (name: string) => () => {
+    started.push(name);
+    const g = gate();
+    gates.set(name, g);
+    return g.opened.then(() => name);
+  };
+  return { started, gates, job };
+}
+
 describe('FairQueue: per-account FIFO, round-robin, bounded', () => {
   it("one account's backlog delays another account's single job by at most one of its jobs", async () => {
     const queue = new FairQueue({ inFlight: 1, waitingPerKey: 10, waitingTotal: 100 });
-    const started: string[] = [];
-    const gates = new Map<string, ReturnType<typeof gate>>();
-    const job = (name: string) => () => {
-      started.push(name);
-      const g = gate();
-      gates.set(name, g);
-      return g.opened.then(() => name);
-    };
+    const { started, gates, job } = gatedJobs();
     const results = ['a1', 'a2', 'a3', 'a4', 'a5'].map((n) => queue.enqueue('A', job(n)).result);
     const single = queue.enqueue('B', job('b1')).result;
     expect(queue.size).toBe(5);
@@ -137,14 +143,7 @@ describe('FairQueue: per-account FIFO, round-robin, bounded', () => {
 
   it("spare jobs take only idle workers, past the account's limit, and another account's job goes first", async () => {
     const queue = new FairQueue({ inFlight: 2, waitingPerKey: 10, waitingTotal: 100, inFlightPerKey: 1 });
-    const started: string[] = [];
-    const gates = new Map<string, ReturnType<typeof gate>>();
-    const job = (name: string) => () => {
-      started.push(name);
-      const g = gate();
-      gates.set(name, g);
-      return g.opened.then(() => name);
-    };
+    const { started, gates, job } = gatedJobs();
     const finish = async (name: string) => {
       gates.get(name)!.open();
       for (let i = 0; i < 5; i++) await Promise.resolve();
