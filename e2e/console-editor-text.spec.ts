@@ -1,5 +1,5 @@
 import { api, createPost, type ApiPost } from './support/api';
-import { expect, saveEditor, signIn, test, openEditor, markdownText } from './support/console';
+import { editorReady, expect, saveEditor, signIn, test, openEditor, markdownText } from './support/console';
 import { tokenOf } from './support/state';
 
 /**
@@ -123,7 +123,9 @@ test('after Create: the problems of the text, "Draft created" once, and no API w
   await expect(removed).toContainText('The link “relative link” was removed');
   await expect(page.locator('#console-main')).not.toContainText(/rehost_failed|\b(GET|POST|PATCH) \//);
 
-  // A later save replaces the creation's messages.
+  // A later save replaces the creation's messages. Typed once the article's editor has taken the
+  // text box's place, as a person would (typing into the box being replaced hung a CI run).
+  await editorReady(page);
   await page.getByLabel('Markdown').fill('Intro, rewritten.');
   await saveEditor(page);
   await expect(page.getByText('Saved.', { exact: true })).toBeVisible();
