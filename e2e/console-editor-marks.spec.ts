@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { api, createPost } from './support/api';
-import { expect, markdownText, openEditor, saveEditor, signIn, test } from './support/console';
+import { expect, markdownText, openEditor, openNewArticle, saveEditor, signIn, test } from './support/console';
 import { tokenOf } from './support/state';
 
 /**
@@ -135,9 +135,7 @@ test('a new article is written in the same editor, with images and a live previe
   await page.setViewportSize({ width: 1400, height: 900 });
   const token = tokenOf('illustrator');
   await signIn(page, token);
-  await page.getByRole('link', { name: 'New article' }).click();
-  await expect(page.getByRole('heading', { name: 'New article', level: 1 })).toBeVisible();
-  await expect(page.locator('.code-editor .cm-content')).toBeVisible();
+  await openNewArticle(page);
   await page.getByLabel('Title').fill('Written from the start');
   await page.getByLabel('Markdown').click();
   await page.keyboard.press('Control+b');

@@ -1,5 +1,14 @@
 import { api, createPost, type ApiPost } from './support/api';
-import { editorReady, expect, saveEditor, signIn, test, openEditor, markdownText } from './support/console';
+import {
+  editorReady,
+  expect,
+  saveEditor,
+  signIn,
+  test,
+  openEditor,
+  openNewArticle,
+  markdownText,
+} from './support/console';
 import { tokenOf } from './support/state';
 
 /**
@@ -105,7 +114,7 @@ test('Ctrl+S saves; the focus stays where it was; old messages do not outlive a 
 test('after Create: the problems of the text, "Draft created" once, and no API words', async ({ page }) => {
   const token = tokenOf('author');
   await signIn(page, token);
-  await page.getByRole('link', { name: 'New article' }).click();
+  await openNewArticle(page);
   await expect(page.locator('#console-main')).not.toContainText(/\b(GET|POST|PATCH|PUT|DELETE) \//);
   await page.getByLabel('Title').fill('Created with problems');
   await page

@@ -1,5 +1,5 @@
 import type { Page, Response } from '@playwright/test';
-import { confirm, editorReady, expect, saveEditor, screenshot, signIn, test } from './support/console';
+import { confirm, editorReady, expect, openNewArticle, saveEditor, screenshot, signIn, test } from './support/console';
 import { tokenOf } from './support/state';
 
 /**
@@ -75,7 +75,7 @@ test('the API token appears in no response, header, cookie, URL or storage of a 
     await snapshotDom(page);
   });
   await test.step('create, preview, save and publish', async () => {
-    await page.getByRole('link', { name: 'New article' }).click();
+    await openNewArticle(page);
     await page.getByLabel('Title').fill('Leak check');
     await page.getByLabel('Markdown').fill('First body.');
     await page.getByRole('button', { name: 'Create draft' }).click();

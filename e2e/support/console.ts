@@ -74,6 +74,17 @@ export async function reloadEditor(page: Page): Promise<void> {
   await editorReady(page);
 }
 
+/**
+ * Opens "New article" from the console's navigation and waits until the Markdown editor has taken
+ * the text box's place. A locator resolved before that holds the box the editor hides, and an
+ * action on it waits for a box that never shows again (a CI run hung 2 minutes so).
+ */
+export async function openNewArticle(page: Page): Promise<void> {
+  await page.getByRole('link', { name: 'New article' }).click();
+  await expect(page.getByRole('heading', { name: 'New article', level: 1 })).toBeVisible();
+  await expect(page.locator('.code-editor .cm-content')).toBeVisible();
+}
+
 /** React owns the page (Save is enabled) and the Markdown editor has taken the text box's place. */
 export async function editorReady(page: Page): Promise<void> {
   await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeEnabled();
