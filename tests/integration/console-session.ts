@@ -4,7 +4,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { sharedDatabaseUrl } from './media-helpers';
+import { sharedDatabaseUrl } from '../support/shared-database';
 
 /**
  * A console session opened directly in the database, as sign-in would: a keyed hash of the

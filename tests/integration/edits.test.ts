@@ -15,13 +15,13 @@ import { cli, metricsOf } from '../support/service';
 import {
   countMediaRows,
   mediaForm,
-  sharedDatabaseUrl,
   solidPng,
   startExtraService,
   startFileServer,
   type ExtraService,
   type FileServer,
 } from './media-helpers';
+import { sharedDatabaseUrl } from '../support/shared-database';
 
 let files: FileServer;
 let db: pg.Client;

@@ -7,8 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import pg from 'pg';
 import sharp from 'sharp';
-import { startEmbeddedPostgres } from '../../db/embedded-postgres';
-import { serviceEnv } from '../support/api';
+import { sharedDatabaseUrl } from '../support/shared-database';
 import { checkResponse } from '../support/conformance';
 import { startService, type RunningService } from '../support/service';
 
@@ -117,11 +116,6 @@ export async function startFileServer(routes: Record<string, Route> = {}): Promi
 // ---- Extra service instances ---------------------------------------------------------------
 
 /** URL of the global service's embedded PostgreSQL (already running: this only reads its port). */
-export async function sharedDatabaseUrl(): Promise<string> {
-  const env = serviceEnv();
-  if (env.DATABASE_URL) return env.DATABASE_URL;
-  return (await startEmbeddedPostgres(env.DATA_DIR!, () => {})).url;
-}
 
 export interface ExtraService {
   service: RunningService;

@@ -9,7 +9,8 @@ import { connect, type Socket } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, baseUrl, createPost, newAccount } from '../support/api';
-import { mediaForm, sharedDatabaseUrl, solidPng, startExtraService, type ExtraService } from './media-helpers';
+import { mediaForm, solidPng, startExtraService, type ExtraService } from './media-helpers';
+import { sharedDatabaseUrl } from '../support/shared-database';
 
 function get(baseUrl: string, target: string, headers: Record<string, string> = {}) {
   const { hostname, port } = new URL(baseUrl);

@@ -8,7 +8,8 @@ import { Agent } from 'undici';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { api, createPost, newAccount } from '../support/api';
-import { sharedDatabaseUrl, startExtraService, type ExtraService } from './media-helpers';
+import { startExtraService, type ExtraService } from './media-helpers';
+import { sharedDatabaseUrl } from '../support/shared-database';
 
 const READERS = 20_000;
 const CONCURRENCY = 32;

@@ -15,7 +15,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { api, createPost, newAccount } from '../support/api';
 import { ROOT, removeDataDir, tempDataDir } from '../support/service';
-import { sharedDatabaseUrl, startExtraService, type ExtraService } from './media-helpers';
+import { startExtraService, type ExtraService } from './media-helpers';
+import { sharedDatabaseUrl } from '../support/shared-database';
 
 /** READERS_PER_ADDRESS's default. */
 const SHARE = 20;

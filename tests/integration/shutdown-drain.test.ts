@@ -4,7 +4,7 @@
  * as usual (exit 0).
  */
 import { describe, expect, it } from 'vitest';
-import { sharedDatabaseUrl } from './media-helpers';
+import { sharedDatabaseUrl } from '../support/shared-database';
 import { startService } from '../support/service';
 
 describe('draining before a stop', () => {

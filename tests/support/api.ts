@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
-import { cli } from './service';
+import { createAccount, parseLimitOverride, type LimitOverrides } from '../../server/services/access/accounts';
+import { fixtureStatements, sharedServiceEnv } from './shared-database';
 
 /** HTTP helpers for integration tests: the real interface, nothing in-process. */
 export const baseUrl = () => inject('baseUrl');
 
 export function serviceEnv(): Record<string, string | undefined> {
-  const extra = JSON.parse(inject('serviceEnv')) as { DATA_DIR: string; DATABASE_URL: string };
+  const extra = sharedServiceEnv();
   const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: extra.DATA_DIR };
   if (extra.DATABASE_URL) env.DATABASE_URL = extra.DATABASE_URL;
   return env;
@@ -51,24 +52,32 @@ export function uniqueHandle(prefix = 'author'): string {
   return `${prefix}-${randomBytes(4).toString('hex')}`;
 }
 
-/** A fresh account through the operator CLI; generous limits unless the test sets its own. */
+/**
+ * A fresh account, made by the service function the CLI's `account create` runs, with its
+ * checks (a handle, limits named as `--limit NAME=N` names them), on the shared database
+ * (shared-database.ts says why not through a CLI process); generous limits unless the test sets
+ * its own. The same fields as the CLI prints.
+ */
 export async function newAccount(opts: { moderated?: boolean; admin?: boolean; limits?: Record<string, number> } = {}) {
-  const handle = uniqueHandle();
-  const limits = {
+  const limits: LimitOverrides = {};
+  const given = {
     read_per_min: 10000,
     write_per_min: 10000,
     publish_per_min: 10000,
     media_per_min: 10000,
     ...opts.limits,
   };
-  const args = ['account', 'create', handle];
-  if (opts.moderated) args.push('--moderated');
-  if (opts.admin) args.push('--admin');
-  for (const [k, v] of Object.entries(limits)) args.push('--limit', `${k}=${v}`);
-  const res = await cli(serviceEnv(), args);
-  if (res.code !== 0) throw new Error(`account create failed: ${res.stderr}`);
-  const json = res.json as { id: string; handle: string; token: string };
-  return { ...json };
+  for (const [name, value] of Object.entries(given)) {
+    const [limit, n] = parseLimitOverride(`${name}=${value}`);
+    limits[limit] = n;
+  }
+  const db = await fixtureStatements();
+  const { account, secret } = await createAccount(db.runner, uniqueHandle(), {
+    admin: opts.admin ?? false,
+    moderated: opts.moderated ?? false,
+    limits,
+  });
+  return { id: account.id, handle: account.handle, token: secret };
 }
 
 export async function createPost(token: string, fields: Record<string, unknown> = {}) {
