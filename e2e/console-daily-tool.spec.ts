@@ -110,23 +110,25 @@ for (const width of WIDTHS) {
       if (width < 960) await page.getByRole('button', { name: 'Preview', exact: true }).click();
       await expect(page.getByText('Preview of the saved working version')).toBeVisible();
       // Clicking Save scrolled the page to the button, at the foot of the form; the frame's top is
-      // brought on screen (the page scrolls, never the frame's document: its place is what is checked).
-      const toFrame = () =>
-        page.locator('iframe[title="Article preview"]').evaluate((el) => el.scrollIntoView({ block: 'start' }));
-      await toFrame();
+      // brought on screen (the page scrolls, never the frame's document: its place is what is
+      // checked). Again at each try: the page's layout may still move while the preview loads.
       const preview = page.frameLocator('iframe[title="Article preview"]');
       const edited = preview.getByText('Paragraph 30 of a long article. Saved in the middle.');
-      await expect(edited).toBeInViewport();
-      await expect(preview.getByText('Paragraph 1 of a long article.', { exact: true })).not.toBeInViewport();
+      const firstParagraph = preview.getByText('Paragraph 1 of a long article.', { exact: true });
+      const atItsPlace = () =>
+        expect(async () => {
+          await page.locator('iframe[title="Article preview"]').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+          await expect(edited).toBeInViewport({ timeout: 1000 });
+          await expect(firstParagraph).not.toBeInViewport({ timeout: 1000 });
+        }).toPass({ timeout: 10_000 });
+      await atItsPlace();
 
       const section = page.getByRole('region', { name: 'Preview' });
       await section.getByLabel('Tablet (768 px)').check();
       await reloadEditor(page);
       if (width < 960) await page.getByRole('button', { name: 'Preview', exact: true }).click();
       await expect(section.getByLabel('Tablet (768 px)')).toBeChecked();
-      await toFrame();
-      await expect(preview.getByText('Paragraph 30 of a long article. Saved in the middle.')).toBeInViewport();
-      await expect(preview.getByText('Paragraph 1 of a long article.', { exact: true })).not.toBeInViewport();
+      await atItsPlace();
       await section.getByLabel('Fit the panel').check(); // the preference is this browser's: put it back
     });
 

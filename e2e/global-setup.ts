@@ -32,12 +32,15 @@ export default async function globalSetup(_config: FullConfig) {
   const service = await startService();
   const accounts: E2EState['accounts'] = {};
   try {
-    for (const [handle, flags] of Object.entries(ACCOUNTS)) {
-      const result = await cli(service.env, ['account', 'create', handle, ...flags]);
-      if (result.code !== 0) throw new Error(`account create ${handle} failed: ${result.stderr || result.stdout}`);
-      const created = result.json as { id: string; handle: string; token: string };
-      accounts[handle] = { id: created.id, token: created.token };
-    }
+    // Through the operator CLI, as an operator makes them; all at once (each is a process).
+    await Promise.all(
+      Object.entries(ACCOUNTS).map(async ([handle, flags]) => {
+        const result = await cli(service.env, ['account', 'create', handle, ...flags]);
+        if (result.code !== 0) throw new Error(`account create ${handle} failed: ${result.stderr || result.stdout}`);
+        const created = result.json as { id: string; handle: string; token: string };
+        accounts[handle] = { id: created.id, token: created.token };
+      }),
+    );
   } catch (err) {
     await service.stop();
     throw err;

@@ -43,9 +43,18 @@ async function article(title: string, paragraphs: number) {
   return publish(token(), post.id);
 }
 
+/** The beacons a page has requested, recorded from its first request on. */
+type Beacons = Set<string>;
+
 async function reader(browser: Browser, name: string) {
   const context = await browser.newContext({ userAgent: UA(name), viewport: VIEWPORT });
-  return { context, page: await context.newPage() };
+  const page = await context.newPage();
+  const beacons: Beacons = new Set();
+  page.on('request', (r) => {
+    const kind = /\/(open|read|complete)\.gif/.exec(r.url())?.[1];
+    if (kind) beacons.add(kind);
+  });
+  return { context, page, beacons };
 }
 
 /** Where the article is on the page, in document coordinates. */
@@ -63,29 +72,36 @@ async function articleBox(page: Page) {
 }
 
 /**
- * Scrolls down in steps of `step` px until the beacon of `kind` has been requested; returns the
- * viewport's bottom edge (document y) at the step that triggered it.
+ * Scrolls down until the beacon of `kind` has been requested; returns the viewport's bottom edge
+ * (document y) at the step that triggered it. The page jumps to `from` (a scroll position well
+ * before the beacon is due) and goes on from there in steps of `step` px: a few dozen steps
+ * rather than the hundreds from the top, each waiting for the browser. Not requested before the
+ * jump, nor at it: the beacons recorded since the page's first request say so.
  */
-async function scrollUntilBeacon(page: Page, kind: 'read' | 'complete', from: number, step = 100): Promise<number> {
+async function scrollUntilBeacon(page: Page, beacons: Beacons, kind: 'read' | 'complete', from: number, step = 100) {
   const box = await articleBox(page);
-  let requested = false;
-  const onRequest = (r: { url(): string }) => {
-    if (r.url().includes(`/${kind}.gif`)) requested = true;
-  };
-  page.on('request', onRequest);
-  try {
-    for (let y = from; y <= box.maxScroll + step; y += step) {
-      const top = Math.min(y, box.maxScroll);
-      await page.evaluate((t) => window.scrollTo(0, t), top);
-      // A lazy image starts within a frame or two of crossing its distance; wait a few.
-      await page.waitForTimeout(120);
-      if (requested) return top + box.viewport;
+  expect(beacons.has(kind), `the ${kind} beacon was requested before the page reached ${from} px`).toBe(false);
+  for (let y = Math.max(0, from); y <= box.maxScroll + step; y += step) {
+    const top = Math.min(y, box.maxScroll);
+    await page.evaluate((t) => window.scrollTo(0, t), top);
+    // A lazy image starts within a frame or two of crossing its distance; wait a few.
+    await page.waitForTimeout(120);
+    if (beacons.has(kind)) {
+      expect(y, `the ${kind} beacon was requested at the jump to ${from} px`).toBeGreaterThan(from);
+      return top + box.viewport;
     }
-    throw new Error(`the ${kind} beacon was never requested`);
-  } finally {
-    page.off('request', onRequest);
   }
+  throw new Error(`the ${kind} beacon was never requested`);
 }
+
+/**
+ * Scroll positions to jump to: 1,500 px before a read is due (the middle at the screen's bottom
+ * edge) and before a full read is due (the end within Chromium's 1,250 px loading distance), so
+ * that a beacon early by up to that much is still seen in the steps.
+ */
+const MARGIN = 1500;
+const beforeRead = (box: Awaited<ReturnType<typeof articleBox>>) => box.middle - box.viewport - MARGIN;
+const beforeComplete = (box: Awaited<ReturnType<typeof articleBox>>) => box.end - 1250 - box.viewport - MARGIN;
 
 test('an open counts once per reader and day; a second reader counts again; a short article is read at once', async ({
   browser,
@@ -124,15 +140,15 @@ test('a read counts when the middle of the article reaches the screen, a full re
   browser,
 }) => {
   const post = await article('A long article to scroll', 160);
-  const { context, page } = await reader(browser, 'Scroller');
+  const { context, page, beacons } = await reader(browser, 'Scroller');
   await page.goto(`${e2eState().baseUrl}${post.canonical_path}`);
   await eventually(post.id, { open_count: 1 });
   const box = await articleBox(page);
   expect(box.end - box.top).toBeGreaterThan(10 * VIEWPORT.height);
 
-  const readAt = await scrollUntilBeacon(page, 'read', 0);
+  const readAt = await scrollUntilBeacon(page, beacons, 'read', beforeRead(box));
   await eventually(post.id, { open_count: 1, read_count: 1, complete_count: 0 });
-  const completeAt = await scrollUntilBeacon(page, 'complete', readAt - VIEWPORT.height);
+  const completeAt = await scrollUntilBeacon(page, beacons, 'complete', beforeComplete(box));
   await eventually(post.id, { open_count: 1, read_count: 1, complete_count: 1 });
 
   const report = {
@@ -173,9 +189,10 @@ test('behind a caching reverse proxy (nginx) serving the page from its cache, th
     const second = await b.page.goto(url);
     expect(second!.headers()['x-cache']).toBe('HIT');
     await eventually(post.id, { open_count: 2 });
-    const readAt = await scrollUntilBeacon(b.page, 'read', 0);
+    const box = await articleBox(b.page);
+    await scrollUntilBeacon(b.page, b.beacons, 'read', beforeRead(box));
     await eventually(post.id, { open_count: 2, read_count: 1, complete_count: 0 });
-    await scrollUntilBeacon(b.page, 'complete', readAt);
+    await scrollUntilBeacon(b.page, b.beacons, 'complete', beforeComplete(box));
     await eventually(post.id, { open_count: 2, read_count: 1, complete_count: 1 });
     await a.context.close();
     await b.context.close();
