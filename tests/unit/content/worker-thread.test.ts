@@ -10,9 +10,9 @@ import { currentThreadId, threadCpuMs, threadNice } from '../../../server/conten
  */
 const onLinux = process.platform === 'linux';
 
-async function busyWorker(nice: number, spinMs: number) {
+async function busyWorker(nice: number, cpuMs: number) {
   const worker = new Worker(path.join(import.meta.dirname, 'support/busy-worker.mjs'), {
-    workerData: { nice, spinMs },
+    workerData: { nice, cpuMs },
   });
   const [report] = (await once(worker, 'message')) as [{ tid: number | null; before: number | null }];
   return {
@@ -48,12 +48,13 @@ describe.runIf(onLinux)('worker threads (Linux /proc)', () => {
   });
 
   it('reads the CPU time a worker thread has used, which grows while it computes', async () => {
-    const worker = await busyWorker(0, 300);
+    // The worker computes until /proc, read from inside it, shows 100 ms of its CPU time: read here,
+    // from outside, the thread has at least that, and no more than the 10 s it may take.
+    const worker = await busyWorker(0, 100);
     try {
       const after = threadCpuMs(worker.tid!)!;
-      // 300 ms of spinning is at least ~100 ms of CPU even on a busy machine; never more than wall time.
       expect(after - worker.before!).toBeGreaterThanOrEqual(100);
-      expect(after - worker.before!).toBeLessThanOrEqual(5_000);
+      expect(after - worker.before!).toBeLessThanOrEqual(10_000);
     } finally {
       await worker.stop();
     }
