@@ -15,6 +15,16 @@ import { partTimes } from './tests/support/part-times-reporter.js';
  */
 const alias = { '@': path.resolve(import.meta.dirname) };
 
+/**
+ * The four projects run together, two files at a time (one group: Vitest wants one worker count
+ * for the projects of a group). Two is what two cores hold: the tests that measure the service or
+ * a thread under its own load (statement batches, queue limits, conversion budgets, a thread's
+ * CPU time) saw the machine's load instead when three files ran at once, with Playwright beside
+ * them (scripts/test-side-by-side.mjs). deployment's one file mostly waits (services starting and
+ * restarting, a page growing stale); the other place keeps going meanwhile.
+ */
+const WORKERS = 2;
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -28,7 +38,7 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          sequence: { groupOrder: 0 },
+          maxWorkers: WORKERS,
         },
       },
       {
@@ -42,7 +52,7 @@ export default defineConfig({
           env: { SESSION_SECRET: 'domain-test-secret-of-at-least-32-bytes!' },
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          sequence: { groupOrder: 0 },
+          maxWorkers: WORKERS,
         },
       },
       {
@@ -56,10 +66,7 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           // Files share one service; limits are per account, so files can run side by side.
-          maxWorkers: 2,
-          // Unit tests first, then the integration suite (vitest needs distinct groups
-          // for projects with different worker counts).
-          sequence: { groupOrder: 1 },
+          maxWorkers: WORKERS,
         },
       },
       {
@@ -73,7 +80,7 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 240_000,
           hookTimeout: 240_000,
-          sequence: { groupOrder: 2 },
+          maxWorkers: WORKERS,
         },
       },
     ],

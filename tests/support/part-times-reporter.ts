@@ -25,8 +25,8 @@ import type { Reporter, TestModule, Vite, VitestPluginContext } from 'vitest/nod
  *   project's globalSetup (Vitest runs them all, one after the other, before any file; domain's
  *   starts PostgreSQL, integration's the service) and the first workers' start.
  * - `vitest <project>`: wall time from the project's first file's start (the worker begins to
- *   import it) to its last file's end, as this process sees them. unit and domain run side by
- *   side (same `groupOrder`), so their spans overlap. The note adds the files, the tests, and the
+ *   import it) to its last file's end, as this process sees them. The projects run together
+ *   (vitest.config.ts), so their spans overlap. The note adds the files, the tests, and the
  *   sum of the files' test time (tests and hooks, `diagnostic().duration`), which counts every
  *   worker and so can exceed the wall time.
  */
