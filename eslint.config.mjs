@@ -208,6 +208,21 @@ export default defineConfig([
     },
   },
   {
+    // Next keeps every tag revalidatePath/revalidateTag was given for the life of the process; a
+    // path made from a request (an article's id) is memory that grows with what clients send.
+    files: ['app/**', 'server/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name=/^revalidate(Path|Tag)$/][arguments.0.type!='Literal']",
+          message:
+            'a fixed string only: Next keeps each path or tag for the life of the process (console pages are dynamic: refresh() refreshes them)',
+        },
+      ],
+    },
+  },
+  {
     // No import loops among our modules: a loop hides which layer owns a rule.
     files: ['server/**', 'app/**', 'db/**', 'proxy.ts'],
     rules: { 'import/no-cycle': 'error' },

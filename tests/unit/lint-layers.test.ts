@@ -122,3 +122,23 @@ describe('layer rules (eslint.config.mjs)', () => {
     expect(floors.filter((floor) => !allowed.has(floor) && floor !== 'server/foundation')).toEqual([]);
   });
 });
+
+describe('revalidation paths (eslint.config.mjs)', () => {
+  const problems = async (call: string) => {
+    const code = `import { revalidatePath, revalidateTag } from 'next/cache';\nexport function probe(id: string) {\n  ${call};\n}\n`;
+    const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, 'app/console/actions/probe.ts') });
+    return result!.messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+  };
+
+  it.each([
+    'revalidatePath(`/console/articles/${id}`)',
+    'revalidatePath("/console/articles/" + id)',
+    "revalidateTag(id, 'max')",
+  ])('refuses a path or tag made at run time: %s', async (call) => {
+    expect(await problems(call)).toEqual([expect.stringMatching(/a fixed string only/)]);
+  });
+
+  it('allows a fixed path', async () => {
+    expect(await problems("revalidatePath('/console/media')")).toEqual([]);
+  });
+});

@@ -1,7 +1,11 @@
 'use server';
 
 import { redirect } from 'next/navigation';
-import { revalidatePath } from 'next/cache';
+// `refresh()`, not `revalidatePath` of the article's path: the console's pages are dynamic, so a
+// path's tag would purge nothing, and Next keeps every tag it was given for the process's life
+// (one per article id, any id an author sends: memory without a bound). eslint.config.mjs
+// refuses a revalidatePath whose path is not a fixed string.
+import { refresh } from 'next/cache';
 import { createPost, updatePost } from '@/server/services/posts/post-writes';
 import { deletePost, publishPost, unpublishPost } from '@/server/services/posts/post-publishing';
 import { getPostForEditing } from '@/server/services/posts/post-reads';
@@ -111,7 +115,7 @@ export async function saveArticle(formData: FormData): Promise<SaveOutcome> {
       ifMatch: version || null,
       autosaveVisit: visit,
     });
-    revalidatePath(`/console/articles/${id}`);
+    refresh();
     const stored = await getPostForEditing(parts.db, session.auth.account.id, id);
     return {
       updatedAt: post.updated_at,
@@ -143,7 +147,7 @@ export async function restoreRevision(formData: FormData): Promise<RestoreOutcom
       formString(formData, 'revision'),
       { ifMatch: version || null },
     );
-    revalidatePath(`/console/articles/${id}`);
+    refresh();
     const stored = await getPostForEditing(parts.db, accountId, id);
     return {
       updatedAt: post.updated_at,
@@ -203,7 +207,7 @@ export async function publishArticle(_prev: StateChangeOutcome, formData: FormDa
   return runConsoleAction(formData, 'publish', async ({ parts, session }) => {
     const id = articleId(formData);
     const post = await publishPost(publishingOf(parts), session.auth.account.id, id, session.auth.account.isModerated);
-    revalidatePath(`/console/articles/${id}`);
+    refresh();
     return {
       message:
         post.status === 'published'
@@ -236,7 +240,7 @@ export async function scheduleArticle(_prev: StateChangeOutcome, formData: FormD
   return runConsoleAction(formData, 'write', async ({ parts, session }) => {
     const id = articleId(formData);
     const schedule = await schedulePublish(parts.db, session.auth.account.id, id, publishTimeOf(formData));
-    revalidatePath(`/console/articles/${id}`);
+    refresh();
     return {
       message: `Scheduled: the saved working version is published at ${formatDateTime(schedule.publishAt)}, as Publish would then.`,
     };
@@ -247,7 +251,7 @@ export async function cancelSchedule(_prev: StateChangeOutcome, formData: FormDa
   return runConsoleAction(formData, 'write', async ({ parts, session }) => {
     const id = articleId(formData);
     const had = await cancelScheduledPublish(parts.db, session.auth.account.id, id);
-    revalidatePath(`/console/articles/${id}`);
+    refresh();
     return {
       message: had ? 'Schedule cancelled: nothing is published unless you publish it.' : 'There was no schedule.',
     };
@@ -258,7 +262,7 @@ export async function unpublishArticle(_prev: StateChangeOutcome, formData: Form
   return runConsoleAction(formData, 'write', async ({ parts, session }) => {
     const id = articleId(formData);
     await unpublishPost(publishingOf(parts), session.auth.account.id, id);
-    revalidatePath(`/console/articles/${id}`);
+    refresh();
     return { message: 'Unpublished: the public page is gone; the text is kept as a draft.' };
   });
 }
