@@ -144,7 +144,14 @@ export function createApp(config: AppConfig): App {
         if ((await flushReaderTally(parts.db, parts.readers, Date.now())) > 0) readerFlushes.inc({ result: 'ok' });
       } catch (err) {
         readerFlushes.inc({ result: 'failed' });
-        write({ level: 'error', msg: 'reader counts flush failed', error: String(err) });
+        write({
+          level: 'error',
+          msg: 'reader counts flush failed',
+          error: String(err),
+          // Held for the next flush up to the tally's capacity; past it, lost (since the start).
+          held: parts.readers.size,
+          lost: parts.readers.lostToFailedFlushes,
+        });
       }
     });
     return flushing;

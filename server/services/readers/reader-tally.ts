@@ -163,6 +163,8 @@ export class ReaderTally {
   private readonly salts = new Map<string, string>();
   /** The `oldestDayKept` this instance last deleted the older days' salts and hashes for. */
   forgottenBefore: string | undefined;
+  /** Beacons of failed flushes that did not fit back (giveBack), since the start. */
+  lostToFailedFlushes = 0;
   readonly limits: TallyLimits;
 
   constructor(limits: Partial<TallyLimits> = {}) {
@@ -291,18 +293,26 @@ export class ReaderTally {
     return batch;
   }
 
-  /** A batch whose flush failed comes back, to be tried with the next one. */
+  /**
+   * A batch whose flush failed comes back, to be tried with the next one, as far as the capacity
+   * allows: while PostgreSQL is down every flush fails, and without the bound each would add up
+   * to a whole tally again. What does not fit is lost, counted in `lostToFailedFlushes`.
+   */
   giveBack(batch: TallyBatch): void {
     for (let i = 0; i < batch.hashes.length; i++) {
       const key = `${batch.days[i]}|${batch.hashes[i]}`;
-      if (!this.pending.has(key))
-        this.pending.set(key, {
-          day: batch.days[i]!,
-          hash: batch.hashes[i]!,
-          source: batch.sources[i]!,
-          publicId: batch.publicIds[i]!,
-          kind: batch.kinds[i]!,
-        });
+      if (this.pending.has(key)) continue;
+      if (this.size >= this.limits.capacity) {
+        this.lostToFailedFlushes++;
+        continue;
+      }
+      this.pending.set(key, {
+        day: batch.days[i]!,
+        hash: batch.hashes[i]!,
+        source: batch.sources[i]!,
+        publicId: batch.publicIds[i]!,
+        kind: batch.kinds[i]!,
+      });
     }
   }
 }

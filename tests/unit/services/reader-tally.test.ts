@@ -127,6 +127,21 @@ describe('ReaderTally', () => {
     expect(tally.take().hashes).toHaveLength(1);
   });
 
+  it('takes failed batches back only up to its capacity, counting what is lost', () => {
+    const tally = new ReaderTally({ capacity: 3 });
+    tally.setSalt(utcDay(DAY), 'salt', utcDay(DAY));
+    for (const r of [0, 1, 2]) tally.record(beacon({ userAgent: `ua ${r}` }));
+    // Every flush fails (PostgreSQL is down), and two new readers arrive during each.
+    for (let flush = 0; flush < 5; flush++) {
+      const failed = tally.take();
+      expect(failed.hashes).toHaveLength(3);
+      for (const r of [0, 1]) tally.record(beacon({ userAgent: `new ${flush} ${r}` }));
+      tally.giveBack(failed);
+      expect(tally.size).toBe(3);
+    }
+    expect(tally.lostToFailedFlushes).toBe(10);
+  });
+
   it('drops beacons past its capacity instead of growing', () => {
     const tally = new ReaderTally({ capacity: 3 });
     tally.setSalt(utcDay(DAY), 'salt', utcDay(DAY));
