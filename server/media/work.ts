@@ -1,4 +1,5 @@
 import { ConcurrencyLimit } from '../foundation/concurrency-limit';
+import { unavailable } from '../foundation/errors';
 import { ByteBudget } from './download-budget';
 import { chooseFfmpeg, type FfmpegChoice } from './gif-video';
 
@@ -23,11 +24,20 @@ export interface MediaWorkSettings {
   ffmpegPath?: string;
 }
 
+/**
+ * GIFs that may wait for an ffmpeg slot, per slot. Each holds its file (up to 50 MiB) while it
+ * waits, outside the download budget; past this the upload is answered 503 at once.
+ */
+export const GIF_WAITING_PER_SLOT = 4;
+
 export function createMediaWork(settings: MediaWorkSettings): MediaWork {
   return {
     downloads: new ConcurrencyLimit(settings.downloadsInFlight),
     memory: new ByteBudget(settings.downloadMemoryBytes),
-    gifSlots: new ConcurrencyLimit(settings.gifConversionsInFlight),
+    gifSlots: new ConcurrencyLimit(settings.gifConversionsInFlight, {
+      maxWaiting: GIF_WAITING_PER_SLOT * settings.gifConversionsInFlight,
+      full: () => unavailable('GIF conversions are backed up; retry shortly'),
+    }),
     ffmpeg: chooseFfmpeg(settings.ffmpegPath),
   };
 }
