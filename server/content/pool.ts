@@ -46,6 +46,16 @@ import { conversionSpans } from './conversion-spans';
 
 export { contentPoolSettings, type ContentPoolSettings } from './pool-settings';
 
+/**
+ * How a worker waits for its next task: `async`, so that its event loop turns between tasks.
+ * piscina's default (`sync`: Atomics.wait, the next task read without returning to the loop)
+ * never lets the loop run, and Node finishes closing a MessagePort on the loop: every task's
+ * `started` port, closed by worker.ts, stayed in the worker (about 1.7 KB each: 300 MB of the
+ * conversion worker's heap after 180,000 conversions in the memory soak, docs/memory.md). With
+ * traces on, the loop also sends the spans the worker recorded.
+ */
+export const WORKER_WAIT = { atomics: 'async' } as const;
+
 /** Heap cap per worker: a runaway document fails its own task instead of the process. */
 const WORKER_HEAP_MB = 1024;
 
@@ -156,9 +166,7 @@ export class ContentPool implements Conversions {
       minThreads: lane === 'foreground' ? 1 : 0,
       maxThreads: this.workerCount(),
       idleTimeout: 60_000,
-      // Traces on: a worker waits for its next task without blocking its event loop, so the spans
-      // it recorded are sent meanwhile (piscina's default `sync` wait stops every timer).
-      ...(TRACING ? { atomics: 'async' as const } : {}),
+      ...WORKER_WAIT,
       resourceLimits:
         lane === 'foreground'
           ? { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: FOREGROUND_YOUNG_GENERATION_MB }
