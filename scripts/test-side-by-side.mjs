@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Why this file exists: `npm test` runs vitest (`npm run test:unit`) and Playwright
+// Why this file exists: `npm test` builds once (`npm run build`, its own row in the part-times
+// table `.ci/run` prints), then runs vitest (`npm run test:unit`) and Playwright
 // (`npm run test:e2e`) at the same time rather than one after the other. Playwright drives one
 // browser through one test at a time and mostly waits (for pages, beacons, flushes), using well
 // under a core; vitest's suites are the CPU-bound part. Side by side, the browser's waits overlap
@@ -14,6 +15,7 @@
 //
 //   node scripts/test-side-by-side.mjs
 import { spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import readline from 'node:readline';
 
 const SUITES = [
@@ -43,6 +45,26 @@ function run({ label, script }) {
     child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
 }
+
+/** Runs `npm run <script>` with its output as it is; resolves to its exit code. */
+function runPlain(script) {
+  return new Promise((resolve) => {
+    const child = spawn('npm', ['run', '--silent', script], { stdio: 'inherit' });
+    child.on('error', () => resolve(1));
+    child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+/** A row of the part-times table (scripts/part-times.mjs), when `.ci/run` asks for them. */
+function partRow(part, start, status) {
+  const file = process.env.PART_TIMES_FILE;
+  if (file) appendFileSync(file, `${start}\t${Date.now() / 1000}\t${status}\t${part}\t\n`);
+}
+
+const buildStart = Date.now() / 1000;
+const built = await runPlain('build');
+partRow('npm run build', buildStart, built);
+if (built !== 0) process.exit(built);
 
 const codes = await Promise.all(SUITES.map(run));
 for (const [i, code] of codes.entries()) {
