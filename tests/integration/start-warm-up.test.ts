@@ -21,7 +21,7 @@ async function timed(url: string, init: RequestInit = {}): Promise<{ status: num
   return { status: res.status, ms: performance.now() - started };
 }
 
-it('answers /api/health within 100 ms while every console route is requested for the first time', async () => {
+it('answers /api/health without a route-loading stall while every console route is requested for the first time', async () => {
   const account = await newAccount();
   const post = await createPost(account.token);
   extra = await startExtraService({ SESSION_SECRET: SECRET });
@@ -66,7 +66,9 @@ it('answers /api/health within 100 ms while every console route is requested for
   expect(first.health.length).toBeGreaterThan(pages.length);
   expect(first.health.every((h) => h.status === 200)).toBe(true);
   const slowest = (round: typeof first) => Math.max(...round.health.map((h) => h.ms));
-  // Under 100 ms; on a machine too busy for that even with warm routes, within three times what
-  // the warm round took (a route loaded on its first request held the loop for 0.5–2 s).
-  expect(slowest(first)).toBeLessThan(Math.max(100, 3 * slowest(again)));
+  // A route loaded on its first request held the loop for 0.5–2 s: no probe may come near that.
+  // Under 100 ms on a quiet machine; the bound is 250 ms, or three times the warm round's
+  // slowest, because with Playwright and another test file beside it one probe of a warm
+  // instance took 190 ms in CI (the warm round's slowest then: 35 ms).
+  expect(slowest(first)).toBeLessThan(Math.max(250, 3 * slowest(again)));
 });
