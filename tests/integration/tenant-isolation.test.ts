@@ -177,23 +177,42 @@ describe('tenant isolation of batched reads', () => {
       await run(['token', 'revoke', doomed.id as string]);
       authorization.revoked = `Bearer ${doomed.token as string}`;
     };
+    /**
+     * A write of the setup, retried while the service answers 503: under a loaded CI machine a
+     * new connection may take longer than the pool's 2 s to open, and the contract tells clients
+     * to retry a 503. Any other status fails the setup, with the body saying why.
+     */
+    const setupWrite = async (token: LiveToken, route: string, body?: unknown): Promise<Record<string, unknown>> => {
+      for (let attempt = 1; ; attempt++) {
+        const res = await fetch(`${service.baseUrl}/api/v1/author${route}`, {
+          method: 'POST',
+          headers: {
+            authorization: authorization[token]!,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        const text = await res.text();
+        if (res.status === 503 && attempt < 5) {
+          console.warn(`setup: POST ${route} answered 503 (${text}); retrying`);
+          await new Promise((r) => setTimeout(r, 1000));
+          continue;
+        }
+        expect(res.status, `POST ${route}: ${text}`).toBe(body === undefined ? 200 : 201);
+        return JSON.parse(text) as Record<string, unknown>;
+      }
+    };
     const articles = async (a: number) => {
       const token = `a${a}` as LiveToken;
       const ids: string[] = [];
       // 4, 5, 6, 7 articles: pages and cursors differ from account to account.
       for (let j = 0; j < 4 + a; j++) {
-        const res = await fetch(`${service.baseUrl}/api/v1/author/posts`, {
-          method: 'POST',
-          headers: { authorization: authorization[token]!, 'content-type': 'application/json' },
-          body: JSON.stringify({
-            title: `Account ${a}, article ${j}`,
-            markdown: `# Of account ${a}\n\nArticle **${j}**, for ${handles[a]} only.`,
-            tags: [`account-${a}`],
-          }),
-        });
-        expect(res.status).toBe(201);
-        const id = ((await res.json()) as { id: string }).id;
-        if (j % 2 === 0) expect((await send(token, `/posts/${id}/publish`, 'POST')).status).toBe(200);
+        const { id } = (await setupWrite(token, '/posts', {
+          title: `Account ${a}, article ${j}`,
+          markdown: `# Of account ${a}\n\nArticle **${j}**, for ${handles[a]} only.`,
+          tags: [`account-${a}`],
+        })) as { id: string };
+        if (j % 2 === 0) await setupWrite(token, `/posts/${id}/publish`);
         ids.unshift(id);
       }
       posts[a] = ids;
