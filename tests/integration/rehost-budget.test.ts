@@ -34,15 +34,20 @@ async function countingServer(
   const server: Server = createServer((req, res) => {
     open++;
     state.peak = Math.max(state.peak, open);
-    res.on('close', () => open--);
+    res.on('close', () => {
+      open--;
+      // Counted when the client hangs up, not when the body would have been due: a download
+      // whose request came in late under load is refused as promptly, and the test may read the
+      // count as soon as the write that refused it has answered.
+      if (!res.writableEnded) state.refusedAtHeaders++;
+    });
     res.on('finish', () => state.finished++);
     const bytes = body(req.url ?? '/');
     setTimeout(() => {
       res.writeHead(200, { 'content-type': 'image/png', 'content-length': bytes.length });
       res.flushHeaders();
       setTimeout(() => {
-        if (res.destroyed) state.refusedAtHeaders++;
-        else res.end(bytes);
+        if (!res.destroyed) res.end(bytes);
       }, bodyAfterMs);
     }, delayMs);
   });
