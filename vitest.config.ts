@@ -20,7 +20,7 @@ const alias = { '@': path.resolve(import.meta.dirname) };
  * for the projects of a group). Two is what two cores hold: the tests that measure the service or
  * a thread under its own load (statement batches, queue limits, conversion budgets, a thread's
  * CPU time) saw the machine's load instead when three files ran at once, with Playwright beside
- * them (scripts/test-side-by-side.mjs). deployment's one file mostly waits (services starting and
+ * them (scripts/side-by-side.mjs). deployment's one file mostly waits (services starting and
  * restarting, a page growing stale); the other place keeps going meanwhile.
  */
 const WORKERS = 2;

@@ -24,11 +24,15 @@ import { existsSync } from 'node:fs';
 const PARTS = [
   {
     part: 'e2e: every Playwright spec (`npx playwright test`)',
-    packages: [{ name: 'chromium', files: ['/usr/bin/chromium', '/usr/bin/chromium-browser'], services: [] }],
+    // The headless shell (playwright.config.ts says why it, and the desktop browser below).
+    packages: [{ name: 'chromium-headless-shell', files: ['/usr/bin/chromium-headless-shell'], services: [] }],
   },
   {
-    part: 'e2e: reader counters behind a caching proxy (e2e/reader-counters.spec.ts)',
-    packages: [{ name: 'nginx', files: ['/usr/sbin/nginx'], services: ['nginx'] }],
+    part: 'e2e: reader counters, also behind a caching proxy (e2e/reader-counters.spec.ts)',
+    packages: [
+      { name: 'chromium', files: ['/usr/bin/chromium', '/usr/bin/chromium-browser'], services: [] },
+      { name: 'nginx', files: ['/usr/sbin/nginx'], services: ['nginx'] },
+    ],
   },
   {
     part: 'deployment: deploy/ started for real (tests/deployment/)',
