@@ -103,15 +103,17 @@ function parseInParallel(
 
 /**
  * `input` converted with its parse shared with free workers (see the header) when it has at
- * least PARTS_FROM_CHARS characters, or null for a smaller one (convert it as usual). A large
+ * least `fromChars` characters (PARTS_FROM_CHARS unless a test lowers it), or null for a smaller
+ * one (convert it as usual). A large
  * document that cannot be cut is parsed whole here (`parts` 1). The same output as
  * pipeline.ts `renderArticleSync`, rejections included.
  */
 export function renderArticleInParts(
   input: RenderInput,
   offer: (offer: PartsOffer, transfer: MessagePort[]) => void,
+  fromChars: number = PARTS_FROM_CHARS,
 ): { output: RenderOutput; parts: number; byHelpers: number } | null {
-  if (typeof input.markdown !== 'string' || input.markdown.length < PARTS_FROM_CHARS) return null;
+  if (typeof input.markdown !== 'string' || input.markdown.length < fromChars) return null;
   const markdown = preparedMarkdown(input);
   const parsed = withinStack(() =>
     parseInParallel(markdown, MARKDOWN_SYNTAX_EXTENSIONS, PART_CHARS, parseMarkdownSync, offer),

@@ -36,6 +36,11 @@ export interface ContentPoolSettings {
    * (bench/content-shapes.ts).
    */
   parseInParts?: PartsMode;
+  /**
+   * From how many characters a document is parsed in parts (PARTS_FROM_CHARS when not given).
+   * Lower only in tests, so that documents a few times smaller take the same path.
+   */
+  partsFromChars?: number;
 }
 
 /** The settings of CONTENT_POOL_THREADS, CONTENT_WORKER_PATH, CONTENT_WORKER_NICE and CONTENT_QUEUE_*. */

@@ -175,6 +175,7 @@ export class ContentPool implements Conversions {
         nice: lane === 'background' ? this.settings.nice : 0,
         reuseParsedBlocks: this.settings.reuseParsedBlocks,
         parseInParts: this.settings.parseInParts ?? 'shared',
+        partsFromChars: this.settings.partsFromChars,
       } satisfies WorkerSettings,
     });
     return this.lanes[lane];

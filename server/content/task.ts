@@ -34,6 +34,8 @@ export interface WorkerSettings {
   reuseParsedBlocks: boolean;
   /** How the worker parses a large document (ContentPoolSettings). */
   parseInParts?: PartsMode;
+  /** From how many characters a document is parsed in parts (ContentPoolSettings). */
+  partsFromChars?: number;
 }
 
 /** Image source substitution in already converted html (rewrite.ts). */

@@ -54,10 +54,14 @@ export default function render(task: PoolTask): PoolResult {
     const inParts =
       mode === 'off'
         ? null
-        : renderArticleInParts(input, (offer, transfer) => {
-            if (mode === 'shared') task.started.postMessage(offer, transfer);
-            else for (const port of transfer) port.close();
-          });
+        : renderArticleInParts(
+            input,
+            (offer, transfer) => {
+              if (mode === 'shared') task.started.postMessage(offer, transfer);
+              else for (const port of transfer) port.close();
+            },
+            settings?.partsFromChars,
+          );
     if (inParts) {
       const { output, parts, byHelpers } = inParts;
       return {
