@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres } from '../../db/embedded-postgres';
 import { startWireTap, type WireTap } from '../support/pg-wire-tap';
-import { cli, removeDataDir, startService, tempDataDir, type RunningService } from '../support/service';
+import { createAccountFixture } from '../support/shared-database';
+import { removeDataDir, startService, tempDataDir, type RunningService } from '../support/service';
 
 /**
  * Authenticated requests in the fewest round trips, seen on the wire between the service and
@@ -31,12 +32,12 @@ describe('admitted requests', () => {
   });
 
   async function account(limits: Record<string, number> = {}): Promise<string> {
-    const args = ['account', 'create', `admitted-${randomUUID().slice(0, 8)}`];
-    for (const [k, v] of Object.entries({ read_per_min: 10000, write_per_min: 10000, ...limits }))
-      args.push('--limit', `${k}=${v}`);
-    const created = await cli({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: pg.url }, args);
-    expect(created.code).toBe(0);
-    return (created.json as { token: string }).token;
+    const handle = `admitted-${randomUUID().slice(0, 8)}`;
+    const created = await createAccountFixture(
+      { handle, limits: { read_per_min: 10000, write_per_min: 10000, ...limits } },
+      pg.url,
+    );
+    return created.token;
   }
 
   const call = async (token: string, method: string, route: string, json?: unknown) => {

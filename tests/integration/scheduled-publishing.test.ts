@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres } from '../../db/embedded-postgres';
 import { openStatementPool, statement, type StatementPool } from '../../db/statements';
 import { scheduleOf, schedulePublish } from '../../server/services/posts/scheduled-publishing';
-import { cli, removeDataDir, startService, tempDataDir, type RunningService } from '../support/service';
+import { createAccountFixture } from '../support/shared-database';
+import { removeDataDir, startService, tempDataDir, type RunningService } from '../support/service';
 
 /**
  * Scheduled publishing (server/services/posts/scheduled-publishing.ts) through real instances on one
@@ -43,14 +44,17 @@ describe('scheduled publishing', () => {
 
   async function account(
     limits: Record<string, number> = {},
-    flags: string[] = [],
+    { moderated = false } = {},
   ): Promise<{ token: string; id: string }> {
-    const args = ['account', 'create', `sched-${randomUUID().slice(0, 8)}`, ...flags];
-    for (const [k, v] of Object.entries({ write_per_min: 1000, read_per_min: 1000, ...limits }))
-      args.push('--limit', `${k}=${v}`);
-    const created = await cli({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: pg.url }, args);
-    expect(created.code).toBe(0);
-    return created.json as { token: string; id: string };
+    const handle = `sched-${randomUUID().slice(0, 8)}`;
+    return createAccountFixture(
+      {
+        handle,
+        moderated,
+        limits: { write_per_min: 1000, read_per_min: 1000, ...limits },
+      },
+      pg.url,
+    );
   }
 
   async function call(service: RunningService, token: string, method: string, route: string, json?: unknown) {
@@ -162,7 +166,7 @@ describe('scheduled publishing', () => {
 
   it('follows the moderation rule, and ends with the reason when the rules refuse it', async () => {
     const service = await running();
-    const { token, id: accountId } = await account({ publish_per_min: 100 }, ['--moderated']);
+    const { token, id: accountId } = await account({ publish_per_min: 100 }, { moderated: true });
     const postId = await article(service, token);
     const deleted = await article(service, token);
     // Far enough ahead that the DELETE below is in before the time, on a busy machine too.

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres } from '../../db/embedded-postgres';
 import { startWireTap, type WireTap } from '../support/pg-wire-tap';
+import { createAccountFixture } from '../support/shared-database';
 import { cli, removeDataDir, startService, tempDataDir, type RunningService } from '../support/service';
 
 /**
@@ -151,17 +152,18 @@ describe('tenant isolation of batched reads', () => {
     const tag = randomBytes(3).toString('hex');
     const created = await Promise.all(
       Array.from({ length: ACCOUNTS }, (_, a) =>
-        run([
-          'account',
-          'create',
-          `tenant-${tag}-${a}`,
-          ...['--limit', `read_per_min=${HIGH}`, '--limit', 'write_per_min=1000', '--limit', 'publish_per_min=1000'],
-        ]),
+        createAccountFixture(
+          {
+            handle: `tenant-${tag}-${a}`,
+            limits: { read_per_min: HIGH, write_per_min: 1000, publish_per_min: 1000 },
+          },
+          pg.url,
+        ),
       ),
     );
     created.forEach((c, a) => {
-      handles.push(c.handle as string);
-      authorization[`a${a}` as LiveToken] = `Bearer ${c.token as string}`;
+      handles.push(c.handle);
+      authorization[`a${a}` as LiveToken] = `Bearer ${c.token}`;
     });
     authorization.unknown = `Bearer dp_live_${base62(43)}`;
     authorization['unknown-b64'] = `Bearer dp_live_${randomBytes(32).toString('base64url')}`;

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
-import { createAccount, parseLimitOverride, type LimitOverrides } from '../../server/services/access/accounts';
-import { fixtureStatements, sharedServiceEnv } from './shared-database';
+import { createAccountFixture, sharedServiceEnv } from './shared-database';
 
 /** HTTP helpers for integration tests: the real interface, nothing in-process. */
 export const baseUrl = () => inject('baseUrl');
@@ -59,25 +58,14 @@ export function uniqueHandle(prefix = 'author'): string {
  * its own. The same fields as the CLI prints.
  */
 export async function newAccount(opts: { moderated?: boolean; admin?: boolean; limits?: Record<string, number> } = {}) {
-  const limits: LimitOverrides = {};
-  const given = {
+  const limits = {
     read_per_min: 10000,
     write_per_min: 10000,
     publish_per_min: 10000,
     media_per_min: 10000,
     ...opts.limits,
   };
-  for (const [name, value] of Object.entries(given)) {
-    const [limit, n] = parseLimitOverride(`${name}=${value}`);
-    limits[limit] = n;
-  }
-  const db = await fixtureStatements();
-  const { account, secret } = await createAccount(db.runner, uniqueHandle(), {
-    admin: opts.admin ?? false,
-    moderated: opts.moderated ?? false,
-    limits,
-  });
-  return { id: account.id, handle: account.handle, token: secret };
+  return createAccountFixture({ handle: uniqueHandle(), admin: opts.admin, moderated: opts.moderated, limits });
 }
 
 export async function createPost(token: string, fields: Record<string, unknown> = {}) {

@@ -7,11 +7,13 @@
  * a second of CPU each (Node, the bundled CLI, MikroORM and the migration check) where the
  * account itself is one transaction. `newAccount` (api.ts) calls the same service function the
  * CLI's `account create` calls, on this pool. The CLI itself keeps its own tests (cli.test.ts,
- * the e2e setup, the deployment test).
+ * the e2e setup, the deployment test). Files that run a database of their own make theirs with
+ * `createAccountFixture` the same way.
  */
 import { inject } from 'vitest';
 import { startEmbeddedPostgres } from '../../db/embedded-postgres';
 import { openStatementPool, type StatementPool } from '../../db/statements';
+import { createAccount, parseLimitOverride, type LimitOverrides } from '../../server/services/access/accounts';
 
 /** The run's DATA_DIR and DATABASE_URL (empty when the service runs its embedded cluster). */
 export function sharedServiceEnv(): { DATA_DIR: string; DATABASE_URL: string } {
@@ -32,4 +34,39 @@ export function fixtureStatements(): Promise<StatementPool> {
   // Idle, its connection closes by itself (idleTimeoutMillis), so the worker can end.
   pool ??= sharedDatabaseUrl().then((url) => openStatementPool(url, { max: 1 }));
   return pool;
+}
+
+export interface AccountFixture {
+  handle: string;
+  admin?: boolean;
+  moderated?: boolean;
+  /** Limit overrides by name (`read_per_min`…), as `account create --limit NAME=N` takes them. */
+  limits?: Record<string, number>;
+}
+
+/**
+ * An account made as `account create` makes it (the same service function), on the database at
+ * `databaseUrl`, or on the run's shared one through this worker's pool when none is given. For
+ * files that run a database of their own: one short connection per account.
+ */
+export async function createAccountFixture(
+  fixture: AccountFixture,
+  databaseUrl?: string,
+): Promise<{ id: string; handle: string; token: string }> {
+  const limits: LimitOverrides = {};
+  for (const [name, value] of Object.entries(fixture.limits ?? {})) {
+    const [limit, n] = parseLimitOverride(`${name}=${value}`);
+    limits[limit] = n;
+  }
+  const db = databaseUrl ? openStatementPool(databaseUrl, { max: 1 }) : await fixtureStatements();
+  try {
+    const { account, secret } = await createAccount(db.runner, fixture.handle, {
+      admin: fixture.admin ?? false,
+      moderated: fixture.moderated ?? false,
+      limits,
+    });
+    return { id: account.id, handle: account.handle, token: secret };
+  } finally {
+    if (databaseUrl) await db.close();
+  }
 }
