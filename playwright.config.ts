@@ -43,7 +43,8 @@ export default defineConfig({
   outputDir: 'test-results',
   use: {
     browserName: 'chromium',
-    screenshot: 'on',
+    // A failed test's page is kept; specs that show a page as evidence take their own screenshot.
+    screenshot: 'only-on-failure',
   },
   projects: [
     {

@@ -54,7 +54,9 @@ function run(script, label) {
     }
     const done = (code) => {
       const file = process.env.PART_TIMES_FILE;
-      if (file) appendFileSync(file, `${start}\t${Date.now() / 1000}\t${code}\tnpm run ${script}\t\n`);
+      // Within the script that runs this one (`test`, `lint`): the table nests the row there.
+      const within = process.env.npm_lifecycle_event ?? '';
+      if (file) appendFileSync(file, `${start}\t${Date.now() / 1000}\t${code}\tnpm run ${script}\t\t${within}\n`);
       resolve(code);
     };
     child.on('error', (err) => {

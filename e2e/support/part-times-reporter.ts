@@ -22,6 +22,8 @@ export default class PartTimesReporter implements Reporter {
     if (!file) return;
     const status = result.status === 'passed' ? '0' : `${result.status}`;
     const note = `${this.passed} passed${this.failed ? `, ${this.failed} failed` : ''}`;
-    appendFileSync(file, `${this.start}\t${Date.now() / 1000}\t${status}\tplaywright\t${note}\n`);
+    // Within the npm script Playwright runs in (`test:e2e`): the table nests the row there.
+    const within = process.env.npm_lifecycle_event ?? '';
+    appendFileSync(file, `${this.start}\t${Date.now() / 1000}\t${status}\tplaywright\t${note}\t${within}\n`);
   }
 }

@@ -16,10 +16,10 @@ import type { Reporter, TestModule, Vite, VitestPluginContext } from 'vitest/nod
  * At the end of the run the reporter appends to that file one row per project and one for the
  * start-up, in the format `.ci/run` and its shell shim write too and scripts/part-times.mjs prints:
  *
- *   start <TAB> end <TAB> status <TAB> part <TAB> note
+ *   start <TAB> end <TAB> status <TAB> part <TAB> note <TAB> within
  *
- * start and end in Unix seconds; status `0` when the part passed, else what failed. The table nests
- * a row under the row whose span holds it, so these land under `npm run test:unit`.
+ * start and end in Unix seconds; status `0` when the part passed, else what failed; within: the
+ * npm script vitest runs in (`test:unit`), under whose row the table nests these.
  *
  * - `vitest start-up`: from the start of the run to the first test file's start: every selected
  *   project's globalSetup (Vitest runs them all, one after the other, before any file; domain's
@@ -96,7 +96,8 @@ function count(n: number, noun: string): string {
 /** One line of the part-times file; times in milliseconds, written in seconds. */
 function row(start: number, end: number, status: string, part: string, note: string): string {
   const field = (text: string) => text.replace(/[\t\r\n]+/g, ' ');
-  return `${start / 1000}\t${end / 1000}\t${field(status)}\t${field(part)}\t${field(note)}\n`;
+  const within = process.env.npm_lifecycle_event ?? '';
+  return `${start / 1000}\t${end / 1000}\t${field(status)}\t${field(part)}\t${field(note)}\t${within}\n`;
 }
 
 /** For every project of vitest.config.ts: adds the reporter once when PART_TIMES_FILE is set. */

@@ -30,7 +30,7 @@ export async function sharedDatabaseUrl(): Promise<string> {
 let pool: Promise<StatementPool> | undefined;
 
 /** This worker's statement pool on the shared database (one connection; opened on first use). */
-export function fixtureStatements(): Promise<StatementPool> {
+function fixtureStatements(): Promise<StatementPool> {
   // Idle, its connection closes by itself (idleTimeoutMillis), so the worker can end.
   pool ??= sharedDatabaseUrl().then((url) => openStatementPool(url, { max: 1 }));
   return pool;
