@@ -21,8 +21,7 @@ function table(rows: (string | number)[][]): string[] {
 }
 
 /** The part column of the table's body, indentation kept. */
-const parts = (lines: string[]) =>
-  lines.slice(3, -2).map((line) => line.split(/(?<=\S)\s{2,}/)[0]!);
+const parts = (lines: string[]) => lines.slice(3, -2).map((line) => line.split(/(?<=\S)\s{2,}/)[0]!);
 
 describe('the part-times table', () => {
   it('puts parts that ran side by side under the script they ran within, in the order they started', () => {
