@@ -6,18 +6,14 @@
 // (`test:unit │ …`), so the interleaved streams stay readable. The exit code is the first
 // failing script's, in the order given.
 //
-//   node scripts/side-by-side.mjs [--first <script>] <lane>...
+//   node scripts/side-by-side.mjs [--first <script>] <script>...
 //
-// A lane is one script, or several joined by commas (`test:e2e,lint`), run one after the other,
-// each also when the one before it failed. `--first`: run that script alone before the lanes,
-// its output as it is.
-//
-// `npm run lint` runs eslint, tsc, prettier and knip side by side. `npm test` builds once, then
-// runs vitest in one lane and Playwright then lint in the other: Playwright's browser mostly
-// waits (for pages, beacons, flushes) while vitest's suites use the CPU, and Playwright ends
-// minutes before vitest, whose last files leave a core idle for lint. Each test runner keeps its
-// own real service and PostgreSQL on its own ports and data directory, so neither sees the
-// other's accounts, articles or limits.
+// `--first`: run that script alone before the others, its output as it is (`npm test` builds once
+// this way, then runs vitest and Playwright together, which both use the build). `npm run lint`
+// runs eslint, prettier, knip and tsc together; `npm test` runs vitest beside Playwright, whose
+// browser mostly waits (for pages, beacons, flushes) while vitest's suites use the CPU. Each test
+// runner keeps its own real service and PostgreSQL on its own ports and data directory, so
+// neither sees the other's accounts, articles or limits.
 //
 // When `.ci/run` sets PART_TIMES_FILE, each script run adds its row to the table of part times
 // (scripts/part-times.mjs).
@@ -29,11 +25,10 @@ const args = process.argv.slice(2);
 const firstAt = args.indexOf('--first');
 const first = firstAt >= 0 ? args.splice(firstAt, 2)[1] : undefined;
 if ((firstAt >= 0 && !first) || args.length === 0) {
-  process.stderr.write('usage: node scripts/side-by-side.mjs [--first <script>] <lane>...\n');
+  process.stderr.write('usage: node scripts/side-by-side.mjs [--first <script>] <script>...\n');
   process.exit(2);
 }
-const lanes = args.map((lane) => lane.split(','));
-const width = Math.max(...lanes.flat().map((script) => script.length));
+const width = Math.max(...args.map((script) => script.length));
 
 /**
  * Runs `npm run <script>`; with a label, each output line is marked with it, otherwise the output
@@ -76,16 +71,8 @@ if (first) {
   const code = await run(first);
   if (code !== 0) process.exit(code);
 }
-/** The exit codes of a lane's scripts, run one after the other. */
-async function runLane(scripts) {
-  const codes = [];
-  for (const script of scripts) codes.push(await run(script, script.padEnd(width)));
-  return codes;
-}
-
-const codes = (await Promise.all(lanes.map(runLane))).flat();
-const scripts = lanes.flat();
+const codes = await Promise.all(args.map((script) => run(script, script.padEnd(width))));
 for (const [i, code] of codes.entries()) {
-  if (code !== 0) process.stderr.write(`npm run ${scripts[i]} failed (exit ${code})\n`);
+  if (code !== 0) process.stderr.write(`npm run ${args[i]} failed (exit ${code})\n`);
 }
 process.exit(codes.find((code) => code !== 0) ?? 0);
