@@ -12,6 +12,7 @@
  */
 import { inject } from 'vitest';
 import { startEmbeddedPostgres } from '../../db/embedded-postgres';
+import type { PoolerMode } from '../../db/connection-mode';
 import { openStatementPool, type StatementPool } from '../../db/statements';
 import { createAccount, parseLimitOverride, type LimitOverrides } from '../../server/services/access/accounts';
 
@@ -47,18 +48,20 @@ export interface AccountFixture {
 /**
  * An account made as `account create` makes it (the same service function), on the database at
  * `databaseUrl`, or on the run's shared one through this worker's pool when none is given. For
- * files that run a database of their own: one short connection per account.
+ * files that run a database of their own: one short connection per account (`mode`
+ * 'transaction' through a transaction pooler, as the deployment's PgBouncer).
  */
 export async function createAccountFixture(
   fixture: AccountFixture,
   databaseUrl?: string,
+  mode: PoolerMode = 'none',
 ): Promise<{ id: string; handle: string; token: string }> {
   const limits: LimitOverrides = {};
   for (const [name, value] of Object.entries(fixture.limits ?? {})) {
     const [limit, n] = parseLimitOverride(`${name}=${value}`);
     limits[limit] = n;
   }
-  const db = databaseUrl ? openStatementPool(databaseUrl, { max: 1 }) : await fixtureStatements();
+  const db = databaseUrl ? openStatementPool(databaseUrl, { max: 1, mode }) : await fixtureStatements();
   try {
     const { account, secret } = await createAccount(db.runner, fixture.handle, {
       admin: fixture.admin ?? false,
