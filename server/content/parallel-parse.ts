@@ -104,9 +104,8 @@ function parseInParallel(
 /**
  * `input` converted with its parse shared with free workers (see the header) when it has at
  * least `fromChars` characters (PARTS_FROM_CHARS unless a test lowers it), or null for a smaller
- * one (convert it as usual). A large
- * document that cannot be cut is parsed whole here (`parts` 1). The same output as
- * pipeline.ts `renderArticleSync`, rejections included.
+ * one (convert it as usual). A large document that cannot be cut is parsed whole here (`parts`
+ * 1). The same output as pipeline.ts `renderArticleSync`, rejections included.
  */
 export function renderArticleInParts(
   input: RenderInput,

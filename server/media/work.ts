@@ -6,9 +6,10 @@ import { chooseFfmpeg, type FfmpegChoice } from './gif-video';
 /**
  * What a serving thread's media work shares, built once per thread by the composition root
  * (runtime/create-app.ts: the REST thread and the console thread each build theirs, so a process
- * holds at most twice each bound) and handed to whoever downloads or converts: how many downloads run at once (MEDIA_DOWNLOADS_IN_FLIGHT, from-url
- * and rehost together), how many bytes they may hold (MEDIA_DOWNLOAD_MEMORY_MB, download-memory.ts),
- * how many GIF conversions run at once (GIF_CONVERSIONS_IN_FLIGHT) and which ffmpeg runs them.
+ * holds at most twice each bound) and handed to whoever downloads or converts: how many
+ * downloads run at once (MEDIA_DOWNLOADS_IN_FLIGHT, from-url and rehost together), how many bytes
+ * they may hold (MEDIA_DOWNLOAD_MEMORY_MB, download-memory.ts), how many GIF conversions run at
+ * once (GIF_CONVERSIONS_IN_FLIGHT) and which ffmpeg runs them.
  */
 export interface MediaWork {
   downloads: ConcurrencyLimit;
