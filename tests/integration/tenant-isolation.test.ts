@@ -182,9 +182,14 @@ describe('tenant isolation of batched reads', () => {
     /**
      * A write of the setup, retried while the service answers 503: under a loaded CI machine a
      * new connection may take longer than the pool's 2 s to open, and the contract tells clients
-     * to retry a 503. Any other status fails the setup, with the body saying why.
+     * to retry a 503. Any status but `expected` fails the setup, with the body saying why.
      */
-    const setupWrite = async (token: LiveToken, route: string, body?: unknown): Promise<Record<string, unknown>> => {
+    const setupWrite = async (
+      token: LiveToken,
+      route: string,
+      expected: number,
+      body?: unknown,
+    ): Promise<Record<string, unknown>> => {
       for (let attempt = 1; ; attempt++) {
         const res = await fetch(`${service.baseUrl}/api/v1/author${route}`, {
           method: 'POST',
@@ -200,7 +205,7 @@ describe('tenant isolation of batched reads', () => {
           await new Promise((r) => setTimeout(r, 1000));
           continue;
         }
-        expect(res.status, `POST ${route}: ${text}`).toBe(body === undefined ? 200 : 201);
+        expect(res.status, `POST ${route}: ${text}`).toBe(expected);
         return JSON.parse(text) as Record<string, unknown>;
       }
     };
@@ -209,12 +214,12 @@ describe('tenant isolation of batched reads', () => {
       const ids: string[] = [];
       // 4, 5, 6, 7 articles: pages and cursors differ from account to account.
       for (let j = 0; j < 4 + a; j++) {
-        const { id } = (await setupWrite(token, '/posts', {
+        const { id } = (await setupWrite(token, '/posts', 201, {
           title: `Account ${a}, article ${j}`,
           markdown: `# Of account ${a}\n\nArticle **${j}**, for ${handles[a]} only.`,
           tags: [`account-${a}`],
         })) as { id: string };
-        if (j % 2 === 0) await setupWrite(token, `/posts/${id}/publish`);
+        if (j % 2 === 0) await setupWrite(token, `/posts/${id}/publish`, 200);
         ids.unshift(id);
       }
       posts[a] = ids;
