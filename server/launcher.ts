@@ -22,7 +22,7 @@ import { observeRuntimeGauges } from './runtime/runtime-gauges';
 import { appSecret } from './foundation/secrets';
 import { createApp, outboundAllowList, type App } from './runtime/create-app';
 import { startConsoleThread } from './runtime/console-thread-host';
-import { proxyToConsole } from './http/console-proxy';
+import { noConsole, proxyToConsole } from './http/console-proxy';
 import { answerClientError, capConnectionsPerAddress } from './http/connection-guards';
 import { startTracing, type Tracing } from './runtime/tracing-sdk';
 
@@ -56,17 +56,24 @@ async function main() {
   // thread's conversion pool through a link.
   const parts = createApp({ databaseUrl: db.url, poolerMode: db.mode });
   built = parts;
-  const consoleThread = startConsoleThread({
-    entry: new URL(import.meta.url.endsWith('.ts') ? './console-thread.ts' : './console-thread.mjs', import.meta.url),
-    data: { databaseUrl: db.url, poolerMode: db.mode, root, dev },
-    content: parts.content,
-    log: logLine,
-  });
-  const toConsole = proxyToConsole(consoleThread.socketPath);
+  // CONSOLE=off (an instance for the API only): no Next thread, and console paths answer 404.
+  const consoleThread =
+    env.CONSOLE === 'on'
+      ? startConsoleThread({
+          entry: new URL(
+            import.meta.url.endsWith('.ts') ? './console-thread.ts' : './console-thread.mjs',
+            import.meta.url,
+          ),
+          data: { databaseUrl: db.url, poolerMode: db.mode, root, dev },
+          content: parts.content,
+          log: logLine,
+        })
+      : undefined;
+  const toConsole = consoleThread ? proxyToConsole(consoleThread.socketPath) : noConsole();
   // After the listener has closed (no request left for it), before the parts close (its
   // conversions use this thread's pool).
   parts.lifecycle.onShutdown(async () => {
-    await consoleThread.close();
+    await consoleThread?.close();
     toConsole.close();
   });
 
@@ -103,7 +110,7 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
-  await consoleThread.ready;
+  await consoleThread?.ready;
   // Connect before the first request rather than during it (patiently: see provide-database.ts).
   await untilDatabaseAnswers(
     () => parts.db.run(FIRST_CONNECTION, []),
@@ -163,7 +170,7 @@ async function main() {
   const bound =
     typeof address === 'object' && address ? address : { address: env.HOST, port: env.PORT, family: 'IPv4' };
   const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
-  if (!dev) {
+  if (consoleThread && !dev) {
     // Any address answers on loopback too; a specific one is asked directly.
     const own = bound.address === '0.0.0.0' ? '127.0.0.1' : bound.address === '::' ? '::1' : bound.address;
     await warmUpRoutes({ host: own, port: bound.port }, appRoutePaths(root), logLine);

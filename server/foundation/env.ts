@@ -152,6 +152,12 @@ const EnvSchema = z.object({
   JSON_BODY_TIMEOUT_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(100).max(600_000).default(30_000)),
   /** Connections of the prepared-statement pool (authentication and the reads) per process. */
   STATEMENT_POOL_SIZE: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(1000).default(10)),
+  /**
+   * `off`: an instance for the API only (REST, media, public pages, reader routes, health,
+   * metrics), without the console's Next thread (its memory and its second of start-up); the
+   * console's paths answer 404 there. `on` (default): everything, as `npm start` promises.
+   */
+  CONSOLE: z.preprocess(emptyAsUndefined, z.enum(['on', 'off']).default('on')),
   /** After SIGTERM, how long /api/health answers 503 while requests are still served (proxy health checks). */
   SHUTDOWN_DRAIN_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(60_000).default(0)),
   /** Base URLs of shared caches that take `PURGE <path>` (comma-separated); empty: no purges. */

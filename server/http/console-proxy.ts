@@ -1,5 +1,5 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import { unavailable } from '../foundation/errors';
+import { notFound, unavailable } from '../foundation/errors';
 import { activeTraceparent, TRACING } from '../foundation/tracing';
 import { sendFailure } from './errors';
 
@@ -95,4 +95,18 @@ export function proxyToConsole(socketPath: string): ConsoleHandler & { close(): 
       req.pipe(upstream);
     });
   return Object.assign(handle, { close: () => agent.destroy() });
+}
+
+/**
+ * The console of an instance started with CONSOLE=off (an instance for the API only): every path
+ * that would reach the console is 404 in the error shape, never stored by a cache, so a proxy
+ * sends maintainers to the instances that serve it.
+ */
+export function noConsole(): ConsoleHandler & { close(): void } {
+  const handle = (_req: IncomingMessage, res: ServerResponse) => {
+    res.setHeader('cache-control', 'no-store');
+    sendFailure(res, notFound());
+    return Promise.resolve();
+  };
+  return Object.assign(handle, { close: () => undefined });
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres } from '../../db/embedded-postgres';
 import { startWireTap, type WireTap } from '../support/pg-wire-tap';
 import { createAccountFixture } from '../support/shared-database';
-import { removeDataDir, startService, tempDataDir, type RunningService } from '../support/service';
+import { API_ONLY, removeDataDir, startService, tempDataDir, type RunningService } from '../support/service';
 
 /**
  * Authenticated requests in the fewest round trips, seen on the wire between the service and
@@ -22,7 +22,7 @@ describe('admitted requests', () => {
   beforeAll(async () => {
     pg = await startEmbeddedPostgres(path.join(dataDir, 'external'), () => {});
     tap = await startWireTap(pg.url);
-    service = await startService({ DATA_DIR: dataDir, DATABASE_URL: tap.url, LOG_LEVEL: 'silent' });
+    service = await startService({ ...API_ONLY, DATA_DIR: dataDir, DATABASE_URL: tap.url, LOG_LEVEL: 'silent' });
   });
   afterAll(async () => {
     await service?.stop();

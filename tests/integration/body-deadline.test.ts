@@ -7,6 +7,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newAccount } from '../support/api';
 import { startExtraService, type ExtraService } from './media-helpers';
+import { API_ONLY } from '../support/service';
 
 const DEADLINE_MS = 1500;
 const OPERATOR_TOKEN = 'body-deadline-operator-token';
@@ -54,6 +55,7 @@ describe('a JSON body trickled in, a byte every 100 ms', () => {
   let extra: ExtraService;
   beforeAll(async () => {
     extra = await startExtraService({
+      ...API_ONLY,
       JSON_BODY_IDLE_TIMEOUT_MS: '1000',
       JSON_BODY_TIMEOUT_MS: String(DEADLINE_MS),
       READER_EVENTS_TOKEN: OPERATOR_TOKEN,

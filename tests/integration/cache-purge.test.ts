@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newAccount, serviceEnv } from '../support/api';
-import { cli, metricsOf } from '../support/service';
+import { API_ONLY, cli, metricsOf } from '../support/service';
 import { mediaForm, solidPng, startExtraService, type ExtraService } from './media-helpers';
 
 let cache: { url: string; purged: string[]; status: number; server: http.Server };
@@ -21,7 +21,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   cache = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, purged, status: 200, server };
-  instance = await startExtraService({ CACHE_PURGE_URLS: cache.url });
+  instance = await startExtraService({ ...API_ONLY, CACHE_PURGE_URLS: cache.url });
 });
 
 afterAll(async () => {

@@ -8,6 +8,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startExtraService, type ExtraService } from './media-helpers';
+import { API_ONLY } from '../support/service';
 
 const CAP = 3;
 /** The capped client. Not 127.0.0.1: the instance's own warm-up requests at start come from there. */
@@ -64,7 +65,11 @@ describe('MAX_CONNECTIONS_PER_ADDRESS', () => {
   let extra: ExtraService;
   const held: Held[] = [];
   beforeAll(async () => {
-    extra = await startExtraService({ MAX_CONNECTIONS_PER_ADDRESS: String(CAP), TRUSTED_PROXIES: '127.0.0.2' });
+    extra = await startExtraService({
+      ...API_ONLY,
+      MAX_CONNECTIONS_PER_ADDRESS: String(CAP),
+      TRUSTED_PROXIES: '127.0.0.2',
+    });
   });
   afterAll(async () => {
     for (const h of held) h.socket.destroy();

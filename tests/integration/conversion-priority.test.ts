@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { threadCpuMs, threadNice } from '../../server/content/worker-thread';
 import { newAccount, serviceEnv } from '../support/api';
-import { startService, type RunningService } from '../support/service';
+import { API_ONLY, startService, type RunningService } from '../support/service';
 
 /**
  * Large documents convert below the event loop's priority, and their budget counts the CPU time
@@ -24,7 +24,7 @@ describe.runIf(process.platform === 'linux')('conversion priority and CPU budget
   let service: RunningService;
 
   beforeAll(async () => {
-    service = await startService({ DATA_DIR: serviceEnv().DATA_DIR, CONTENT_WORKER_NICE: String(NICE) });
+    service = await startService({ ...API_ONLY, DATA_DIR: serviceEnv().DATA_DIR, CONTENT_WORKER_NICE: String(NICE) });
   });
   afterAll(async () => {
     await service?.stop();

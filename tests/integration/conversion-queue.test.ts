@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newAccount, serviceEnv } from '../support/api';
-import { startService, type RunningService } from '../support/service';
+import { API_ONLY, startService, type RunningService } from '../support/service';
 
 /**
  * The conversion queue is bounded: with one worker and no room to wait, documents that arrive
@@ -13,6 +13,7 @@ describe('conversion queue', () => {
 
   beforeAll(async () => {
     tight = await startService({
+      ...API_ONLY,
       DATA_DIR: serviceEnv().DATA_DIR,
       CONTENT_POOL_THREADS: '1',
       CONTENT_QUEUE_PER_ACCOUNT: '0',
@@ -128,6 +129,7 @@ describe('conversion queue, small writes admitted in one statement', () => {
 
   beforeAll(async () => {
     service = await startService({
+      ...API_ONLY,
       DATA_DIR: serviceEnv().DATA_DIR,
       CONTENT_POOL_THREADS: '1',
       CONTENT_QUEUE_PER_ACCOUNT: '0',

@@ -11,7 +11,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderArticleSync } from '../../server/content/pipeline';
 import { api, baseUrl, createPost, newAccount, serviceEnv } from '../support/api';
-import { cli, metricsOf } from '../support/service';
+import { API_ONLY, cli, metricsOf } from '../support/service';
 import {
   countMediaRows,
   mediaForm,
@@ -315,7 +315,7 @@ describe('IPv6 literal image URLs', () => {
         res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length }).end(png);
       });
       await new Promise<void>((resolve, reject) => v6.once('error', reject).listen(0, '::1', resolve));
-      instance = await startExtraService({ ALLOWED_PRIVATE_ADDRESSES: '127.0.0.0/8,::1/128' });
+      instance = await startExtraService({ ...API_ONLY, ALLOWED_PRIVATE_ADDRESSES: '127.0.0.0/8,::1/128' });
     });
     afterAll(async () => {
       await instance?.stop();

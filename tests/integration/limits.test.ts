@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, newAccount, serviceEnv } from '../support/api';
-import { startService, type RunningService } from '../support/service';
+import { API_ONLY, startService, type RunningService } from '../support/service';
 
 /** Rate limits (docs/api.md): fixed windows, exact under concurrency, across instances, with headers. */
 describe('rate limits', () => {
@@ -8,7 +8,7 @@ describe('rate limits', () => {
 
   beforeAll(async () => {
     // A second app instance on the same database, as behind a load balancer.
-    second = await startService({ DATA_DIR: serviceEnv().DATA_DIR });
+    second = await startService({ ...API_ONLY, DATA_DIR: serviceEnv().DATA_DIR });
   });
   afterAll(async () => {
     await second?.stop();

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, newAccount } from '../support/api';
 import { readCorpusJson } from '../support/corpus-files';
 import { solidPng, startExtraService, startFileServer, type ExtraService, type FileServer } from './media-helpers';
+import { API_ONLY } from '../support/service';
 
 interface SsrfEntry {
   url: string;
@@ -67,7 +68,7 @@ beforeAll(async () => {
       const u = new URL(c.url);
       return isLoopbackHost(u.hostname) && u.port === String(listener.port);
     });
-  hardened = await startExtraService({ ALLOWED_PRIVATE_ADDRESSES: '' });
+  hardened = await startExtraService({ ...API_ONLY, ALLOWED_PRIVATE_ADDRESSES: '' });
   ({ token } = await newAccount());
 });
 afterAll(async () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newAccount } from '../support/api';
-import { removeDataDir, tempDataDir } from '../support/service';
+import { API_ONLY, removeDataDir, tempDataDir } from '../support/service';
 import {
   animated,
   countMediaRows,
@@ -47,6 +47,7 @@ describe('MEDIA_STORAGE=s3 (s3rver on 127.0.0.1)', () => {
     const { port } = await s3.run();
     s3Running = true;
     instance = await startExtraService({
+      ...API_ONLY,
       MEDIA_STORAGE: 's3',
       S3_ENDPOINT: `http://127.0.0.1:${port}`,
       S3_BUCKET: 'media-it',
@@ -117,7 +118,7 @@ describe('unwritable storage (503 path)', () => {
     dataDir = tempDataDir('publishing-media-503-');
     // A plain file where the media directory should be: no write below it can succeed, root or not.
     writeFileSync(join(dataDir, 'media'), 'not a directory');
-    instance = await startExtraService({ DATA_DIR: dataDir });
+    instance = await startExtraService({ ...API_ONLY, DATA_DIR: dataDir });
   });
   afterAll(async () => {
     await instance?.stop();

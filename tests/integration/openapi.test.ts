@@ -15,7 +15,7 @@ import {
   DOCUMENT_PATH,
   OPERATOR_DOCUMENT_PATH,
 } from '../support/conformance';
-import { cli, removeDataDir, startService, tempDataDir, type RunningService } from '../support/service';
+import { API_ONLY, cli, removeDataDir, startService, tempDataDir, type RunningService } from '../support/service';
 
 /**
  * The served OpenAPI document is exact (checked here against the contract's routes, written out
@@ -89,7 +89,7 @@ describe('the served OpenAPI document', () => {
   });
 
   it('names its absolute URL in servers when PUBLIC_ORIGIN is set, so a client needs no base URL by hand', async () => {
-    const extra = await startExtraService({ PUBLIC_ORIGIN: 'https://blog.example' });
+    const extra = await startExtraService({ ...API_ONLY, PUBLIC_ORIGIN: 'https://blog.example' });
     try {
       const served = (await (await fetch(`${extra.service.baseUrl}${DOCUMENT_PATH}`)).json()) as Json;
       expect(served.servers).toEqual([expect.objectContaining({ url: 'https://blog.example/api/v1/author' })]);
@@ -509,7 +509,7 @@ describe('contract sweep: 503 on every route while PostgreSQL is down', () => {
 
   beforeAll(async () => {
     pg = await startEmbeddedPostgres(path.join(dataDir, 'external'), () => {});
-    service = await startService({ DATA_DIR: dataDir, DATABASE_URL: pg.url });
+    service = await startService({ ...API_ONLY, DATA_DIR: dataDir, DATABASE_URL: pg.url });
     const created = await cli({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: pg.url }, [
       'account',
       'create',

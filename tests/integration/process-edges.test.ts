@@ -3,7 +3,7 @@
  * public origin, a connection cap, a stalled JSON body, timers left by health checks, and a
  * saturated prepared-statement pool.
  */
-import { metricsOf } from '../support/service';
+import { API_ONLY, metricsOf } from '../support/service';
 import http from 'node:http';
 import { connect, type Socket } from 'node:net';
 import pg from 'pg';
@@ -32,7 +32,12 @@ describe('an instance with PUBLIC_ORIGIN, MAX_CONNECTIONS and JSON_BODY_IDLE_TIM
   let extra: ExtraService;
   const PUBLIC_ORIGIN = 'https://blog.example';
   beforeAll(async () => {
-    extra = await startExtraService({ PUBLIC_ORIGIN, MAX_CONNECTIONS: '6', JSON_BODY_IDLE_TIMEOUT_MS: '300' });
+    extra = await startExtraService({
+      ...API_ONLY,
+      PUBLIC_ORIGIN,
+      MAX_CONNECTIONS: '6',
+      JSON_BODY_IDLE_TIMEOUT_MS: '300',
+    });
   });
   afterAll(async () => {
     await extra?.stop();
@@ -142,7 +147,7 @@ describe('a saturated prepared-statement pool (STATEMENT_POOL_SIZE=1)', () => {
   let extra: ExtraService;
   let db: pg.Client;
   beforeAll(async () => {
-    extra = await startExtraService({ STATEMENT_POOL_SIZE: '1' });
+    extra = await startExtraService({ ...API_ONLY, STATEMENT_POOL_SIZE: '1' });
     db = new pg.Client({ connectionString: await sharedDatabaseUrl() });
     await db.connect();
   });

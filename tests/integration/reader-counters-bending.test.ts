@@ -7,7 +7,7 @@
  */
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
-import { cli, startService, type RunningService } from '../support/service';
+import { API_ONLY, cli, startService, type RunningService } from '../support/service';
 import { freshDatabaseUrl } from './media-helpers';
 
 let instance: RunningService | undefined;
@@ -67,7 +67,7 @@ const browser = (r: number) => `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.
 it('one address with 300 user agents adds READERS_PER_ADDRESS readers; made-up ids and planted beacons add nothing', async () => {
   databaseUrl = await freshDatabaseUrl('bending');
   const env = { DATABASE_URL: databaseUrl, READERS_PER_ADDRESS: '5', LOG_LEVEL: 'silent' };
-  instance = await startService(env);
+  instance = await startService({ ...API_ONLY, ...env });
   const created = await cli({ ...instance.env }, ['account', 'create', 'bender', '--limit', 'publish_per_min=100']);
   expect(created.code).toBe(0);
   const token = (created.json as { token: string }).token;
@@ -91,7 +91,7 @@ it('one address with 300 user agents adds READERS_PER_ADDRESS readers; made-up i
 
   // SIGTERM flushes what the instance holds; a second instance on the same database reads the counts.
   expect(await instance.stop('SIGTERM')).toBe(0);
-  instance = await startService(env);
+  instance = await startService({ ...API_ONLY, ...env });
   const read = await call<{ open_count: number; read_count: number; complete_count: number }>(
     'GET',
     `/posts/${target.id}`,

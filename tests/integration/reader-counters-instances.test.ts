@@ -10,6 +10,7 @@ import { afterAll, expect, it } from 'vitest';
 import { api, createPost, newAccount } from '../support/api';
 import { startExtraService, type ExtraService } from './media-helpers';
 import { sharedDatabaseUrl } from '../support/shared-database';
+import { API_ONLY } from '../support/service';
 
 const READERS = 20_000;
 const CONCURRENCY = 32;
@@ -23,8 +24,8 @@ it('counts 20,000 beacons spread over two instances exactly once each, with noth
   const post = await createPost(account.token);
   expect((await api('POST', `/posts/${post.id}/publish`, { token: account.token })).status).toBe(200);
   instances = await Promise.all([
-    startExtraService({ TRUSTED_PROXIES: '127.0.0.1' }),
-    startExtraService({ TRUSTED_PROXIES: '127.0.0.1' }),
+    startExtraService({ ...API_ONLY, TRUSTED_PROXIES: '127.0.0.1' }),
+    startExtraService({ ...API_ONLY, TRUSTED_PROXIES: '127.0.0.1' }),
   ]);
   const dispatcher = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 10_000 });
   let next = 0;

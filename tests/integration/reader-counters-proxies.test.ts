@@ -7,6 +7,7 @@
 import { afterAll, expect, it } from 'vitest';
 import { api, createPost, newAccount } from '../support/api';
 import { startExtraService, type ExtraService } from './media-helpers';
+import { API_ONLY } from '../support/service';
 
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
 
@@ -35,8 +36,8 @@ it('counts readers by X-Forwarded-For only from a trusted proxy', async () => {
   const behindProxy = await publishedArticle(account.token);
   const forged = await publishedArticle(account.token);
   const [trusting, plain] = await Promise.all([
-    startExtraService({ TRUSTED_PROXIES: '127.0.0.1' }),
-    startExtraService({ TRUSTED_PROXIES: '' }),
+    startExtraService({ ...API_ONLY, TRUSTED_PROXIES: '127.0.0.1' }),
+    startExtraService({ ...API_ONLY, TRUSTED_PROXIES: '' }),
   ]);
   instances = [trusting!, plain!];
 

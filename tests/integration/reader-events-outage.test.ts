@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startEmbeddedPostgres } from '../../db/embedded-postgres';
 import { checkResponse } from '../support/conformance';
-import { cli, removeDataDir, startService, tempDataDir, type RunningService } from '../support/service';
+import { API_ONLY, cli, removeDataDir, startService, tempDataDir, type RunningService } from '../support/service';
 
 /**
  * The operator route while PostgreSQL is down: 503 service_unavailable (send the batch again),
@@ -17,7 +17,7 @@ let token: string;
 
 beforeAll(async () => {
   pg = await startEmbeddedPostgres(path.join(dataDir, 'external'), () => {});
-  service = await startService({ DATA_DIR: dataDir, DATABASE_URL: pg.url, READER_EVENTS_TOKEN: TOKEN });
+  service = await startService({ ...API_ONLY, DATA_DIR: dataDir, DATABASE_URL: pg.url, READER_EVENTS_TOKEN: TOKEN });
   const created = await cli({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: pg.url }, [
     'account',
     'create',

@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { api, createPost, newAccount } from '../support/api';
-import { ROOT, removeDataDir, tempDataDir } from '../support/service';
+import { API_ONLY, ROOT, removeDataDir, tempDataDir } from '../support/service';
 import { startExtraService, type ExtraService } from './media-helpers';
 import { sharedDatabaseUrl } from '../support/shared-database';
 
@@ -58,6 +58,7 @@ async function startDualStack(env: Record<string, string>): Promise<DualStack> {
       DATA_DIR: dataDir,
       DATABASE_URL: await sharedDatabaseUrl(),
       LOG_LEVEL: 'silent',
+      ...API_ONLY,
       ...env,
       NODE_ENV: 'production',
     },
@@ -118,7 +119,7 @@ beforeAll(async () => {
   ] as const)
     articles[name] = await publishedArticle(token);
   [proxied, dualStack] = await Promise.all([
-    startExtraService({ TRUSTED_PROXIES: '127.0.0.1' }),
+    startExtraService({ ...API_ONLY, TRUSTED_PROXIES: '127.0.0.1' }),
     startDualStack({ TRUSTED_PROXIES: '127.0.0.1', READER_IPV6_PREFIX: '48' }),
   ]);
   const behindProxy = proxied.service.baseUrl;

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, newAccount } from '../support/api';
 import { noisePng, solidPng, startExtraService, type ExtraService } from './media-helpers';
+import { API_ONLY } from '../support/service';
 
 interface CountingServer {
   url(path: string): string;
@@ -103,7 +104,7 @@ describe('rehost byte budget and download turns', () => {
   describe('with MEDIA_DOWNLOADS_IN_FLIGHT=2', () => {
     let extra: ExtraService;
     beforeAll(async () => {
-      extra = await startExtraService({ MEDIA_DOWNLOADS_IN_FLIGHT: '2' });
+      extra = await startExtraService({ ...API_ONLY, MEDIA_DOWNLOADS_IN_FLIGHT: '2' });
     });
     afterAll(async () => {
       await extra?.stop();
@@ -138,7 +139,7 @@ describe('rehost byte budget and download turns', () => {
   describe('with MEDIA_DOWNLOAD_MEMORY_MB=1', () => {
     let extra: ExtraService;
     beforeAll(async () => {
-      extra = await startExtraService({ MEDIA_DOWNLOAD_MEMORY_MB: '1' });
+      extra = await startExtraService({ ...API_ONLY, MEDIA_DOWNLOAD_MEMORY_MB: '1' });
     });
     afterAll(async () => {
       await extra?.stop();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { metricsOf } from '../support/service';
+import { API_ONLY, metricsOf } from '../support/service';
 import { createPost, newAccount } from '../support/api';
 import { startExtraService, type ExtraService } from './media-helpers';
 
@@ -14,7 +14,7 @@ let extra: ExtraService;
 let token: string;
 beforeAll(async () => {
   ({ token } = await newAccount());
-  extra = await startExtraService({ LOG_LEVEL: 'info' });
+  extra = await startExtraService({ ...API_ONLY, LOG_LEVEL: 'info' });
 });
 afterAll(async () => {
   await extra?.stop();

@@ -5,7 +5,7 @@ import { startEmbeddedPostgres } from '../../db/embedded-postgres';
 import { openStatementPool, statement, type StatementPool } from '../../db/statements';
 import { scheduleOf, schedulePublish } from '../../server/services/posts/scheduled-publishing';
 import { createAccountFixture } from '../support/shared-database';
-import { removeDataDir, startService, tempDataDir, type RunningService } from '../support/service';
+import { API_ONLY, removeDataDir, startService, tempDataDir, type RunningService } from '../support/service';
 
 /**
  * Scheduled publishing (server/services/posts/scheduled-publishing.ts) through real instances on one
@@ -23,7 +23,7 @@ describe('scheduled publishing', () => {
   const POLL = { SCHEDULED_PUBLISH_POLL_MS: '100' };
 
   const start = async () => {
-    const service = await startService({ DATA_DIR: dataDir, DATABASE_URL: pg.url, ...POLL });
+    const service = await startService({ ...API_ONLY, DATA_DIR: dataDir, DATABASE_URL: pg.url, ...POLL });
     instances.push(service);
     return service;
   };

@@ -58,11 +58,16 @@ function refusals(text: string, cls: string): number {
   return match ? Number(match[1]) : 0;
 }
 
-describe('an instance with HOST and METRICS_TOKEN set', () => {
+describe('an instance with HOST, METRICS_TOKEN and CONSOLE=off set', () => {
   let other: RunningService;
   const metricsToken = 'metrics-secret-0123456789';
   beforeAll(async () => {
-    other = await startService({ DATA_DIR: serviceEnv().DATA_DIR, HOST: '127.0.0.2', METRICS_TOKEN: metricsToken });
+    other = await startService({
+      DATA_DIR: serviceEnv().DATA_DIR,
+      HOST: '127.0.0.2',
+      METRICS_TOKEN: metricsToken,
+      CONSOLE: 'off',
+    });
   });
   afterAll(async () => {
     await other?.stop();
@@ -74,6 +79,33 @@ describe('an instance with HOST and METRICS_TOKEN set', () => {
     expect((await fetch(`${other.baseUrl}/api/health`)).status).toBe(200);
     // Nothing listens on that port at another loopback address.
     await expect(fetch(`http://127.0.0.1:${port}/api/health`)).rejects.toThrow();
+  });
+
+  it('serves the API and the public pages without the console: console paths are 404 in the error shape, never stored', async () => {
+    const { token } = await newAccount();
+    const post = await createPost(token, { title: 'Served without a console' });
+    expect((await api('POST', `/posts/${post.id}/publish`, { token })).status).toBe(200);
+    const me = await fetch(`${other.baseUrl}/api/v1/author/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect(me.status).toBe(200);
+    const page = await fetch(`${other.baseUrl}${post.canonical_path}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Served without a console');
+    for (const path of ['/console', '/console/posts', `/console/posts/${post.id}`, '/']) {
+      const answer = await fetch(`${other.baseUrl}${path}`, { redirect: 'manual' });
+      expect(answer.status, path).toBe(404);
+      expect(answer.headers.get('cache-control'), path).toBe('no-store');
+      expect(await answer.json(), path).toEqual({ error: expect.any(String), code: 'not_found' });
+    }
+    const upload = await fetch(`${other.baseUrl}/console/media/upload`, { method: 'POST', body: 'x' });
+    expect(upload.status).toBe(404);
+    // The shared instance, started with the console, answers it (the sign-in page).
+    const withConsole = await fetch(`${baseUrl()}/console`, { redirect: 'manual' });
+    expect(withConsole.status).toBe(200);
+    expect(withConsole.headers.get('content-type')).toMatch(/^text\/html/);
+    // No Next thread was started, so no console route was loaded before "serving".
+    const startUp = other.logs.join('');
+    expect(startUp).toContain('serving on');
+    expect(startUp).not.toContain('console routes loaded');
   });
 
   it('answers /api/metrics only to the bearer of METRICS_TOKEN', async () => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres } from '../../db/embedded-postgres';
 import { startWireTap, type WireTap } from '../support/pg-wire-tap';
 import { createAccountFixture } from '../support/shared-database';
-import { cli, removeDataDir, startService, tempDataDir, type RunningService } from '../support/service';
+import { API_ONLY, cli, removeDataDir, startService, tempDataDir, type RunningService } from '../support/service';
 
 /**
  * Tenant isolation of batched admission, over HTTP against the real service on its own cluster.
@@ -147,7 +147,7 @@ describe('tenant isolation of batched reads', () => {
   beforeAll(async () => {
     pg = await startEmbeddedPostgres(path.join(dataDir, 'external'), () => {});
     tap = await startWireTap(pg.url);
-    service = await startService({ DATA_DIR: dataDir, DATABASE_URL: tap.url, LOG_LEVEL: 'silent' });
+    service = await startService({ ...API_ONLY, DATA_DIR: dataDir, DATABASE_URL: tap.url, LOG_LEVEL: 'silent' });
 
     const tag = randomBytes(3).toString('hex');
     const created = await Promise.all(

@@ -7,11 +7,12 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newAccount } from '../support/api';
 import { startExtraService, type ExtraService } from './media-helpers';
+import { API_ONLY } from '../support/service';
 
 describe('POST /media: a stalled upload', () => {
   let extra: ExtraService;
   beforeAll(async () => {
-    extra = await startExtraService({ UPLOAD_IDLE_TIMEOUT_MS: '300' });
+    extra = await startExtraService({ ...API_ONLY, UPLOAD_IDLE_TIMEOUT_MS: '300' });
   });
   afterAll(async () => {
     await extra?.stop();

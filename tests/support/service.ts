@@ -26,6 +26,15 @@ export async function metricsOf(baseUrl: string): Promise<Response> {
   return fetch(`${baseUrl}/api/metrics`, { headers: { authorization: `Bearer ${TEST_METRICS_TOKEN}` } });
 }
 
+/**
+ * The setting for an instance whose tests never reach the console (CONSOLE=off, README's
+ * environment table): no Next thread to start and warm up, about 1.9 s of CPU less a start. The
+ * instances that serve the console (the shared one, and those of the console, start-up,
+ * shutdown, failure and deployment tests) keep it; a test that reached the console here would get
+ * 404, not a silently different answer.
+ */
+export const API_ONLY = { CONSOLE: 'off' } as const;
+
 export function tempDataDir(prefix = 'publishing-test-'): string {
   return mkdtempSync(path.join(os.tmpdir(), prefix));
 }

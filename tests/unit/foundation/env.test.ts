@@ -66,6 +66,12 @@ describe('PUBLIC_ORIGIN', () => {
 });
 
 describe('reader counting settings at start', () => {
+  it('CONSOLE is on unless set to off; another value fails the start', async () => {
+    expect((await loadEnv({ CONSOLE: '' })).env.CONSOLE).toBe('on');
+    expect((await loadEnv({ CONSOLE: 'off' })).env.CONSOLE).toBe('off');
+    await expect(loadEnv({ CONSOLE: 'false' })).rejects.toThrow(/Invalid environment: CONSOLE: /);
+  });
+
   it('READER_EVENTS_TOKEN shorter than 16 characters fails the start; unset or empty leaves the route off', async () => {
     await expect(loadEnv({ READER_EVENTS_TOKEN: 'too-short' })).rejects.toThrow(
       /Invalid environment: READER_EVENTS_TOKEN/,
