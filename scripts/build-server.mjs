@@ -17,6 +17,7 @@
 import { build } from 'esbuild';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const common = {
@@ -59,29 +60,43 @@ const UNUSED_DRIVERS = [
   'oracledb',
 ];
 
-await Promise.all([
-  build({
-    ...common,
-    entryPoints: {
-      launcher: path.join(root, 'server/launcher.ts'),
-      cli: path.join(root, 'server/cli/main.ts'),
-    },
-    outdir: path.join(root, 'dist'),
-    outExtension: { '.js': '.mjs' },
-    external: [...RUN_TIME_PACKAGES, ...UNUSED_DRIVERS],
-  }),
-  build({
-    ...common,
-    entryPoints: { 'console-thread': path.join(root, 'server/console-thread.ts') },
-    outdir: path.join(root, 'dist'),
-    outExtension: { '.js': '.mjs' },
-    packages: 'external',
-  }),
+/** The conversion worker: every package inside, so each thread starts without module resolution. */
+const contentWorker = (outfile) =>
   build({
     ...common,
     entryPoints: [path.join(root, 'server/runtime/content-worker-entry.ts')],
-    outfile: path.join(root, 'dist/content-worker.mjs'),
+    outfile,
     external: ['@opentelemetry/*'],
-  }),
-]);
-console.log('built dist/launcher.mjs, dist/console-thread.mjs, dist/cli.mjs, dist/content-worker.mjs');
+  });
+
+// `--content-worker=<file>`: only the conversion worker, to <file> (inside the project, so that
+// its one external package resolves). Tests that convert in a pool of their own build their
+// worker this way: rebuilding dist/ while instances of the same run start from it would let one
+// of them load a half-written bundle.
+const { values } = parseArgs({ options: { 'content-worker': { type: 'string' } } });
+if (values['content-worker']) {
+  await contentWorker(path.resolve(values['content-worker']));
+  console.log(`built ${values['content-worker']}`);
+} else {
+  await Promise.all([
+    build({
+      ...common,
+      entryPoints: {
+        launcher: path.join(root, 'server/launcher.ts'),
+        cli: path.join(root, 'server/cli/main.ts'),
+      },
+      outdir: path.join(root, 'dist'),
+      outExtension: { '.js': '.mjs' },
+      external: [...RUN_TIME_PACKAGES, ...UNUSED_DRIVERS],
+    }),
+    build({
+      ...common,
+      entryPoints: { 'console-thread': path.join(root, 'server/console-thread.ts') },
+      outdir: path.join(root, 'dist'),
+      outExtension: { '.js': '.mjs' },
+      packages: 'external',
+    }),
+    contentWorker(path.join(root, 'dist/content-worker.mjs')),
+  ]);
+  console.log('built dist/launcher.mjs, dist/console-thread.mjs, dist/cli.mjs, dist/content-worker.mjs');
+}

@@ -43,9 +43,13 @@ export interface ContentPoolSettings {
   partsFromChars?: number;
 }
 
-/** The settings of CONTENT_POOL_THREADS, CONTENT_WORKER_PATH, CONTENT_WORKER_NICE and CONTENT_QUEUE_*. */
-export function contentPoolSettings(): ContentPoolSettings {
-  const workerPath = env.CONTENT_WORKER_PATH ?? path.resolve(process.cwd(), 'dist/content-worker.mjs');
+/**
+ * The settings of CONTENT_POOL_THREADS, CONTENT_WORKER_PATH, CONTENT_WORKER_NICE and
+ * CONTENT_QUEUE_*; `workerPath` given, that bundle instead (a test's own build of the worker).
+ */
+export function contentPoolSettings(
+  workerPath = env.CONTENT_WORKER_PATH ?? path.resolve(process.cwd(), 'dist/content-worker.mjs'),
+): ContentPoolSettings {
   // A runtime path outside the bundle: tell Turbopack not to trace the whole project for it.
   if (!existsSync(/*turbopackIgnore: true*/ workerPath)) {
     throw new Error(`content worker bundle not found at ${workerPath}: run npm run build:server`);

@@ -1,8 +1,7 @@
-import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import type { TestProject } from 'vitest/node';
 import { provideDatabase } from '../../db/provide-database';
-import { removeDataDir, ROOT, tempDataDir } from '../support/service';
+import { removeDataDir, tempDataDir } from '../support/service';
+import { buildTestContentWorker, type TestContentWorker } from '../support/content-pool';
 
 /**
  * The domain tests run the services against a real PostgreSQL (an embedded cluster in a temp
@@ -11,10 +10,12 @@ import { removeDataDir, ROOT, tempDataDir } from '../support/service';
  * sources (a stale bundle would test yesterday's conversion).
  */
 let dataDir: string | undefined;
+let worker: TestContentWorker | undefined;
 let stop: (() => Promise<void>) | undefined;
 
 export async function setup(project: TestProject) {
-  execFileSync(process.execPath, [path.join(ROOT, 'scripts/build-server.mjs')], { stdio: 'inherit' });
+  worker = buildTestContentWorker();
+  project.provide('domainContentWorker', worker.path);
   dataDir = tempDataDir('publishing-domain-');
   const db = await provideDatabase({ dataDir }, () => {});
   stop = () => db.stop();
@@ -24,10 +25,13 @@ export async function setup(project: TestProject) {
 export async function teardown() {
   await stop?.();
   if (dataDir) removeDataDir(dataDir);
+  worker?.remove();
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
     domainDatabaseUrl: string;
+    /** The conversion worker bundled from the current sources for this run's domain tests. */
+    domainContentWorker: string;
   }
 }

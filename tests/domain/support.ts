@@ -49,7 +49,7 @@ export function domainDatabase(): DomainParts {
   beforeAll(() => {
     statements = openStatementPool(inject('domainDatabaseUrl'));
     // The global setup bundled the worker from the current sources.
-    content = testContentPool({ build: false });
+    content = testContentPool({ workerPath: inject('domainContentWorker') });
     mediaDir = mkdtempSync(path.join(tmpdir(), 'publishing-domain-media-'));
     const pool = statements;
     parts = {

@@ -13,24 +13,33 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContentPool, contentPoolSettings } from '../../../server/content/pool';
 import { renderArticleSync } from '../../../server/content/pipeline';
 import { PART_CHARS, PARTS_FROM_CHARS } from '../../../server/content/conversion-bounds';
-import { testContentPool } from '../../support/content-pool';
+import { buildTestContentWorker, testContentPool, type TestContentWorker } from '../../support/content-pool';
 import { DOCUMENT_SHAPES } from './shapes';
 
 /** The threshold of the pools that convert the shapes: four parts. */
 const LOWERED = 4 * PART_CHARS;
 
+let worker: TestContentWorker;
+let workerPath: string;
 let pool: ContentPool;
 let lowered: ContentPool;
 let onePerDocument: ContentPool;
 beforeAll(() => {
-  pool = testContentPool();
-  lowered = new ContentPool({ ...contentPoolSettings(), partsFromChars: LOWERED });
+  worker = buildTestContentWorker();
+  workerPath = worker.path;
+  pool = testContentPool({ workerPath });
+  lowered = new ContentPool({ ...contentPoolSettings(workerPath), partsFromChars: LOWERED });
   // At least two workers, whatever the machine: one for the document, one to help it.
-  onePerDocument = new ContentPool({ ...contentPoolSettings(), parseInParts: 'off', partsFromChars: LOWERED });
+  onePerDocument = new ContentPool({
+    ...contentPoolSettings(workerPath),
+    parseInParts: 'off',
+    partsFromChars: LOWERED,
+  });
 });
 
 afterAll(async () => {
   await Promise.all([pool.close(), lowered.close(), onePerDocument.close()]);
+  worker.remove();
 });
 
 describe('a large document through the pool', () => {
@@ -71,7 +80,7 @@ describe('a large document through the pool', () => {
   it("leaves another account's document the next free worker", async () => {
     // One lane at the normal priority: on a machine busy with other work, a lowered worker's part
     // could take longer than the small document's budget allows it to wait.
-    const unlowered = new ContentPool({ ...contentPoolSettings(), nice: 0, partsFromChars: LOWERED });
+    const unlowered = new ContentPool({ ...contentPoolSettings(workerPath), nice: 0, partsFromChars: LOWERED });
     try {
       // The other worker parses parts once it is up (a cold one first loads the pipeline).
       const warm = DOCUMENT_SHAPES['nested lists']!(LOWERED + 50_000);
