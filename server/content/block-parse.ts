@@ -65,6 +65,8 @@ const QUOTED = /^ {0,3}>/;
 /** A list item's first line in column 1: marker, spaces after it, the rest. */
 const LIST_ITEM = /^([-*+]|\d{1,9}[.)])([ ]*)(.*)$/;
 const THEMATIC_BREAK = /^([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+/** Indented by four columns or more: indented code, at the top level. */
+const INDENTED = /^(?: {4}| {0,3}\t)/;
 
 /**
  * Offsets where the document may be cut (the first is 0), or null when it must be parsed whole
@@ -84,7 +86,10 @@ export function blockStarts(markdown: string): number[] | null {
  * else, and interruption rules do not apply to it), so the text from there parses alone as a
  * list of the remaining items, and the text before as the list up to there: parse-in-parts.ts
  * joins the two lists. Not after a blank line: that makes the list loose, which neither part
- * would know. Never in the middle of the lines a list item may be continued by lazily (a line in
+ * would know. A list is not followed from a line after blank lines that come after an indented
+ * line (four columns or more): micromark keeps indented code open over the blank lines in case it
+ * goes on, and so treats that line as interrupting it, where `2.` starts no list (only `1.` may
+ * interrupt) and the line is a paragraph. Never in the middle of the lines a list item may be continued by lazily (a line in
  * column 1 that is not an item ends the tracking), nor after an item that starts with a blank
  * line (it may end at the next blank line), nor where a tab makes columns uncertain.
  */
@@ -95,6 +100,8 @@ export function cutPoints(markdown: string): { blocks: number[]; listItems: numb
   const listItems: number[] = [];
   let fence: { char: string; length: number } | null = null;
   let afterBlank = false;
+  /** Whether the last line that was not blank was indented (maybe indented code, still open after blank lines). */
+  let afterIndented = false;
   let sawFence = false;
   let sawHtml = false;
   /** The top-level list the scan follows: its marker, and the content column of its current item. */
@@ -116,8 +123,10 @@ export function cutPoints(markdown: string): { blocks: number[]; listItems: numb
       continue;
     }
     const first = line.charCodeAt(0);
-    if (list) list = followList(list, line, lineStart, afterBlank, listItems);
-    else if (lineStart === 0 || afterBlank) list = listStartedBy(line);
+    const startsList = afterBlank && afterIndented ? noList : listStartedBy;
+    if (list) list = followList(list, line, lineStart, afterBlank, listItems, startsList);
+    else if (lineStart === 0 || afterBlank) list = startsList(line);
+    afterIndented = INDENTED.test(line);
     // Not before a byte order mark either: the parser drops one at the start of its text only.
     if (afterBlank && first !== 0x20 && first !== 0x09 && first !== 0xfeff && !LIST_MARKER.test(line) && lineStart > 0)
       starts.push(lineStart);
@@ -158,13 +167,20 @@ function listStartedBy(line: string): { kind: string; indent: number } | null {
   return { kind: marker!.slice(-1), indent };
 }
 
-/** The followed list after a non-blank line; notes the line's start in `cuts` when it starts a sibling item. */
+/** After blank lines that may still be indented code: no list is followed from here (see `cutPoints`). */
+const noList = (): null => null;
+
+/**
+ * The followed list after a non-blank line; notes the line's start in `cuts` when it starts a
+ * sibling item. `startsList` says which list the line starts when it is not of this one.
+ */
 function followList(
   list: { kind: string; indent: number },
   line: string,
   lineStart: number,
   afterBlank: boolean,
   cuts: number[],
+  startsList: (line: string) => { kind: string; indent: number } | null,
 ): { kind: string; indent: number } | null {
   const first = line.charCodeAt(0);
   if (first === 0x20) {
@@ -173,7 +189,7 @@ function followList(
     return lead >= list.indent && line.charCodeAt(lead) !== 0x09 ? list : null;
   }
   const next = listStartedBy(line);
-  if (!next || next.kind !== list.kind) return afterBlank ? next : null;
+  if (!next || next.kind !== list.kind) return afterBlank ? startsList(line) : null;
   if (!afterBlank) cuts.push(lineStart);
   return next;
 }

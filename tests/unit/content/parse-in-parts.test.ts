@@ -163,6 +163,23 @@ describe('parsing in parts', () => {
     expect(betweenItems).toBeGreaterThan(25);
   }, 300_000);
 
+  it('follows no list that starts after indented code and blank lines, where micromark sees no list', () => {
+    // Found by the generated documents above: micromark keeps indented code open over blank lines,
+    // so `2.` after them interrupts it, which only `1.` may do: a paragraph, not a list to cut.
+    for (const code of ['    indented', '\tindented', '- a\n\n      indented in an item']) {
+      for (const list of ['2. item\n10. item\n', '2) item\n3) item\n', '* item\n* item\n']) {
+        const markdown = `${code}\n\n${list}`;
+        expect(
+          outcome(() => inParts(markdown)),
+          markdown,
+        ).toEqual(outcome(() => parseMarkdownSync(markdown)));
+        expect(cutsOf(markdown).betweenItems, markdown).toBe(0);
+      }
+    }
+    // After a paragraph, the same lists are lists, cut between their items.
+    expect(cutsOf('para\n\n2. item\n10. item\n').betweenItems).toBe(1);
+  });
+
   it('gives documents that are long lists, cut between their items, the tree and the html of the whole parse', () => {
     /** Items that keep the list going, and lines that end it, change its kind or may make it loose. */
     const going = fc.constantFrom(
