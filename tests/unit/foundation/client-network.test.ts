@@ -116,6 +116,9 @@ describe('the tally keyed by network', () => {
 describe('READER_IPV6_PREFIX', () => {
   afterEach(() => {
     vi.unstubAllEnvs();
+    // The modules read under the stubbed values go too: the next file of this worker (the unit
+    // project shares workers between files) imports them anew.
+    vi.resetModules();
   });
   async function loadEnv(value: string) {
     vi.resetModules();

@@ -13,6 +13,9 @@ async function loadEnv(vars: Record<string, string>) {
 
 afterEach(() => {
   vi.unstubAllEnvs();
+  // The modules read under the stubbed values go too: the next file of this worker (the unit
+  // project shares workers between files) imports them anew.
+  vi.resetModules();
 });
 
 // Parsed by the composition root, which the launcher asks first (before any database starts);

@@ -22,6 +22,9 @@ beforeEach(() => {
 });
 afterEach(() => {
   vi.unstubAllEnvs();
+  // The modules read under the stubbed values go too: the next file of this worker (the unit
+  // project shares workers between files) imports them anew.
+  vi.resetModules();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
