@@ -223,8 +223,11 @@ export default defineConfig([
     },
   },
   {
-    // No import loops among our modules: a loop hides which layer owns a rule.
+    // No import loops among our modules: a loop hides which layer owns a rule. The rule maps the
+    // imports of every module it reaches; npm packages cannot import ours, so it need not parse
+    // them (`import/ignore`), which was 19 of eslint's 28 s of rule time.
     files: ['server/**', 'app/**', 'db/**', 'proxy.ts'],
+    settings: { 'import/ignore': ['node_modules'] },
     rules: { 'import/no-cycle': 'error' },
   },
   {
