@@ -16,13 +16,12 @@ import { partTimes } from './tests/support/part-times-reporter.js';
 const alias = { '@': path.resolve(import.meta.dirname) };
 
 /**
- * The projects run together, two files at a time (one group: Vitest wants one worker count for
- * the projects of a group). Two is what two cores hold: the tests that measure the service or a
- * thread under its own load (statement batches, queue limits, conversion budgets, a thread's CPU
- * time) saw the machine's load instead when three files ran at once, with Playwright beside them
- * (scripts/side-by-side.mjs). `npm test` runs `deployment` in a vitest of its own beside the
- * others (`test:deployment`): its one file mostly waits (services starting and restarting, a page
- * growing stale), and held one of the two places for two minutes while it did.
+ * The four projects run together, two files at a time (one group: Vitest wants one worker count
+ * for the projects of a group). Two is what two cores hold: the tests that measure the service or
+ * a thread under its own load (statement batches, queue limits, conversion budgets, a thread's
+ * CPU time) saw the machine's load instead when three files ran at once, with Playwright beside
+ * them (scripts/side-by-side.mjs). deployment's one file mostly waits (services starting and
+ * restarting, a page growing stale); the other place keeps going meanwhile.
  */
 const WORKERS = 2;
 

@@ -10,7 +10,7 @@
 // failed. `within`: the npm script whose run the part belongs to (the writer's
 // npm_lifecycle_event), when it ran inside one. Who writes them:
 // - `.ci/run`: one row per part of the line (`npm ci`, `npm run lint`, `npm test`);
-// - scripts/side-by-side.mjs: each script it runs (`npm run build`, `npm run test:vitest`, …);
+// - scripts/side-by-side.mjs: each script it runs (`npm run build`, `npm run test:unit`, …);
 // - tests/support/part-times-reporter.ts: vitest's start-up and each vitest project;
 // - e2e/support/part-times-reporter.ts: Playwright.
 // A row is printed under the last row before it that ran its `within` script, or without one

@@ -3,17 +3,17 @@
 // its steps are single-threaded tools that leave a core idle when run one after another. This
 // runs npm scripts at the same time, each to its end (also when another failed, so that one run
 // reports every failure), with every line of their output marked with the script it came from
-// (`test:vitest │ …`), so the interleaved streams stay readable. The exit code is the first
+// (`test:unit │ …`), so the interleaved streams stay readable. The exit code is the first
 // failing script's, in the order given.
 //
 //   node scripts/side-by-side.mjs [--first <script>] <script>...
 //
 // `--first`: run that script alone before the others, its output as it is (`npm test` builds once
-// this way, then runs its three test lanes together, which all use the build). `npm run lint`
-// runs eslint, prettier, knip and tsc together; `npm test` runs vitest's suites beside the
-// deployment test and Playwright, which mostly wait (for services, pages, beacons, flushes) while
-// vitest's suites use the CPU. Each lane keeps its own real services and PostgreSQL on its own
-// ports and data directories, so none sees another's accounts, articles or limits.
+// this way, then runs vitest and Playwright together, which both use the build). `npm run lint`
+// runs eslint, prettier, knip and tsc together; `npm test` runs vitest beside Playwright, whose
+// browser mostly waits (for pages, beacons, flushes) while vitest's suites use the CPU. Each test
+// runner keeps its own real service and PostgreSQL on its own ports and data directory, so
+// neither sees the other's accounts, articles or limits.
 //
 // When `.ci/run` sets PART_TIMES_FILE, each script run adds its row to the table of part times
 // (scripts/part-times.mjs).

@@ -3,7 +3,7 @@ import type { Reporter, TestModule, Vite, VitestPluginContext } from 'vitest/nod
 
 /**
  * Why this file exists: `.ci/run` ends with a table of how long each part of the
- * README's test line took, and inside `npm run test:vitest` (and `test:deployment`) that table shows each vitest project.
+ * README's test line took, and inside `npm run test:unit` that table shows each vitest project.
  * The rows for the projects come from here.
  *
  * `partTimes` is a Vite plugin listed in every project of vitest.config.ts (a plugin of the root
@@ -19,7 +19,7 @@ import type { Reporter, TestModule, Vite, VitestPluginContext } from 'vitest/nod
  *   start <TAB> end <TAB> status <TAB> part <TAB> note <TAB> within
  *
  * start and end in Unix seconds; status `0` when the part passed, else what failed; within: the
- * npm script vitest runs in (`test:vitest`, `test:deployment`), under whose row the table nests these.
+ * npm script vitest runs in (`test:unit`), under whose row the table nests these.
  *
  * - `vitest start-up`: from the start of the run to the first test file's start: every selected
  *   project's globalSetup (Vitest runs them all, one after the other, before any file; domain's
