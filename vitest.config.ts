@@ -2,6 +2,7 @@ import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 // `.js`: Vite asks config imports for an extension (TypeScript resolves it to the .ts file).
 import { partTimes } from './tests/support/part-times-reporter.js';
+import { TakingTurns } from './tests/support/file-order.js';
 
 /**
  * Four projects: `unit` (plain modules, no server), `domain` (the services against a real
@@ -37,6 +38,8 @@ const ISOLATE = false;
 export default defineConfig({
   resolve: { alias },
   test: {
+    // Integration and unit files take turns, so that waits and CPU work overlap (file-order.ts).
+    sequence: { sequencer: TakingTurns },
     projects: [
       {
         resolve: { alias },
