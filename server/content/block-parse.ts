@@ -89,9 +89,10 @@ export function blockStarts(markdown: string): number[] | null {
  * would know. A list is not followed from a line after blank lines that come after an indented
  * line (four columns or more): micromark keeps indented code open over the blank lines in case it
  * goes on, and so treats that line as interrupting it, where `2.` starts no list (only `1.` may
- * interrupt) and the line is a paragraph. Never in the middle of the lines a list item may be continued by lazily (a line in
- * column 1 that is not an item ends the tracking), nor after an item that starts with a blank
- * line (it may end at the next blank line), nor where a tab makes columns uncertain.
+ * interrupt) and the line is a paragraph. Never in the middle of the lines a list item may be
+ * continued by lazily (a line in column 1 that is not an item ends the tracking), nor after an
+ * item that starts with a blank line (it may end at the next blank line), nor where a tab makes
+ * columns uncertain.
  */
 export function cutPoints(markdown: string): { blocks: number[]; listItems: number[] } | null {
   // Line endings other than `\n` are normalized before (prepare.ts); a `\r` here is not expected.
@@ -123,9 +124,9 @@ export function cutPoints(markdown: string): { blocks: number[]; listItems: numb
       continue;
     }
     const first = line.charCodeAt(0);
-    const startsList = afterBlank && afterIndented ? noList : listStartedBy;
-    if (list) list = followList(list, line, lineStart, afterBlank, listItems, startsList);
-    else if (lineStart === 0 || afterBlank) list = startsList(line);
+    const mayStartList = !(afterBlank && afterIndented);
+    if (list) list = followList(list, line, lineStart, afterBlank, listItems, mayStartList);
+    else if (lineStart === 0 || (afterBlank && mayStartList)) list = listStartedBy(line);
     afterIndented = INDENTED.test(line);
     // Not before a byte order mark either: the parser drops one at the start of its text only.
     if (afterBlank && first !== 0x20 && first !== 0x09 && first !== 0xfeff && !LIST_MARKER.test(line) && lineStart > 0)
@@ -167,12 +168,10 @@ function listStartedBy(line: string): { kind: string; indent: number } | null {
   return { kind: marker!.slice(-1), indent };
 }
 
-/** After blank lines that may still be indented code: no list is followed from here (see `cutPoints`). */
-const noList = (): null => null;
-
 /**
  * The followed list after a non-blank line; notes the line's start in `cuts` when it starts a
- * sibling item. `startsList` says which list the line starts when it is not of this one.
+ * sibling item. `mayStartList`: whether a line that starts another list is followed (not after
+ * blank lines that may still be indented code: see `cutPoints`).
  */
 function followList(
   list: { kind: string; indent: number },
@@ -180,7 +179,7 @@ function followList(
   lineStart: number,
   afterBlank: boolean,
   cuts: number[],
-  startsList: (line: string) => { kind: string; indent: number } | null,
+  mayStartList: boolean,
 ): { kind: string; indent: number } | null {
   const first = line.charCodeAt(0);
   if (first === 0x20) {
@@ -189,7 +188,7 @@ function followList(
     return lead >= list.indent && line.charCodeAt(lead) !== 0x09 ? list : null;
   }
   const next = listStartedBy(line);
-  if (!next || next.kind !== list.kind) return afterBlank ? startsList(line) : null;
+  if (!next || next.kind !== list.kind) return afterBlank && mayStartList ? next : null;
   if (!afterBlank) cuts.push(lineStart);
   return next;
 }

@@ -104,9 +104,14 @@ export function proxyToConsole(socketPath: string): ConsoleHandler & { close(): 
  */
 export function noConsole(): ConsoleHandler & { close(): void } {
   const handle = (_req: IncomingMessage, res: ServerResponse) => {
-    res.setHeader('cache-control', 'no-store');
-    sendFailure(res, notFound());
+    answerNoConsolePage(res);
     return Promise.resolve();
   };
   return Object.assign(handle, { close: () => undefined });
+}
+
+/** 404 in the error shape for a path the console does not answer here, `no-store` (never a cached Next 404). */
+export function answerNoConsolePage(res: ServerResponse): void {
+  res.setHeader('cache-control', 'no-store');
+  sendFailure(res, notFound());
 }

@@ -15,7 +15,7 @@ import { neverStoreRedirectsOrErrors } from './next-responses';
 import { CONSOLE_UPLOAD_PATH, tooSlowMessage, watchConnectionRate, type TooSlow } from './body-rate';
 import { maskIds, requestRoute } from './route-template';
 import { sendFailure } from './errors';
-import type { ConsoleHandler } from './console-proxy';
+import { answerNoConsolePage, type ConsoleHandler } from './console-proxy';
 import { serveMetricsWithToken } from './metrics-endpoint';
 import { serveReaderBeacon } from './reader-beacon';
 import { DOT_SEGMENT, READER_BEACON_PREFIX, routedPath, withoutDotSegments } from '../content/urls';
@@ -116,8 +116,7 @@ async function route(
   }
   if (isDisguisedConsolePath(pathname)) {
     // Next would answer its 404 page cacheable for a year; the console's answers are never stored.
-    res.setHeader('cache-control', 'no-store');
-    sendFailure(res, notFound());
+    answerNoConsolePage(res);
     return;
   }
   neverStoreRedirectsOrErrors(res, { queried: (req.url ?? '').includes('?') });
