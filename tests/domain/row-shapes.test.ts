@@ -30,6 +30,10 @@ afterAll(async () => {
   await admin.end();
 });
 
+/** The runner's type table: timestamps stay PostgreSQL's text, every other type is pg's. */
+const keepTimestamps = (oid: number, format?: string) =>
+  oid === 1184 || oid === 1114 ? (text: string) => text : pg.types.getTypeParser(oid, (format ?? 'text') as 'text');
+
 const READ = statement(`row_shapes_read_${table}`, `SELECT * FROM ${table} ORDER BY id`);
 const READ_ONE = statement(`row_shapes_one_${table}`, `SELECT id, name AS label FROM ${table} WHERE id = $1`);
 
@@ -51,6 +55,25 @@ describe('row shapes kept per statement', () => {
       expect(inTx).toEqual(expected);
     });
   }
+
+  it("reads every column as pg's own Result does: types, NULLs, a name given twice, key order", async () => {
+    const pool = openStatementPool(url(), { max: 1 });
+    pools.push(pool);
+    const text = `SELECT id, name, '{"a":[1,null]}'::json AS doc, tags, at, flag, n, 1.5::numeric AS num,
+                         now() - now() AS span, id * 2 AS name, NULL::int AS nothing, ''::text AS blank
+                    FROM ${table} ORDER BY id`;
+    const mixed = statement(`row_shapes_mixed_${table}`, text);
+    const own = (await admin.query({ text, types: { getTypeParser: keepTimestamps } })).rows;
+    expect(own).toHaveLength(2);
+    // The first execution builds the shape; the later ones read with it.
+    for (let i = 0; i < 3; i++) {
+      const rows = await pool.runner.run<Record<string, unknown>>(mixed, []);
+      expect(rows).toEqual(own);
+      expect(rows.map((r) => Object.keys(r))).toEqual(own.map((r) => Object.keys(r)));
+      expect(Object.getPrototypeOf(rows[0])).toBe(Object.getPrototypeOf(own[0]));
+    }
+    expect(own[0]).toMatchObject({ name: 2, doc: { a: [1, null] }, nothing: null, blank: '' });
+  });
 
   it('reads a row description that changed as it now is (unnamed statements are planned anew)', async () => {
     const pool = openStatementPool(url(), { max: 1, mode: 'transaction' });
