@@ -2,7 +2,7 @@
  * Markdown (GFM + HTML islands) -> sanitized HTML, in-thread. Sanitizing comes after the last
  * step that handles untrusted markup; only trusted plugins run after it:
  * remark-parse -> remark-gfm (its literal autolinks only where text may hold one,
- * literal-autolinks.ts) -> remark-rehype -> rehype-raw (when the document has raw HTML) ->
+ * literal-autolinks.ts) -> source positions dropped (without-positions.ts) -> remark-rehype -> rehype-raw (when the document has raw HTML) ->
  * removal of addresses of this service (it only deletes; plugins/self-addresses.ts) ->
  * rehype-sanitize(schema) -> trusted post-plugins (they only delete, or rebuild from validated
  * values) -> serialize.
@@ -40,6 +40,7 @@ import { serializeTree } from './serialize';
 import rehypeRawWhenWritten from './raw-html';
 import rehypeSchemeCase from './plugins/scheme-case';
 import remarkLiteralAutolinksWhereTheyMayBe from './literal-autolinks';
+import remarkWithoutPositions from './without-positions';
 import './micromark-edit-map';
 import type { BlockParseCache } from './block-parse';
 import type { Root as MarkdownRoot } from 'mdast';
@@ -114,6 +115,8 @@ const processor = unified()
   .use(remarkParse)
   .use(MARKDOWN_SYNTAX_EXTENSIONS.map(({ plugin }) => plugin))
   .use(remarkLiteralAutolinksWhereTheyMayBe)
+  // Nothing past this point reads source positions (without-positions.ts).
+  .use(remarkWithoutPositions)
   .use(remarkRehype, { allowDangerousHtml: true, handlers })
   .use(rehypeRawWhenWritten)
   // `HTTP://` is `http://`: folded before anything compares schemes as written (scheme-case.ts).

@@ -14,12 +14,16 @@
  * remark-rehype's `html` handler notes raw HTML in the render context (pipeline.ts); any other
  * node type the parser might treat differently is not produced from Markdown.
  */
-import rehypeRaw from 'rehype-raw';
+import { raw } from 'hast-util-raw';
 import type { Parents, Root, Text } from './hast';
 import { renderContext } from './context';
 
-const parseRaw = rehypeRaw();
-type File = Parameters<typeof parseRaw>[1];
+/**
+ * rehype-raw's parse (hast-util-raw), without the file: given one, it gives every node it builds
+ * a source position, which nothing reads past the Markdown tree (without-positions.ts).
+ */
+const parseRaw = (tree: Root): Root => raw(tree) as Root;
+type File = { data: Record<string, unknown> };
 
 /**
  * The text nodes that open a `pre` (in `pre > code`), or null when the tree has an `<a>` inside an `<a>`
@@ -47,9 +51,9 @@ function codeOpenings(tree: Root): Text[] | null {
 
 export default function rehypeRawWhenWritten() {
   return (tree: Root, file: File): Root => {
-    if (renderContext(file).rawHtml) return parseRaw(tree, file);
+    if (renderContext(file).rawHtml) return parseRaw(tree);
     const openings = codeOpenings(tree);
-    if (openings === null) return parseRaw(tree, file);
+    if (openings === null) return parseRaw(tree);
     for (const text of openings) if (text.value.startsWith('\n')) text.value = text.value.slice(1);
     return tree;
   };
