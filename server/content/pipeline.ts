@@ -2,10 +2,10 @@
  * Markdown (GFM + HTML islands) -> sanitized HTML, in-thread. Sanitizing comes after the last
  * step that handles untrusted markup; only trusted plugins run after it:
  * remark-parse -> remark-gfm (its literal autolinks only where text may hold one,
- * literal-autolinks.ts) -> source positions dropped (without-positions.ts) -> remark-rehype -> rehype-raw (when the document has raw HTML) ->
- * removal of addresses of this service (it only deletes; plugins/self-addresses.ts) ->
- * rehype-sanitize(schema) -> trusted post-plugins (they only delete, or rebuild from validated
- * values) -> serialize.
+ * literal-autolinks.ts) -> source positions dropped (without-positions.ts) -> remark-rehype ->
+ * rehype-raw (when the document has raw HTML) -> removal of addresses of this service (it only
+ * deletes; plugins/self-addresses.ts) -> rehype-sanitize(schema) -> trusted post-plugins (they
+ * only delete, or rebuild from validated values) -> serialize.
  * Runs inside the worker pool in production (pool.ts); unit tests call it directly.
  */
 import { unified } from 'unified';
