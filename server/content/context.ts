@@ -25,7 +25,8 @@ export interface RenderContext {
   tags: Set<string>;
 }
 
-interface FileLike {
+/** What a plugin gets as unified's file: the render context travels in its `data`. */
+export interface FileLike {
   data: Record<string, unknown>;
 }
 

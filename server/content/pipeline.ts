@@ -20,7 +20,7 @@ import { MAX_MARKDOWN_BYTES } from './conversion-bounds';
 import { assertNestingWithinLimit } from './prescan';
 import { prepareMarkdown } from './prepare';
 import { sanitizeSchema } from './sanitize-schema';
-import { renderContext, type RenderContext } from './context';
+import { renderContext, type FileLike, type RenderContext } from './context';
 import rehypeSelfAddresses from './plugins/self-addresses';
 import rehypeLinkCard from './plugins/link-card';
 import rehypeLinks from './plugins/links';
@@ -85,7 +85,6 @@ const handlers = {
   }) as (typeof defaultHandlers)['imageReference'],
 };
 
-type FileLike = { data: Record<string, unknown> };
 type Transform = (tree: Root, file: FileLike) => void;
 
 /**

@@ -16,14 +16,13 @@
  */
 import { raw } from 'hast-util-raw';
 import type { Parents, Root, Text } from './hast';
-import { renderContext } from './context';
+import { renderContext, type FileLike } from './context';
 
 /**
  * rehype-raw's parse (hast-util-raw), without the file: given one, it gives every node it builds
  * a source position, which nothing reads past the Markdown tree (without-positions.ts).
  */
 const parseRaw = (tree: Root): Root => raw(tree) as Root;
-type File = { data: Record<string, unknown> };
 
 /**
  * The text nodes that open a `pre` (in `pre > code`), or null when the tree has an `<a>` inside an `<a>`
@@ -50,7 +49,7 @@ function codeOpenings(tree: Root): Text[] | null {
 }
 
 export default function rehypeRawWhenWritten() {
-  return (tree: Root, file: File): Root => {
+  return (tree: Root, file: FileLike): Root => {
     if (renderContext(file).rawHtml) return parseRaw(tree);
     const openings = codeOpenings(tree);
     if (openings === null) return parseRaw(tree);
