@@ -41,11 +41,13 @@ export interface ContentPoolSettings {
    * Lower only in tests, so that documents a few times smaller take the same path.
    */
   partsFromChars?: number;
+  /** Young generation of the background lane's workers in MB (pool.ts says why it is large). */
+  backgroundYoungGenerationMb: number;
 }
 
 /**
- * The settings of CONTENT_POOL_THREADS, CONTENT_WORKER_PATH, CONTENT_WORKER_NICE and
- * CONTENT_QUEUE_*; `workerPath` given, that bundle instead (a test's own build of the worker).
+ * The settings of CONTENT_POOL_THREADS, CONTENT_WORKER_PATH, CONTENT_WORKER_NICE,
+ * CONTENT_BACKGROUND_YOUNG_MB and CONTENT_QUEUE_*; `workerPath` given, that bundle instead (a test's own build of the worker).
  */
 export function contentPoolSettings(
   workerPath = env.CONTENT_WORKER_PATH ?? path.resolve(process.cwd(), 'dist/content-worker.mjs'),
@@ -58,6 +60,7 @@ export function contentPoolSettings(
     threads: env.CONTENT_POOL_THREADS ?? Math.max(1, availableParallelism() - 1),
     workerPath,
     nice: env.CONTENT_WORKER_NICE,
+    backgroundYoungGenerationMb: env.CONTENT_BACKGROUND_YOUNG_MB,
     waitingPerAccount: env.CONTENT_QUEUE_PER_ACCOUNT,
     waitingTotal: env.CONTENT_QUEUE_LIMIT,
     selfOrigins: SELF_ORIGINS,

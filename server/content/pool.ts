@@ -20,7 +20,7 @@
  * uses every idle worker and another account's document still gets the next free one; their CPU
  * time counts against the same budget (conversion-cpu.ts).
  */
-import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, type ResourceLimits } from 'node:worker_threads';
 import Piscina from 'piscina';
 import { conversionSeconds, parsedCharacters } from '../foundation/metrics';
 import { ContentRejectedError, ConversionBusyError, REJECT } from './errors';
@@ -66,18 +66,28 @@ const WORKER_HEAP_MB = 1024;
  * between ~5 and ~20 KB: a linear parser then shows time(2n)/time(n) of 3-5 across that step on
  * token-dense input (`[` + 10,000 backslashes, entities, code spans). With semi-spaces fixed at
  * 1 MB every size is in the same regime (ratio ~2).
- *
- * The background lane's workers (documents over BACKGROUND_FROM_BYTES, and the parts of large
- * ones) keep V8's default instead: that costs less for every shape of 1.9 MB document. A large
- * document's objects outlive any young generation, so a small one only promotes them sooner and
- * scavenges more often; and V8's parallel scavenges and concurrent marking run on helper threads
- * whose CPU time the worker's own does not show, but which share the machine's cores with the
- * other workers. bench/content-shapes.ts, the seven 1.9 MB shapes through the pool on 2 cores
- * (2026-11-28, load average 2-3), summed: converted in parts on all workers, 33.5 s of the
- * workers' CPU time and 75.7 s of the process's with 3 MB against 24.5 s and 55.3 s with the
- * default; whole on one worker, 48.3 / 100.7 s against 35.0 / 84.5 s; every shape cost less.
  */
 const FOREGROUND_YOUNG_GENERATION_MB = 3;
+
+/**
+ * The background lane's workers (documents over BACKGROUND_FROM_BYTES, and the parts of large
+ * ones) have a large young generation (CONTENT_BACKGROUND_YOUNG_MB, 128 MB by default), because
+ * there a small one costs more than it saves. A large document parsed in parts
+ * (parallel-parse.ts) is ~110 parts of ~17,000 characters; a part's micromark events are garbage
+ * once its tree is built, and cheap garbage only if they die young. Under V8's default for these
+ * workers (48 MB: two 16 MB semi-spaces) many are promoted first, and the old generation's
+ * marking and compaction run on V8's helper threads, whose CPU time the worker's own does not
+ * show but which take the core the second worker needs. At 128 MB (two 64 MB semi-spaces, V8's
+ * largest) they die young: bench/content-shapes.ts with BENCH_YOUNG_MB=48,64,128 (2026-11-29
+ * 14:00, 2 cores) had the 1.9 MB tables in parts on all workers at 6.2 s wall / 10.4 s process
+ * CPU against 9.2 / 16.0, nested lists at 6.5 / 11.1 against 11.1 / 19.5, no shape costing more;
+ * the growth table's inputs over 64 KB cost less too. The price is a higher peak of memory while
+ * a large document converts (the semi-spaces' 96 MB more per worker, and about as much again
+ * measured), all returned when the idle worker ends (idleTimeout): docs/memory.md.
+ */
+function backgroundLimits(youngGenerationMb: number): ResourceLimits {
+  return { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: youngGenerationMb };
+}
 
 /**
  * How long, in wall-clock time, a conversion may take for each ms of CPU budget: a niced worker
@@ -170,7 +180,7 @@ export class ContentPool implements Conversions {
       resourceLimits:
         lane === 'foreground'
           ? { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: FOREGROUND_YOUNG_GENERATION_MB }
-          : { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+          : backgroundLimits(this.settings.backgroundYoungGenerationMb),
       workerData: {
         nice: lane === 'background' ? this.settings.nice : 0,
         reuseParsedBlocks: this.settings.reuseParsedBlocks,

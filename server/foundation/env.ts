@@ -108,6 +108,13 @@ const EnvSchema = z.object({
    * yield the CPU to requests that need none; 0 keeps them at the normal priority.
    */
   CONTENT_WORKER_NICE: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(19).default(10)),
+  /**
+   * Young generation (MB) of the conversion threads for documents over 64 KB (the background
+   * lane): at 128 the largest documents take a third to a half less CPU than at V8's 48, for a
+   * higher peak of memory while one converts (server/content/pool.ts says why, docs/memory.md
+   * what it costs).
+   */
+  CONTENT_BACKGROUND_YOUNG_MB: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(8).max(512).default(128)),
   /** Documents of one account waiting for a conversion worker; more are refused with 503. */
   CONTENT_QUEUE_PER_ACCOUNT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(1000).default(32)),
   /** Documents of all accounts waiting for a conversion worker; more are refused with 503. */

@@ -2,6 +2,7 @@
  * The environment is validated when server/foundation/env.ts is first imported, which is the start of the
  * service: a malformed setting must stop it there, with the entry named.
  */
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { outboundAllowList } from '../../../server/runtime/create-app';
 
@@ -90,6 +91,25 @@ describe('reader counting settings at start', () => {
       /TRUSTED_PROXIES: exact IP addresses only/,
     );
     expect((await loadEnv({ TRUSTED_PROXIES: '10.0.0.1, ::1' })).env.TRUSTED_PROXIES).toBe('10.0.0.1, ::1');
+  });
+});
+
+describe('CONTENT_BACKGROUND_YOUNG_MB', () => {
+  const settingsUnder = async (vars: Record<string, string>) => {
+    await loadEnv(vars);
+    const { contentPoolSettings } = await import('../../../server/content/pool-settings');
+    return contentPoolSettings(fileURLToPath(import.meta.url)); // any file stands in for the worker bundle
+  };
+
+  it("is 128 by default and reaches the pool's settings as given", async () => {
+    expect((await settingsUnder({ CONTENT_BACKGROUND_YOUNG_MB: '' })).backgroundYoungGenerationMb).toBe(128);
+    expect((await settingsUnder({ CONTENT_BACKGROUND_YOUNG_MB: '48' })).backgroundYoungGenerationMb).toBe(48);
+  });
+
+  it.each(['4', '1024', '64.5', 'big'])('%s fails the start, named', async (value) => {
+    await expect(loadEnv({ CONTENT_BACKGROUND_YOUNG_MB: value })).rejects.toThrow(
+      /Invalid environment: CONTENT_BACKGROUND_YOUNG_MB: /,
+    );
   });
 });
 
