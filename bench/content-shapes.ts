@@ -14,7 +14,9 @@
  * A refused document is converted once more in a thread of its own without a budget, for its
  * full cost. Run alone with `npx tsx bench/content-shapes.ts`, or as part of bench/content.ts;
  * BENCH_SHAPE_BYTES (1,900,000), BENCH_SHAPES (names, comma-separated), BENCH_ROUNDS (1: the
- * fastest of each is kept, the pools taking turns to go first).
+ * fastest of each is kept, the pools taking turns to go first), BENCH_YOUNG_MB (the background
+ * lane's young generation: comma-separated sizes in MB, 48 being V8's default for these workers,
+ * each a row of its own; CONTENT_BACKGROUND_YOUNG_MB's when not given).
  */
 import { execFileSync } from 'node:child_process';
 import { ContentPool, contentPoolSettings, ContentRejectedError } from '../server/content';
@@ -72,8 +74,14 @@ export async function shapesBench(): Promise<void> {
   const bytes = Number(process.env.BENCH_SHAPE_BYTES ?? 1_900_000);
   const rounds = Number(process.env.BENCH_ROUNDS ?? 1);
   const only = process.env.BENCH_SHAPES?.split(',');
-  const pools = (['off', 'alone', 'shared'] as const).map(
-    (parseInParts) => new ContentPool({ ...contentPoolSettings(), parseInParts }),
+  const youngSizes = process.env.BENCH_YOUNG_MB?.split(',').map(Number) ?? [
+    contentPoolSettings().backgroundYoungGenerationMb,
+  ];
+  // For each young generation: one worker whole, one worker in parts, all workers in parts.
+  const pools = youngSizes.flatMap((backgroundYoungGenerationMb) =>
+    (['off', 'alone', 'shared'] as const).map(
+      (parseInParts) => new ContentPool({ ...contentPoolSettings(), parseInParts, backgroundYoungGenerationMb }),
+    ),
   );
   const rows: (string | number)[][] = [];
   let unbudgeted: ConversionThread | undefined;
@@ -91,7 +99,6 @@ export async function shapesBench(): Promise<void> {
         runs[i] = fastest(runs[i], await convert(pools[i]!, markdown));
       }
     }
-    const [one, alone, all] = runs as [Run, Run, Run];
     let needs = '-';
     if (runs.some((run) => run!.result !== 'converted')) {
       unbudgeted ??= await startConversionThread('ours', { pipeline: 'ours' });
@@ -102,17 +109,21 @@ export async function shapesBench(): Promise<void> {
     const s = (ms: number) => (Number.isNaN(ms) ? '-' : (ms / 1000).toFixed(1));
     const outputs = runs.map((run) => run!.html).filter((html) => html !== undefined);
     const same = outputs.length < 2 ? '-' : outputs.every((html) => html === outputs[0]) ? 'yes' : 'NO';
-    rows.push([
-      name,
-      (size / MB).toFixed(2),
-      (timeBudgetMs(size) / 1000).toFixed(1),
-      ...[one, alone, all].flatMap((run) => [s(run.wallMs), s(run.threadCpuMs), s(run.processCpuMs), run.result]),
-      all.parts,
-      (all.wallMs / one.wallMs).toFixed(2),
-      (all.wallMs / alone.wallMs).toFixed(2),
-      same,
-      needs,
-    ]);
+    for (const [k, young] of youngSizes.entries()) {
+      const [one, alone, all] = runs.slice(3 * k, 3 * k + 3) as [Run, Run, Run];
+      rows.push([
+        name,
+        young,
+        (size / MB).toFixed(2),
+        (timeBudgetMs(size) / 1000).toFixed(1),
+        ...[one, alone, all].flatMap((run) => [s(run.wallMs), s(run.threadCpuMs), s(run.processCpuMs), run.result]),
+        all.parts,
+        (all.wallMs / one.wallMs).toFixed(2),
+        (all.wallMs / alone.wallMs).toFixed(2),
+        same,
+        needs,
+      ]);
+    }
   }
   await Promise.all([unbudgeted?.close(), ...pools.map((pool) => pool.close())]);
   const threads = contentPoolSettings().threads;
@@ -122,6 +133,7 @@ export async function shapesBench(): Promise<void> {
   table(
     [
       'shape',
+      'young MB',
       'MB',
       'budget s (CPU)',
       'one: wall s',

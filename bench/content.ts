@@ -123,10 +123,10 @@ const ADVERSARIAL_PATTERNS: Record<string, (bytes: number) => string> = {
   'nested emphasis': (n) => '*a **a '.repeat(Math.ceil(n / 14)) + 'b' + ' a** a*'.repeat(Math.ceil(n / 14)),
 };
 
-async function pooled(markdown: string): Promise<{ ms: number; result: string }> {
+async function pooled(markdown: string, via = pool): Promise<{ ms: number; result: string }> {
   const t = performance.now();
   try {
-    await renderArticle({ markdown, title: 'Bench' });
+    await via.render({ markdown, title: 'Bench' });
     return { ms: performance.now() - t, result: 'converted' };
   } catch (error) {
     if (!(error instanceof ContentRejectedError)) throw error;
@@ -153,9 +153,9 @@ async function pooled(markdown: string): Promise<{ ms: number; result: string }>
 }
 
 /** Mean time of `batch` back-to-back pool conversions (short inputs are batched to ~25 ms). */
-async function batchMs(markdown: string, batch: number): Promise<number> {
+async function batchMs(markdown: string, batch: number, via: ContentPool): Promise<number> {
   const t = performance.now();
-  for (let i = 0; i < batch; i++) await pooled(markdown);
+  for (let i = 0; i < batch; i++) await pooled(markdown, via);
   return (performance.now() - t) / batch;
 }
 
@@ -168,14 +168,15 @@ async function minPoolMs(
   small: string,
   large: string,
   first: [number, number],
+  via: ContentPool,
   repeats = 5,
 ): Promise<[number, number]> {
   const batch = Math.min(50, Math.max(1, Math.ceil(25 / Math.max(Math.min(...first), 0.5))));
   let tn = batch === 1 ? first[0] : Infinity;
   let t2n = batch === 1 ? first[1] : Infinity;
   for (let i = batch === 1 ? 1 : 0; i < repeats; i++) {
-    tn = Math.min(tn, await batchMs(small, batch));
-    t2n = Math.min(t2n, await batchMs(large, batch));
+    tn = Math.min(tn, await batchMs(small, batch, via));
+    t2n = Math.min(t2n, await batchMs(large, batch, via));
   }
   return [tn, t2n];
 }
@@ -207,45 +208,62 @@ async function growth(): Promise<void> {
       inputs.push({ name: `${name} ${kb}->${2 * kb} KB`, small: make(kb * 1000), large: make(2 * kb * 1000) });
   }
   const filter = process.env.BENCH_FILTER;
+  // BENCH_YOUNG_MB (comma-separated MB, 48 being V8's default for these workers): the
+  // background lane's young generation, a pool and a set of columns for each, in one run;
+  // CONTENT_BACKGROUND_YOUNG_MB's when not given.
+  const youngSizes = process.env.BENCH_YOUNG_MB?.split(',').map(Number);
+  const pools = youngSizes?.map(
+    (mb) => new ContentPool({ ...contentPoolSettings(), backgroundYoungGenerationMb: mb }),
+  ) ?? [pool];
+  const labels = youngSizes?.map((mb) => `${mb} MB: `) ?? [''];
   const rows: (string | number)[][] = [];
-  let worst = 0;
-  let failures = 0;
+  const worst = pools.map(() => 0);
+  const failures = pools.map(() => 0);
+  const totals = pools.map(() => 0);
   for (const input of inputs) {
     if (filter && !input.name.includes(filter)) continue;
-    const a = await pooled(input.small);
-    const b = await pooled(input.large);
-    let ratio = '-';
-    let verdict: string;
-    let tn = a.ms;
-    let t2n = b.ms;
-    if (a.result === 'converted' && b.result === 'converted') {
-      [tn, t2n] = await minPoolMs(input.small, input.large, [a.ms, b.ms]);
-      // Below 1 ms (even batched) the ratio measures message passing, not growth.
-      const r = t2n / Math.max(tn, 1);
-      worst = Math.max(worst, r);
-      ratio = r.toFixed(2);
-      verdict = r <= 2.5 ? 'ok' : 'FAIL (> 2.5)';
-      if (r > 2.5) failures++;
-    } else if (a.result === 'converted') verdict = 'ok (2n refused)';
-    else if (b.result === 'converted') verdict = 'odd (n refused, 2n converted)';
-    else verdict = 'ok (refused)';
-    rows.push([
-      input.name,
-      input.small.length,
-      input.large.length,
-      a.result,
-      b.result,
-      tn.toFixed(1),
-      t2n.toFixed(1),
-      ratio,
-      verdict,
-    ]);
+    const row: (string | number)[] = [input.name, input.small.length, input.large.length];
+    for (const [k, via] of pools.entries()) {
+      const a = await pooled(input.small, via);
+      const b = await pooled(input.large, via);
+      let ratio = '-';
+      let verdict: string;
+      let tn = a.ms;
+      let t2n = b.ms;
+      if (a.result === 'converted' && b.result === 'converted') {
+        [tn, t2n] = await minPoolMs(input.small, input.large, [a.ms, b.ms], via);
+        // Below 1 ms (even batched) the ratio measures message passing, not growth.
+        const r = t2n / Math.max(tn, 1);
+        worst[k] = Math.max(worst[k]!, r);
+        totals[k]! += tn + t2n;
+        ratio = r.toFixed(2);
+        verdict = r <= 2.5 ? 'ok' : 'FAIL (> 2.5)';
+        if (r > 2.5) failures[k]!++;
+      } else if (a.result === 'converted') verdict = 'ok (2n refused)';
+      else if (b.result === 'converted') verdict = 'odd (n refused, 2n converted)';
+      else verdict = 'ok (refused)';
+      row.push(a.result, b.result, tn.toFixed(1), t2n.toFixed(1), ratio, verdict);
+    }
+    rows.push(row);
   }
+  await Promise.all(pools.filter((p) => p !== pool).map((p) => p.close()));
   console.log(
     '\n## Growth time(2n)/time(n) in the worker pool (when both sizes convert: min of 5 interleaved rounds, inputs under 25 ms batched; target <= 2.5)\n',
   );
-  table(['input', 'n chars', '2n chars', 'n result', '2n result', 'n ms', '2n ms', 'ratio', 'verdict'], rows);
-  console.log(`\nworst ratio among converted inputs: ${worst.toFixed(2)}; inputs over 2.5: ${failures}`);
+  table(
+    [
+      'input',
+      'n chars',
+      '2n chars',
+      ...labels.flatMap((l) => ['n result', '2n result', 'n ms', '2n ms', 'ratio', 'verdict'].map((h) => l + h)),
+    ],
+    rows,
+  );
+  for (const [k, label] of labels.entries()) {
+    console.log(
+      `\n${label}worst ratio among converted inputs: ${worst[k]!.toFixed(2)}; inputs over 2.5: ${failures[k]}; n + 2n ms summed over converted inputs: ${totals[k]!.toFixed(0)}`,
+    );
+  }
 }
 
 // 4. Event loop responsiveness -----------------------------------------------------------------
