@@ -81,7 +81,9 @@ const FOREGROUND_YOUNG_GENERATION_MB = 3;
  * largest) they die young: bench/content-shapes.ts with BENCH_YOUNG_MB=48,64,128 (2026-11-29
  * 14:00, 2 cores) had the 1.9 MB tables in parts on all workers at 6.2 s wall / 10.4 s process
  * CPU against 9.2 / 16.0, nested lists at 6.5 / 11.1 against 11.1 / 19.5, no shape costing more;
- * the growth table's inputs over 64 KB cost less too. The price is a higher peak of memory while
+ * the growth table's inputs over 64 KB cost less too. The foreground lane's 3 MB costs more than
+ * either (the seven shapes in parts on all workers, 14:35: 79.5 s of process CPU at 3 MB, 63.9 s
+ * at 48, 44.6 s at 128); bench/content-gc.ts counts the collections behind it. The price is a higher peak of memory while
  * a large document converts (the semi-spaces' 96 MB more per worker, and about as much again
  * measured), all returned when the idle worker ends (idleTimeout): docs/memory.md.
  */
