@@ -10,10 +10,11 @@
  *   npx tsx bench/content-memory.ts [BENCH_YOUNG_MB=48,128] [BENCH_SHAPES=...] [BENCH_SHAPE_BYTES=1900000]
  *
  * `repeat [minutes]` (5 when not given): one process converting the GFM tables and nested lists
- * shapes in turn, two at once (both background workers busy, parsing their parts), for that
- * long with CONTENT_BACKGROUND_YOUNG_MB's young generation (or BENCH_YOUNG_MB's first); the largest RSS of each minute, then the RSS once
- * the idle workers have ended (the pool's idleTimeout, 60 s): that large documents, converted
- * back to back, level off rather than accumulate, and that an idle instance gives it back.
+ * shapes, two at once (both background workers busy, parsing their parts), for that long with
+ * CONTENT_BACKGROUND_YOUNG_MB's young generation (or BENCH_YOUNG_MB's first); the largest RSS
+ * of each minute, then the RSS once the idle workers have ended (the pool's idleTimeout, 60 s):
+ * that large documents, converted back to back, level off rather than accumulate, and that an
+ * idle instance gives it back.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
