@@ -120,7 +120,9 @@ export function cli(
     child.stdout.on('data', (c) => (stdout += c));
     child.stderr.on('data', (c) => (stderr += c));
     child.once('error', reject);
-    child.once('exit', (code) => {
+    // 'close', not 'exit': a process can exit before its piped output has all been read, and
+    // then its JSON line was lost (seen with the e2e setup's ten CLI processes at once).
+    child.once('close', (code) => {
       let json: unknown = undefined;
       try {
         json = stdout.trim() ? JSON.parse(stdout.trim()) : undefined;
