@@ -84,7 +84,8 @@ async function launchUntilExit(vars: Record<string, string>): Promise<{ code: nu
   let output = '';
   child.stdout.on('data', (c) => (output += c));
   child.stderr.on('data', (c) => (output += c));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+  // 'close': after the exit and the end of its piped output, which 'exit' can come before.
+  const code = await new Promise<number | null>((resolve) => child.once('close', (c) => resolve(c)));
   return { code, output };
 }
 
