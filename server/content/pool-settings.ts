@@ -47,7 +47,8 @@ export interface ContentPoolSettings {
 
 /**
  * The settings of CONTENT_POOL_THREADS, CONTENT_WORKER_PATH, CONTENT_WORKER_NICE,
- * CONTENT_BACKGROUND_YOUNG_MB and CONTENT_QUEUE_*; `workerPath` given, that bundle instead (a test's own build of the worker).
+ * CONTENT_BACKGROUND_YOUNG_MB and CONTENT_QUEUE_*; `workerPath` given, that bundle instead (a
+ * test's own build of the worker).
  */
 export function contentPoolSettings(
   workerPath = env.CONTENT_WORKER_PATH ?? path.resolve(process.cwd(), 'dist/content-worker.mjs'),

@@ -83,9 +83,10 @@ const FOREGROUND_YOUNG_GENERATION_MB = 3;
  * CPU against 9.2 / 16.0, nested lists at 6.5 / 11.1 against 11.1 / 19.5, no shape costing more;
  * the growth table's inputs over 64 KB cost less too. The foreground lane's 3 MB costs more than
  * either (the seven shapes in parts on all workers, 14:35: 79.5 s of process CPU at 3 MB, 63.9 s
- * at 48, 44.6 s at 128); bench/content-gc.ts counts the collections behind it. The price is a higher peak of memory while
- * a large document converts (the semi-spaces' 96 MB more per worker, and about as much again
- * measured), all returned when the idle worker ends (idleTimeout): docs/memory.md.
+ * at 48, 44.6 s at 128); bench/content-gc.ts counts the collections behind it. The price is a
+ * higher peak of memory while a large document converts (the semi-spaces' 96 MB more per worker,
+ * and about as much again measured), all returned when the idle worker ends (idleTimeout):
+ * docs/memory.md.
  */
 function backgroundLimits(youngGenerationMb: number): ResourceLimits {
   return { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: youngGenerationMb };
